@@ -1,0 +1,90 @@
+/**
+ * A real PocketBase for one test file: a free port, a temporary data folder,
+ * this project's migrations and hooks, a superuser client, and helpers that
+ * make communities with a director, a manager and a regular officer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import PocketBase from 'pocketbase';
+import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+
+export const SUPERUSER = { email: 'superuser@scms.test', password: 'superuser-password-123' };
+export const TEST_PASSWORD = 'patrol-pass-123';
+
+export interface TestServer {
+  url: string;
+  server: RunningPocketBase;
+  /** A client signed in as superuser (rules do not apply to it). */
+  admin: PocketBase;
+  /** A new client, not signed in. */
+  client: () => PocketBase;
+  /** A new client signed in as the given user. */
+  signIn: (email: string, password?: string) => Promise<PocketBase>;
+  stop: () => Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
+  const server = await startPocketBase({ dataDir, superuser: SUPERUSER, env });
+  const client = () => {
+    const pb = new PocketBase(server.url);
+    pb.autoCancellation(false);
+    return pb;
+  };
+  const admin = client();
+  await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+  const signIn = async (email: string, password = TEST_PASSWORD) => {
+    const pb = client();
+    await pb.collection('users').authWithPassword(email, password);
+    return pb;
+  };
+  return {
+    url: server.url,
+    server,
+    admin,
+    client,
+    signIn,
+    stop: async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CommunityFixture {
+  community: { id: string; name: string };
+  director: { id: string; email: string };
+  manager: { id: string; email: string };
+  regular: { id: string; email: string };
+}
+
+/** Creates a community and its three staff members (as superuser). */
+export async function createCommunity(admin: PocketBase, slug: string, name = `Community ${slug}`): Promise<CommunityFixture> {
+  const community = await admin.collection('communities').create({ name, address: `1 ${slug} Way, Palm Beach, FL` });
+  const staff = {} as Record<'director' | 'manager' | 'regular', { id: string; email: string }>;
+  for (const type of ['director', 'manager', 'regular'] as const) {
+    const email = `${type}.${slug}@scms.test`;
+    const user = await admin.collection('users').create({
+      email,
+      emailVisibility: true,
+      password: TEST_PASSWORD,
+      passwordConfirm: TEST_PASSWORD,
+      first_name: `${type[0]!.toUpperCase()}${type.slice(1)}`,
+      last_name: slug.toUpperCase(),
+      type,
+      community: community.id,
+      verified: true,
+    });
+    staff[type] = { id: user.id, email };
+  }
+  return { community: { id: community.id, name }, ...staff };
+}
+
+/** A 15-character PocketBase id, as the outbox generates them. */
+export function newId(): string {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  let id = '';
+  for (let i = 0; i < 15; i++) id += alphabet[Math.floor(Math.random() * alphabet.length)];
+  return id;
+}
