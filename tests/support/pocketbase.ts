@@ -24,9 +24,12 @@ export interface TestServer {
   stop: () => Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string | undefined> = {},
+  options: { publicDir?: string } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
-  const server = await startPocketBase({ dataDir, superuser: SUPERUSER, env });
+  const server = await startPocketBase({ dataDir, superuser: SUPERUSER, env, publicDir: options.publicDir });
   const client = () => {
     const pb = new PocketBase(server.url);
     pb.autoCancellation(false);

@@ -1,0 +1,460 @@
+/// Offline narrative editor for `POST /api/scms/ai-assist`.
+///
+/// Used when no OpenAI-compatible model is configured. It is a deterministic,
+/// conservative clean-up of an officer's incident narrative: it fixes spacing,
+/// sentence case and punctuation and expands common patrol abbreviations, and
+/// it never changes a fact. Numbers, times, dates, plates, names, addresses,
+/// e-mail addresses and links stay exactly as written. When a rule is unsure
+/// (for example whether "Dr." is a doctor or a drive) it leaves the text alone.
+///
+/// editNarrative(editNarrative(x)) === editNarrative(x) for every input.
+///
+/// Loaded by PocketBase's goja VM with require(): plain ES2015, CommonJS, no
+/// Node APIs, no regex lookbehind, no `u`/`s` flags, no named groups.
+
+'use strict';
+
+/**
+ * Abbreviations expanded as whole words, case-insensitively. The expansion's
+ * first letter follows the first letter of the abbreviation ("Veh" ->
+ * "Vehicle"), and sentence case capitalises it at the start of a sentence.
+ * A dot written after an abbreviation ("approx.") is dropped unless it also
+ * ends the sentence. Possessives work ("mgr's" -> "manager's").
+ *
+ * Context rules (the abbreviation is left as written when they do not hold):
+ * - st, dr: street suffixes only, i.e. after a number or after a capitalised
+ *   word that does not merely start the sentence ("12 Palm dr", "Main st"),
+ *   and not when a capitalised word follows ("Port St. Lucie", "Dr. Jones").
+ *   They are always written capitalised ("Street", "Drive").
+ * - rd, ave, blvd: always expanded; capitalised in the same street context
+ *   ("Military rd" -> "Military Road", "down the rd" -> "down the road").
+ * - sec: not next to a number ("30 sec" stays: seconds; "sec 4" stays).
+ * - susp: only before a word it clearly describes (person, vehicle, activity,
+ *   package, male, female, ...); "the susp fled" stays (suspect?).
+ * - w/, w/o, b/c: also when glued to the next word ("w/res" -> "with resident").
+ *
+ * "reqd" is deliberately absent: it means "required" to some writers and
+ * "requested" to others, and guessing would change a fact.
+ */
+const ABBREVIATIONS = Object.freeze({
+  'approx': 'approximately',
+  'appt': 'appointment',
+  'apt': 'apartment',
+  'ave': 'avenue',
+  'b/c': 'because',
+  'bldg': 'building',
+  'blvd': 'boulevard',
+  'dept': 'department',
+  'dr': 'Drive',
+  'govt': 'government',
+  'info': 'information',
+  'lic': 'license',
+  'mgr': 'manager',
+  'msg': 'message',
+  'nbr': 'neighbor',
+  'ofc': 'officer',
+  'ofcr': 'officer',
+  'pkg': 'package',
+  'pkgs': 'packages',
+  'plt': 'plate',
+  'ppl': 'people',
+  'rcvd': 'received',
+  'rd': 'road',
+  'res': 'resident',
+  'sec': 'security',
+  'st': 'Street',
+  'susp': 'suspicious',
+  'thru': 'through',
+  'veh': 'vehicle',
+  'vehs': 'vehicles',
+  'w/': 'with',
+  'w/o': 'without',
+});
+
+// Street-type abbreviations: capitalised after a number or a proper noun.
+const STREET_WORDS = { st: true, dr: true, rd: true, ave: true, blvd: true };
+// Only expanded in that street context.
+const STREET_ONLY = { st: true, dr: true };
+// Abbreviations that precede what they describe ("approx. 3", "Ofc. Smith",
+// "Apt. B4", "lic. plt. ABC-123"): a dot after them never ends a sentence.
+const PREFIX_WORDS = { approx: true, ofc: true, ofcr: true, apt: true, bldg: true, lic: true, plt: true };
+// Words "susp" may describe.
+const SUSP_NOUNS = {
+  person: true, persons: true, people: true, ppl: true, individual: true, individuals: true,
+  male: true, males: true, female: true, females: true, subject: true, subjects: true,
+  veh: true, vehs: true, vehicle: true, vehicles: true, car: true, cars: true, truck: true,
+  van: true, activity: true, activities: true, behavior: true, behaviour: true,
+  package: true, packages: true, pkg: true, pkgs: true, bag: true, item: true, items: true,
+  circumstances: true, noise: true, odor: true, odour: true, smell: true, call: true,
+};
+
+// Acronyms kept in capitals when an ALL-CAPS narrative is lowered.
+const ACRONYMS = {};
+[
+  'EMS', 'EMT', 'PBSO', 'HOA', 'POA', 'PD', 'FD', 'FHP', 'FBI', 'DEA', 'ID', 'DL', 'DOB',
+  'ETA', 'OK', 'TV', 'GPS', 'ATM', 'CCTV', 'DVR', 'SUV', 'VIN', 'BOLO', 'DUI', 'DWI',
+  'CPR', 'AED', 'ER', 'ICU', 'LEO', 'USPS', 'UPS', 'DHL', 'FPL', 'ADT', 'USA', 'AM', 'PM',
+  'HVAC', 'SOP', 'NA', 'LLC', 'ATV', 'RV', 'DOA', 'ME', 'CO', 'FYI', 'ASAP',
+].forEach((a) => { ACRONYMS[a] = true; });
+delete ACRONYMS.ME; // "ME" is far more often the pronoun
+delete ACRONYMS.CO; // likewise "co-"
+
+// Titles after which an ALL-CAPS name is written "Smith" when lowering.
+const TITLES_RE = /(^|[^A-Za-z])(mr|mrs|ms|sgt|lt|det|ofc|ofcr|dep|capt|cpl)\. ([a-z][a-z'\u2019-]*)/g;
+
+// A "." after these words (or after any single letter: initials, "a.m.")
+// does not end a sentence, so the next word is not capitalised.
+const NON_TERMINAL = {};
+[
+  'mr', 'mrs', 'ms', 'dr', 'st', 'sgt', 'lt', 'capt', 'cpl', 'det', 'dep', 'ofc', 'ofcr',
+  'jr', 'sr', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'mt', 'ft',
+].forEach((w) => { NON_TERMINAL[w] = true; });
+
+// Words whose letters are ignored when deciding whether a text is shouted:
+// abbreviations and their expansions change case through editing itself.
+const IGNORED_FOR_CAPS = {};
+Object.keys(ABBREVIATIONS).forEach((k) => {
+  k.split(/[^a-z]+/).forEach((w) => { if (w) IGNORED_FOR_CAPS[w] = true; });
+  ABBREVIATIONS[k].toLowerCase().split(/[^a-z]+/).forEach((w) => { if (w) IGNORED_FOR_CAPS[w] = true; });
+});
+
+// Placeholders for protected text (links, e-mail addresses, file names,
+// ellipses): private-use characters, so no rule below sees letters or digits.
+const PH_OPEN = '\uE000';
+const PH_CLOSE = '\uE001';
+const PH_BASE = 0xe100;
+const PH_RE = /\uE000([\uE100-\uF8FF])\uE001/g;
+
+const URL_RE = /(?:\b(?:https?|ftp):\/\/|\bwww\.)[^\s]+/gi;
+const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const FILE_RE = /\b[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|net|org|gov|edu|mil|pdf|jpe?g|png|gif|heic|webp|mp4|mov|docx?|xlsx?|txt|csv)\b/gi;
+
+const LIST_RE = /^([-*\u2022]|\d{1,2}[.)]) +(?=\S)/;
+
+function isLetter(ch) {
+  return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+function isUpper(ch) {
+  return ch >= 'A' && ch <= 'Z';
+}
+
+function isDigit(ch) {
+  return ch >= '0' && ch <= '9';
+}
+
+function capitalise(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function makeMasker() {
+  const saved = [];
+  function put(original) {
+    if (saved.length >= 0xf8ff - PH_BASE) return original; // absurdly many: leave as is
+    saved.push(original);
+    return PH_OPEN + String.fromCharCode(PH_BASE + saved.length - 1) + PH_CLOSE;
+  }
+  return {
+    put,
+    restore(s) {
+      return s.replace(PH_RE, (m, c) => {
+        const v = saved[c.charCodeAt(0) - PH_BASE];
+        return v === undefined ? m : v;
+      });
+    },
+  };
+}
+
+/** Protect links, e-mail addresses and file / domain names from every rule. */
+function protect(s, masker) {
+  s = s.replace(URL_RE, (m) => {
+    const trail = /[.,;:!?)\]'"\u2019\u201D]+$/.exec(m);
+    const core = trail ? m.slice(0, m.length - trail[0].length) : m;
+    if (!core) return m;
+    return masker.put(core) + (trail ? trail[0] : '');
+  });
+  s = s.replace(EMAIL_RE, (m) => masker.put(m));
+  s = s.replace(FILE_RE, (m) => masker.put(m));
+  return s;
+}
+
+/** Spacing around punctuation and repeated punctuation, on one unit. */
+function fixPunctuation(s, masker) {
+  // No space before , ; : ! ? and before a "." that does not start a number.
+  s = s.replace(/ +([,;:!?])/g, '$1');
+  s = s.replace(/ +\.(?![0-9])/g, '.');
+  // Ellipses stay "..." (longer runs of dots become "...").
+  s = s.replace(/\.{3,}/g, () => masker.put('...'));
+  // Repeated punctuation collapses: ".." -> ".", "!!!" -> "!".
+  s = s.replace(/\.\./g, '.');
+  s = s.replace(/([!?,;:])\1+/g, '$1');
+  // One space after , ; : ! ? unless inside a number or time (1,000 14:30).
+  s = s.replace(/([,;:!?])(?=[A-Za-z0-9])/g, (m, p, off, str) => {
+    if (isDigit(str.charAt(off - 1)) && isDigit(str.charAt(off + 1))) return p;
+    return p + ' ';
+  });
+  // One space after "." before a letter, except in "a.m.", "e.g.", "U.S.A."
+  // and leading dots. Digits after "." (3.5, No.5) are never separated.
+  s = s.replace(/\.(?=[A-Za-z])/g, (m, off, str) => {
+    if (off === 0 || /\s/.test(str.charAt(off - 1))) return m;
+    let before = 0;
+    for (let i = off - 1; i >= 0 && isLetter(str.charAt(i)); i--) before++;
+    let after = 0;
+    for (let j = off + 1; j < str.length && isLetter(str.charAt(j)); j++) after++;
+    if (before === 1 && after === 1) return m;
+    return '. ';
+  });
+  return s;
+}
+
+/** Is the "." at index `dot` a sentence end? */
+function dotEndsSentence(str, dot) {
+  let i = dot - 1;
+  let run = '';
+  while (i >= 0 && isLetter(str.charAt(i))) { run = str.charAt(i) + run; i--; }
+  if (run.length === 1) return false; // initials, a.m., e.g.
+  if (run && NON_TERMINAL[run.toLowerCase()]) return false;
+  return true;
+}
+
+/** Does a sentence start at index `idx` (start of a word) of a unit? */
+function isSentenceStart(str, idx) {
+  let i = idx - 1;
+  while (i >= 0 && /[\s"'(\[\u201C\u2018\u201D\u2019)\]]/.test(str.charAt(i))) i--;
+  if (i < 0) return true;
+  const c = str.charAt(i);
+  if (c === '!' || c === '?') return true;
+  if (c === '.') return dotEndsSentence(str, i);
+  return false;
+}
+
+/** Token before index `idx`, separated from it by spaces only. */
+function previousToken(str, idx) {
+  let i = idx - 1;
+  if (i < 0 || str.charAt(i) !== ' ') return null;
+  while (i >= 0 && str.charAt(i) === ' ') i--;
+  const end = i + 1;
+  while (i >= 0 && !/\s/.test(str.charAt(i))) i--;
+  if (end === i + 1) return null;
+  return { text: str.slice(i + 1, end), index: i + 1 };
+}
+
+/** Token after index `idx`, separated from it by spaces only. */
+function nextToken(str, idx) {
+  let i = idx;
+  if (str.charAt(i) !== ' ') return null;
+  while (i < str.length && str.charAt(i) === ' ') i++;
+  const start = i;
+  while (i < str.length && !/\s/.test(str.charAt(i))) i++;
+  if (i === start) return null;
+  return str.slice(start, i);
+}
+
+function isNumberToken(tok) {
+  return !!tok && /^#?[0-9]/.test(tok);
+}
+
+function wordOf(tok) {
+  const m = tok ? /^[A-Za-z]+/.exec(tok) : null;
+  return m ? m[0] : '';
+}
+
+function inStreetContext(str, wordStart) {
+  const prev = previousToken(str, wordStart);
+  if (!prev) return false;
+  if (/^[0-9]+[A-Za-z]?$/.test(prev.text)) return true;
+  return /^[A-Z][A-Za-z'\u2019-]+$/.test(prev.text) && !isSentenceStart(str, prev.index);
+}
+
+const SLASH_RE = /(^|[^A-Za-z0-9_\/])([wWbB])\/([oOcC]?)(?![\/])/g;
+const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-\/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=\s|$))?(?=$|[^A-Za-z0-9_\-\/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
+
+function expandAbbreviations(s) {
+  s = s.replace(SLASH_RE, (m, pre, first, second, off, str) => {
+    const end = off + m.length;
+    const next = str.charAt(end);
+    let key = first.toLowerCase() + '/' + second.toLowerCase();
+    if (second && (isLetter(next) || isDigit(next))) return m; // "w/other": not w/o
+    if (key === 'b/') return m; // "b/" alone means nothing
+    if (key !== 'w/' && key !== 'w/o' && key !== 'b/c') return m;
+    let exp = ABBREVIATIONS[key];
+    if (isUpper(first)) exp = capitalise(exp);
+    if (key === 'w/' && (isLetter(next) || isDigit(next))) exp += ' ';
+    return pre + exp;
+  });
+
+  return s.replace(WORD_RE, (m, pre, word, dot, off, str) => {
+    const key = word.toLowerCase();
+    if (!Object.prototype.hasOwnProperty.call(ABBREVIATIONS, key) || key.indexOf('/') >= 0) return m;
+    const start = off + pre.length;
+    const end = start + word.length + (dot ? 1 : 0);
+    const after = nextToken(str, end);
+    const afterWord = wordOf(after);
+
+    let street = false;
+    if (STREET_WORDS[key]) {
+      street = inStreetContext(str, start);
+      if (STREET_ONLY[key]) {
+        if (!street) return m;
+        if (afterWord && isUpper(afterWord.charAt(0))) return m; // St. Lucie, Dr. Jones
+      }
+    }
+    if (key === 'sec') {
+      const before = previousToken(str, start);
+      if (isNumberToken(before && before.text) || isNumberToken(after)) return m;
+    }
+    if (key === 'susp' && !SUSP_NOUNS[afterWord.toLowerCase()]) return m;
+
+    let exp = ABBREVIATIONS[key].toLowerCase();
+    if (street || isUpper(word.charAt(0))) exp = capitalise(exp);
+
+    let tail = dot || '';
+    if (dot) {
+      const next = str.charAt(end);
+      const nextChar = after ? after.charAt(0) : '';
+      if (next === ' ' && nextChar) {
+        if (isDigit(nextChar) || (isLetter(nextChar) && !isUpper(nextChar))) tail = '';
+        else if (isUpper(nextChar) && PREFIX_WORDS[key]) tail = '';
+      }
+    }
+    return pre + exp + tail;
+  });
+}
+
+/** Capitalise the first letter of every sentence of a unit. */
+function sentenceCase(s) {
+  const starts = [0];
+  const re = /([.!?])(['"\u201D\u2019)\]]*)(\s+)/g;
+  let m;
+  while ((m = re.exec(s)) !== null) {
+    if (m[1] === '.' && !dotEndsSentence(s, m.index)) continue;
+    starts.push(m.index + m[0].length);
+  }
+  let out = s;
+  for (let k = 0; k < starts.length; k++) {
+    let p = starts[k];
+    while (p < out.length && /["'(\[\u201C\u2018]/.test(out.charAt(p))) p++;
+    const tok = /^[^\s]+/.exec(out.slice(p));
+    if (!tok) continue;
+    const core = tok[0].replace(/[.,;:!?'"\u201D\u2019)\]]+$/, '');
+    if (/^[a-z][a-z'\u2019-]*$/.test(core)) {
+      out = out.slice(0, p) + out.charAt(p).toUpperCase() + out.slice(p + 1);
+    }
+  }
+  return out;
+}
+
+/** A lone lowercase "i" (also "i'm", "i've") becomes "I". */
+function capitalI(s) {
+  return s.replace(
+    /(^|[^A-Za-z0-9_'\u2019\-\/.@&\uE000-\uF8FF])i(?=$|[^A-Za-z0-9_\-\/.@&\uE000-\uF8FF]|\.(?![A-Za-z]))/g,
+    '$1I',
+  );
+}
+
+/** End a unit with ".", unless it already ends with . ! ? or an ellipsis. */
+function finish(s, keepColon) {
+  if (!/[A-Za-z0-9]/.test(s)) return s;
+  if (keepColon && /:$/.test(s)) return s;
+  s = s.replace(/[ ,;:]+$/, '');
+  const core = s.replace(/['"\u201D\u2019)\]]+$/, '');
+  const last = core.charAt(core.length - 1);
+  if (last === '.' || last === '!' || last === '?' || last === '\u2026' || last === PH_CLOSE && /\uE000[\uE100-\uF8FF]\uE001$/.test(core) && isEllipsisPlaceholder(core)) {
+    return s;
+  }
+  return s + '.';
+}
+
+let currentMasker = null;
+function isEllipsisPlaceholder(core) {
+  if (!currentMasker) return false;
+  const restored = currentMasker.restore(core.slice(core.length - 3));
+  return restored === '...';
+}
+
+/** Letters that decide whether a text is written ALL IN CAPS. */
+function capsStats(units) {
+  let upper = 0;
+  let total = 0;
+  units.forEach((u) => {
+    u.body.split(/\s+/).forEach((tok) => {
+      if (!tok || /[0-9@\uE000-\uF8FF]/.test(tok)) return;
+      const runs = tok.match(/[A-Za-z]+/g) || [];
+      runs.forEach((run) => {
+        if (ACRONYMS[run.toUpperCase()] || IGNORED_FOR_CAPS[run.toLowerCase()]) return;
+        for (let i = 1; i < run.length; i++) {
+          total++;
+          if (isUpper(run.charAt(i))) upper++;
+        }
+      });
+    });
+  });
+  return { upper, total };
+}
+
+function unshout(s) {
+  s = s.split(/(\s+)/).map((tok) => {
+    if (!tok || /\s/.test(tok.charAt(0)) || /[0-9@\uE000-\uF8FF]/.test(tok)) return tok;
+    return tok.replace(/[A-Za-z]+/g, (run) => (ACRONYMS[run] ? run : run.toLowerCase()));
+  }).join('');
+  return s.replace(TITLES_RE, (m, pre, title, name) => pre + capitalise(title) + '. ' + capitalise(name));
+}
+
+/** Split normalised text into paragraphs of units (list items or prose). */
+function parse(text) {
+  const paragraphs = [];
+  let current = null;
+  text.split('\n').forEach((raw) => {
+    const line = raw.replace(/ +/g, ' ').trim();
+    if (!line) { current = null; return; }
+    if (!current) { current = []; paragraphs.push(current); }
+    const lm = LIST_RE.exec(line);
+    const last = current[current.length - 1];
+    if (lm) current.push({ marker: lm[0], body: line.slice(lm[0].length), list: true });
+    else if (last && !last.list) last.body += '\n' + line;
+    else current.push({ marker: '', body: line, list: false });
+  });
+  return paragraphs;
+}
+
+/**
+ * Clean up an incident narrative without changing any fact.
+ * @param {string} text
+ * @returns {string}
+ */
+function editNarrative(text) {
+  if (text === null || text === undefined) return '';
+  let s = String(text)
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\t\f\v\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g, ' ')
+    .replace(/[\u2028\u2029]/g, '\n');
+
+  const masker = makeMasker();
+  currentMasker = masker;
+  try {
+    const paragraphs = parse(s);
+    const all = [];
+    paragraphs.forEach((units) => units.forEach((u) => {
+      u.body = fixPunctuation(protect(u.body, masker), masker);
+      all.push(u);
+    }));
+
+    const stats = capsStats(all);
+    const shouting = stats.total >= 6 && stats.upper / stats.total > 0.7;
+
+    return paragraphs.map((units) => units.map((u, idx) => {
+      let b = u.body;
+      if (shouting) b = unshout(b);
+      b = expandAbbreviations(b);
+      b = sentenceCase(b);
+      b = capitalI(b);
+      const next = units[idx + 1];
+      b = finish(b, !!(next && next.list));
+      return masker.restore(u.marker + b);
+    }).join('\n')).join('\n\n');
+  } finally {
+    currentMasker = null;
+  }
+}
+
+module.exports = { editNarrative, ABBREVIATIONS };

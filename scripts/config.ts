@@ -1,0 +1,43 @@
+/**
+ * Every environment variable the project reads, with its default, in one
+ * place. The README's configuration table lists the same names (a unit test
+ * checks that none is missing there).
+ */
+import { resolve } from 'node:path';
+import { projectRoot } from './pocketbase/server.ts';
+
+export interface ConfigEntry {
+  name: string;
+  default: string;
+  description: string;
+}
+
+export const CONFIG: ConfigEntry[] = [
+  { name: 'PORT', default: '8090', description: 'Port of the app and API.' },
+  { name: 'HOST', default: '127.0.0.1', description: 'Address the server listens on (0.0.0.0 to reach it from phones on the LAN).' },
+  { name: 'SCMS_DATA_DIR', default: '.data/pb_data', description: 'PocketBase data folder (database, uploaded files).' },
+  { name: 'SCMS_DEMO', default: '1', description: 'Demo mode: seeds the demo communities and shows the demo sign-in on the login page. 0 turns it off (production).' },
+  { name: 'SCMS_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Public base URL of the server; the telephony provider posts call status callbacks to it.' },
+  { name: 'SCMS_SUPERUSER_EMAIL', default: 'admin@scms.local', description: 'PocketBase superuser (admin UI at /_/) created or updated at start.' },
+  { name: 'SCMS_SUPERUSER_PASSWORD', default: 'generated, kept in SCMS_DATA_DIR/../superuser.json', description: 'Its password.' },
+  { name: 'TWILIO_ACCOUNT_SID', default: 'local stand-in', description: 'Twilio account SID. Unset: a local Twilio-compatible stand-in places pretend calls.' },
+  { name: 'TWILIO_AUTH_TOKEN', default: 'local stand-in', description: 'Twilio auth token (also checks the status callbacks\' signatures).' },
+  { name: 'TWILIO_FROM_NUMBER', default: '+15005550006', description: 'Caller number in E.164.' },
+  { name: 'TWILIO_API_BASE', default: 'https://api.twilio.com (the stand-in when no SID is set)', description: 'Base URL of the Twilio REST API.' },
+  { name: 'TELEPHONY_STANDIN_PORT', default: '8091', description: 'Port of the local telephony stand-in.' },
+  { name: 'AI_BASE_URL', default: 'unset', description: 'OpenAI-compatible API base, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). Unset: the built-in offline editor.' },
+  { name: 'AI_API_KEY', default: 'unset', description: 'Bearer key for the AI API (not needed for a local server).' },
+  { name: 'AI_MODEL', default: 'unset', description: 'Model name, e.g. gpt-4o-mini or llama3.1.' },
+  { name: 'POCKETBASE_BIN', default: 'unset', description: 'Use this PocketBase binary instead of the project-local pinned one.' },
+  { name: 'VITE_PORT', default: '5173', description: 'Port of the Vite dev server (npm run dev).' },
+  { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium for the browser tests and benchmarks.' },
+];
+
+export function env(name: string): string | undefined {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+export function dataDir(): string {
+  return resolve(projectRoot, env('SCMS_DATA_DIR') ?? '.data/pb_data');
+}

@@ -1,0 +1,104 @@
+/**
+ * What `npm start` and `npm run dev` both need around PocketBase: the
+ * configuration from the environment, the superuser, the telephony stand-in
+ * when no Twilio account is configured, the environment for the hooks, and
+ * the demo seed after the server is up.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import PocketBase from 'pocketbase';
+import { dataDir, env } from './config.ts';
+import type { PocketBaseOptions } from './pocketbase/server.ts';
+import { DEMO_DIRECTOR } from './seed/demo-account.ts';
+import { seedDemo } from './seed/seed.ts';
+import { startTelephonyStandin } from './standins/telephony.ts';
+
+export interface Services {
+  publicUrl: string;
+  superuser: { email: string; password: string };
+  pocketBaseOptions: PocketBaseOptions;
+  /** Lines to print once everything runs. */
+  notes: string[];
+  afterStart: (serverUrl: string) => Promise<void>;
+  onStop: (stop: () => Promise<void>) => void;
+  stop: () => Promise<void>;
+}
+
+/** The superuser's password is generated once and kept beside the data folder. */
+function superuserCredentials(folder: string): { email: string; password: string } {
+  const email = env('SCMS_SUPERUSER_EMAIL') ?? 'admin@scms.local';
+  const given = env('SCMS_SUPERUSER_PASSWORD');
+  if (given) return { email, password: given };
+  const file = join(dirname(folder), 'superuser.json');
+  if (existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { email: string; password: string };
+    if (saved.email === email) return saved;
+  }
+  const created = { email, password: randomBytes(12).toString('base64url') };
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(created, null, 2), { mode: 0o600 });
+  return created;
+}
+
+export async function prepareServices(options: { port?: number } = {}): Promise<Services> {
+  const port = options.port ?? Number(env('PORT') ?? 8090);
+  const host = env('HOST') ?? '127.0.0.1';
+  const folder = dataDir();
+  const publicUrl = (env('SCMS_PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, '');
+  const demo = env('SCMS_DEMO') !== '0';
+  const superuser = superuserCredentials(folder);
+  const stops: Array<() => Promise<void>> = [];
+  const notes: string[] = [];
+
+  const hookEnv: Record<string, string | undefined> = {
+    SCMS_PUBLIC_URL: publicUrl,
+    SCMS_DEMO: demo ? '1' : '0',
+    SCMS_DEMO_EMAIL: demo ? DEMO_DIRECTOR.email : undefined,
+    SCMS_DEMO_PASSWORD: demo ? DEMO_DIRECTOR.password : undefined,
+  };
+
+  if (env('TWILIO_ACCOUNT_SID')) {
+    notes.push(`Calls go through the Twilio API at ${env('TWILIO_API_BASE') ?? 'https://api.twilio.com'}.`);
+  } else {
+    // No account configured: a local stand-in speaking Twilio's protocol
+    // answers, and posts signed status callbacks like Twilio would.
+    const accountSid = `AC${'5c45'.repeat(8)}`;
+    const authToken = randomBytes(16).toString('hex');
+    const standin = await startTelephonyStandin({
+      port: Number(env('TELEPHONY_STANDIN_PORT') ?? 8091),
+      accountSid,
+      authToken,
+    });
+    stops.push(() => standin.stop());
+    Object.assign(hookEnv, {
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_API_BASE: standin.url,
+    });
+    notes.push(`Calls go to the local telephony stand-in at ${standin.url} (no real phone rings).`);
+  }
+  hookEnv.TWILIO_FROM_NUMBER = env('TWILIO_FROM_NUMBER') ?? '+15005550006';
+  notes.push(env('AI_BASE_URL') && env('AI_MODEL') ? `AI assist uses ${env('AI_MODEL')} at ${env('AI_BASE_URL')}.` : 'AI assist uses the built-in offline editor (set AI_BASE_URL and AI_MODEL for a model).');
+
+  const services: Services = {
+    publicUrl,
+    superuser,
+    pocketBaseOptions: { dataDir: folder, port, host, superuser, env: hookEnv },
+    notes,
+    afterStart: async (serverUrl) => {
+      if (!demo) return;
+      const pb = new PocketBase(serverUrl);
+      pb.autoCancellation(false);
+      await pb.collection('_superusers').authWithPassword(superuser.email, superuser.password);
+      const summary = await seedDemo(pb);
+      notes.unshift(`Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`);
+      notes.unshift(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
+    },
+    onStop: (stop) => stops.unshift(stop),
+    stop: async () => {
+      for (const stop of stops) await stop().catch(() => undefined);
+    },
+  };
+  return services;
+}

@@ -1,0 +1,44 @@
+/**
+ * `npm start`: builds the PWA, applies the migrations, starts the telephony
+ * stand-in (unless Twilio is configured), starts PocketBase serving app and
+ * API, seeds the demo data in demo mode, and prints where to go.
+ * Ctrl-C stops everything it started.
+ */
+import { spawnSync } from 'node:child_process';
+import { startPocketBase, projectRoot } from './pocketbase/server.ts';
+import { prepareServices } from './services.ts';
+
+function buildApp(): void {
+  process.stdout.write('Building the app...\n');
+  const result = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: projectRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error('vite build failed');
+}
+
+async function main(): Promise<void> {
+  if (process.env.SCMS_SKIP_BUILD !== '1') buildApp();
+  const services = await prepareServices();
+  const stopAll = async (code: number) => {
+    await services.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stopAll(0));
+  process.on('SIGTERM', () => void stopAll(0));
+
+  const pocketbase = await startPocketBase({ ...services.pocketBaseOptions, inheritOutput: false });
+  services.onStop(() => pocketbase.stop());
+  pocketbase.process.once('exit', (code) => {
+    process.stderr.write(`PocketBase exited (code ${code}).\n${pocketbase.output().slice(-2000)}\n`);
+    void stopAll(1);
+  });
+  await services.afterStart(pocketbase.url);
+
+  process.stdout.write(`\nSCMS is running at ${services.publicUrl}\n`);
+  process.stdout.write(`PocketBase admin UI: ${services.publicUrl}/_/ (${services.superuser.email})\n`);
+  for (const line of services.notes) process.stdout.write(`${line}\n`);
+  process.stdout.write('Press Ctrl-C to stop.\n');
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`npm start failed: ${error.message}\n`);
+  process.exit(1);
+});

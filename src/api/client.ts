@@ -1,0 +1,14 @@
+import PocketBase from 'pocketbase';
+
+/**
+ * The one PocketBase client of the app. The API is served from the same
+ * origin as the app (PocketBase serves the built PWA; the dev server proxies
+ * /api), so the base URL is the page's origin unless VITE_API_URL says
+ * otherwise. The SDK keeps the token and user in local storage, which is
+ * what lets the app start offline with the cached session (DESIGN.md).
+ */
+export const pb = new PocketBase(import.meta.env.VITE_API_URL || window.location.origin);
+
+// Several screens may load the same collection at once; cancelling the
+// earlier request (the SDK's default) would lose data, not save work.
+pb.autoCancellation(false);

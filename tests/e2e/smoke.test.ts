@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { launchChromium } from '../../scripts/browser/chromium.ts';
+import { projectRoot } from '../../scripts/pocketbase/server.ts';
+import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+
+// The built app (npm test builds it first) served by a real PocketBase.
+let server: TestServer;
+let browser: Browser;
+const artifacts = join(projectRoot, 'test-results', 'screenshots');
+
+beforeAll(async () => {
+  server = await startTestServer({}, { publicDir: join(projectRoot, 'dist') });
+  browser = await launchChromium();
+  mkdirSync(artifacts, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+test('the login page of the built app opens in Chromium', async () => {
+  const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(server.url);
+  await expect(page.getByText('Log in to manage your community').waitFor()).resolves.toBeUndefined();
+  await expect(page.locator('header').innerText()).resolves.toBe('SCMS');
+  await page.screenshot({ path: join(artifacts, 'login-phone.png') });
+  expect(errors).toEqual([]);
+});
+
+test('a protected route without a session goes back to the login page', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${server.url}/reports`);
+  await page.getByText('Log in to manage your community').waitFor();
+  expect(new URL(page.url()).pathname).toBe('/');
+});
