@@ -282,18 +282,18 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
       record.attempts++;
       try {
         record.httpStatus = await postCallback(call, params);
-        if (record.httpStatus < 500) {
-          if (record.httpStatus >= 300) {
-            console.error(`telephony stand-in: ${call.sid} ${status} callback got HTTP ${record.httpStatus}`);
-          }
-          return;
+        if (record.httpStatus >= 300) {
+          console.error(`telephony stand-in: ${call.sid} ${status} callback got HTTP ${record.httpStatus}`);
         }
-        console.error(`telephony stand-in: ${call.sid} ${status} callback got HTTP ${record.httpStatus}`);
+        // A 4xx is the receiver's answer (e.g. a rejected signature): retrying
+        // would not change it.
+        if (record.httpStatus < 500) return;
       } catch (err) {
         if (stopped) return;
         console.error(`telephony stand-in: ${call.sid} ${status} callback failed: ${String(err)}`);
       }
       if (record.attempts <= MAX_CALLBACK_RETRIES) {
+        // Short pause before a retry; `later` drops it once stopped.
         await new Promise<void>((resolve) => later(Math.min(stepDelayMs, 1000), resolve));
       }
     }

@@ -18,8 +18,13 @@
  * Abbreviations expanded as whole words, case-insensitively. The expansion's
  * first letter follows the first letter of the abbreviation ("Veh" ->
  * "Vehicle"), and sentence case capitalises it at the start of a sentence.
- * A dot written after an abbreviation ("approx.") is dropped unless it also
- * ends the sentence. Possessives work ("mgr's" -> "manager's").
+ * A dot written after an abbreviation is dropped when it is only the
+ * abbreviation's dot: always before a word or number for prefix-like ones
+ * ("approx. 3", "Ofc. Smith", "Apt. B4", "lic. plt. ABC-123"), and for the
+ * others before a number or a lowercase word that does not usually start a
+ * sentence ("the veh. was parked"); otherwise it ends the sentence ("spoke to
+ * res. he said" -> "spoke to resident. He said"). Possessives work ("mgr's"
+ * -> "manager's").
  *
  * Context rules (the abbreviation is left as written when they do not hold):
  * - st, dr: street suffixes only, i.e. after a number or after a capitalised
@@ -87,6 +92,16 @@ const SUSP_NOUNS = {
   package: true, packages: true, pkg: true, pkgs: true, bag: true, item: true, items: true,
   circumstances: true, noise: true, odor: true, odour: true, smell: true, call: true,
 };
+
+// A dot after an abbreviation, followed by one of these lowercase words, is
+// read as a sentence end ("spoke to res. he said"); before other lowercase
+// words it is only the abbreviation's dot ("the veh. was parked").
+const SENTENCE_STARTERS = {};
+[
+  'the', 'a', 'an', 'he', 'she', 'they', 'we', 'i', 'it', 'you', 'this', 'that', 'these',
+  'those', 'there', 'then', 'his', 'her', 'their', 'my', 'our', 'upon', 'after', 'when',
+  'while', 'no', 'all', 'both', 'later', 'once', 'writer',
+].forEach((w) => { SENTENCE_STARTERS[w] = true; });
 
 // Acronyms kept in capitals when an ALL-CAPS narrative is lowered.
 const ACRONYMS = {};
@@ -197,11 +212,12 @@ function fixPunctuation(s, masker) {
   // and leading dots. Digits after "." (3.5, No.5) are never separated.
   s = s.replace(/\.(?=[A-Za-z])/g, (m, off, str) => {
     if (off === 0 || /\s/.test(str.charAt(off - 1))) return m;
+    if (/(^|\n)[0-9]{1,2}$/.test(str.slice(Math.max(0, off - 3), off))) return m; // "1.st" is no list item
     let before = 0;
     for (let i = off - 1; i >= 0 && isLetter(str.charAt(i)); i--) before++;
     let after = 0;
     for (let j = off + 1; j < str.length && isLetter(str.charAt(j)); j++) after++;
-    if (before === 1 && after === 1) return m;
+    if (before === 1 && after === 1 && str.charAt(off + 2) !== '/') return m;
     return '. ';
   });
   return s;
@@ -263,31 +279,60 @@ function inStreetContext(str, wordStart) {
   const prev = previousToken(str, wordStart);
   if (!prev) return false;
   if (/^[0-9]+[A-Za-z]?$/.test(prev.text)) return true;
+  if (/^I(['\u2019]|$)/.test(prev.text)) return false; // "I", "I'm": not a name
   return /^[A-Z][A-Za-z'\u2019-]+$/.test(prev.text) && !isSentenceStart(str, prev.index);
 }
 
 const SLASH_RE = /(^|[^A-Za-z0-9_\/])([wWbB])\/([oOcC]?)(?![\/])/g;
 const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-\/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=\s|$))?(?=$|[^A-Za-z0-9_\-\/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
 
+/**
+ * Like String#replace with a global regex, but left to right on the string as
+ * it is being edited, so each match sees the expansions made before it (the
+ * same context a second run would see). fn returns the replacement.
+ */
+function replaceInOrder(s, re, fn) {
+  re.lastIndex = 0;
+  let m;
+  while ((m = re.exec(s)) !== null) {
+    const rep = fn(m, s);
+    if (rep !== m[0]) {
+      s = s.slice(0, m.index) + rep + s.slice(m.index + m[0].length);
+      // Back up one character: the next match may need it as its boundary.
+      re.lastIndex = Math.max(m.index + 1, m.index + rep.length - 1);
+    } else if (m[0].length === 0) {
+      re.lastIndex++;
+    }
+  }
+  return s;
+}
+
 function expandAbbreviations(s) {
-  s = s.replace(SLASH_RE, (m, pre, first, second, off, str) => {
-    const end = off + m.length;
+  s = replaceInOrder(s, SLASH_RE, (m, str) => {
+    const pre = m[1];
+    const first = m[2];
+    const second = m[3];
+    const end = m.index + m[0].length;
     const next = str.charAt(end);
-    let key = first.toLowerCase() + '/' + second.toLowerCase();
-    if (second && (isLetter(next) || isDigit(next))) return m; // "w/other": not w/o
-    if (key === 'b/') return m; // "b/" alone means nothing
-    if (key !== 'w/' && key !== 'w/o' && key !== 'b/c') return m;
+    const key = first.toLowerCase() + '/' + second.toLowerCase();
+    if (key !== 'w/' && key !== 'w/o' && key !== 'b/c') return m[0];
+    if (second && (isLetter(next) || isDigit(next))) return m[0]; // "w/other" is not w/o
+    const glued = /^[A-Za-z0-9]+/.exec(str.slice(end));
+    if (glued && str.charAt(end + glued[0].length) === '/') return m[0]; // "w/w/o", "w/and/or"
     let exp = ABBREVIATIONS[key];
     if (isUpper(first)) exp = capitalise(exp);
-    if (key === 'w/' && (isLetter(next) || isDigit(next))) exp += ' ';
+    if (glued) exp += ' '; // "w/res" -> "with res"
     return pre + exp;
   });
 
-  return s.replace(WORD_RE, (m, pre, word, dot, off, str) => {
+  return replaceInOrder(s, WORD_RE, (m, str) => {
+    const pre = m[1];
+    const word = m[2];
+    const dot = m[3] || '';
     const key = word.toLowerCase();
-    if (!Object.prototype.hasOwnProperty.call(ABBREVIATIONS, key) || key.indexOf('/') >= 0) return m;
-    const start = off + pre.length;
-    const end = start + word.length + (dot ? 1 : 0);
+    if (!Object.prototype.hasOwnProperty.call(ABBREVIATIONS, key) || key.indexOf('/') >= 0) return m[0];
+    const start = m.index + pre.length;
+    const end = start + word.length + dot.length;
     const after = nextToken(str, end);
     const afterWord = wordOf(after);
 
@@ -295,26 +340,28 @@ function expandAbbreviations(s) {
     if (STREET_WORDS[key]) {
       street = inStreetContext(str, start);
       if (STREET_ONLY[key]) {
-        if (!street) return m;
-        if (afterWord && isUpper(afterWord.charAt(0))) return m; // St. Lucie, Dr. Jones
+        if (!street) return m[0];
+        if (afterWord && isUpper(afterWord.charAt(0))) return m[0]; // St. Lucie, Dr. Jones
       }
     }
     if (key === 'sec') {
       const before = previousToken(str, start);
-      if (isNumberToken(before && before.text) || isNumberToken(after)) return m;
+      if (isNumberToken(before && before.text) || isNumberToken(after)) return m[0]; // seconds
     }
-    if (key === 'susp' && !SUSP_NOUNS[afterWord.toLowerCase()]) return m;
+    if (key === 'susp' && !SUSP_NOUNS[afterWord.toLowerCase()]) return m[0];
 
     let exp = ABBREVIATIONS[key].toLowerCase();
     if (street || isUpper(word.charAt(0))) exp = capitalise(exp);
 
-    let tail = dot || '';
-    if (dot) {
-      const next = str.charAt(end);
-      const nextChar = after ? after.charAt(0) : '';
-      if (next === ' ' && nextChar) {
-        if (isDigit(nextChar) || (isLetter(nextChar) && !isUpper(nextChar))) tail = '';
-        else if (isUpper(nextChar) && PREFIX_WORDS[key]) tail = '';
+    let tail = dot;
+    const nextChar = after ? after.charAt(0) : '';
+    if (dot && str.charAt(end) === ' ' && nextChar) {
+      if (PREFIX_WORDS[key]) {
+        if (isDigit(nextChar) || isLetter(nextChar)) tail = '';
+      } else if (isDigit(nextChar)) {
+        tail = '';
+      } else if (isLetter(nextChar) && !isUpper(nextChar) && !SENTENCE_STARTERS[afterWord]) {
+        tail = '';
       }
     }
     return pre + exp + tail;
@@ -353,23 +400,15 @@ function capitalI(s) {
 }
 
 /** End a unit with ".", unless it already ends with . ! ? or an ellipsis. */
-function finish(s, keepColon) {
+function finish(s, keepColon, masker) {
   if (!/[A-Za-z0-9]/.test(s)) return s;
-  if (keepColon && /:$/.test(s)) return s;
+  if (keepColon && /:$/.test(s)) return s; // introduces the list below
   s = s.replace(/[ ,;:]+$/, '');
   const core = s.replace(/['"\u201D\u2019)\]]+$/, '');
   const last = core.charAt(core.length - 1);
-  if (last === '.' || last === '!' || last === '?' || last === '\u2026' || last === PH_CLOSE && /\uE000[\uE100-\uF8FF]\uE001$/.test(core) && isEllipsisPlaceholder(core)) {
-    return s;
-  }
+  if (last === '.' || last === '!' || last === '?' || last === '\u2026') return s;
+  if (last === PH_CLOSE && masker.restore(core.slice(-3)) === '...') return s;
   return s + '.';
-}
-
-let currentMasker = null;
-function isEllipsisPlaceholder(core) {
-  if (!currentMasker) return false;
-  const restored = currentMasker.restore(core.slice(core.length - 3));
-  return restored === '...';
 }
 
 /** Letters that decide whether a text is written ALL IN CAPS. */
@@ -424,37 +463,32 @@ function parse(text) {
  */
 function editNarrative(text) {
   if (text === null || text === undefined) return '';
-  let s = String(text)
+  const s = String(text)
     .replace(/\r\n?/g, '\n')
     .replace(/[\t\f\v\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g, ' ')
     .replace(/[\u2028\u2029]/g, '\n');
 
   const masker = makeMasker();
-  currentMasker = masker;
-  try {
-    const paragraphs = parse(s);
-    const all = [];
-    paragraphs.forEach((units) => units.forEach((u) => {
-      u.body = fixPunctuation(protect(u.body, masker), masker);
-      all.push(u);
-    }));
+  const paragraphs = parse(s);
+  const all = [];
+  paragraphs.forEach((units) => units.forEach((u) => {
+    u.body = fixPunctuation(protect(u.body, masker), masker);
+    all.push(u);
+  }));
 
-    const stats = capsStats(all);
-    const shouting = stats.total >= 6 && stats.upper / stats.total > 0.7;
+  const stats = capsStats(all);
+  const shouting = stats.total >= 6 && stats.upper / stats.total > 0.7;
 
-    return paragraphs.map((units) => units.map((u, idx) => {
-      let b = u.body;
-      if (shouting) b = unshout(b);
-      b = expandAbbreviations(b);
-      b = sentenceCase(b);
-      b = capitalI(b);
-      const next = units[idx + 1];
-      b = finish(b, !!(next && next.list));
-      return masker.restore(u.marker + b);
-    }).join('\n')).join('\n\n');
-  } finally {
-    currentMasker = null;
-  }
+  return paragraphs.map((units) => units.map((u, idx) => {
+    let b = u.body;
+    if (shouting) b = unshout(b);
+    b = expandAbbreviations(b);
+    b = sentenceCase(b);
+    b = capitalI(b);
+    const next = units[idx + 1];
+    b = finish(b, !!(next && next.list), masker);
+    return masker.restore(u.marker + b);
+  }).join('\n')).join('\n\n');
 }
 
 module.exports = { editNarrative, ABBREVIATIONS };

@@ -1,0 +1,59 @@
+/**
+ * Every operation on every collection as every actor: anonymous, a regular,
+ * a manager and a director of community A, and a director of community B,
+ * all acting on records of community A.
+ */
+import { afterAll, beforeAll, test } from 'vitest';
+import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { ACTORS, COLLECTIONS, OPS, buildWorld, named, runCell, type Actor, type Cell, type CollectionName, type Op, type Outcome, type World } from '../support/rules-table.ts';
+
+const STAFF_A: Actor[] = ['regular A', 'manager A', 'director A'];
+const DIRECTOR_A: Actor[] = ['director A'];
+const NOBODY: Actor[] = [];
+
+/** Who may do what on a record of community A (the rules); everyone else is refused. */
+const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
+  communities: { list: STAFF_A, view: STAFF_A, create: NOBODY, update: NOBODY, delete: NOBODY },
+  users: { list: STAFF_A, view: STAFF_A, create: DIRECTOR_A, update: DIRECTOR_A, delete: DIRECTOR_A },
+  houses: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: STAFF_A, delete: DIRECTOR_A },
+  residents: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: STAFF_A, delete: STAFF_A },
+  phones: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: STAFF_A, delete: STAFF_A },
+  concerns: { list: STAFF_A, view: STAFF_A, create: DIRECTOR_A, update: DIRECTOR_A, delete: DIRECTOR_A },
+  reports: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: DIRECTOR_A },
+  calls: { list: STAFF_A, view: STAFF_A, create: NOBODY, update: NOBODY, delete: NOBODY },
+};
+
+/**
+ * How PocketBase refuses: a list rule filters records out; a failed create
+ * rule is a 400; view, update and delete cannot find a record their rule
+ * hides (404); a locked (null) rule is 403 for anyone but the superuser.
+ */
+function refusal(collection: CollectionName, op: Op): Outcome {
+  if (op === 'list') return 'empty';
+  if (op === 'view') return 404;
+  if (collection === 'communities' || collection === 'calls') return 403;
+  return op === 'create' ? 400 : 404;
+}
+
+const cells: Cell[] = COLLECTIONS.flatMap((collection) =>
+  OPS.flatMap((op) =>
+    ACTORS.map((actor): Cell => ({
+      collection,
+      op,
+      actor,
+      expect: MAY[collection][op].includes(actor) ? 'allowed' : refusal(collection, op),
+    })),
+  ),
+);
+
+let t: TestServer;
+let w: World;
+beforeAll(async () => {
+  t = await startTestServer();
+  w = await buildWorld(t);
+});
+afterAll(async () => { await t?.stop(); });
+
+test.each(named(cells))('$name', async (cell) => {
+  await runCell(w, cell);
+});
