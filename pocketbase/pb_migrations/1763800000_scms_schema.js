@@ -203,7 +203,12 @@ migrate((app) => {
       '(house = "" || house.community = @request.auth.community)',
       '(resident = "" || resident.house.community = @request.auth.community)',
     ].join(' && '),
-    updateRule: `${director} && ${sameCommunity} && ${communityUnchanged} && (@request.body.created_by:isset = false || @request.body.created_by = created_by)`,
+    updateRule: [
+      `${director} && ${sameCommunity} && ${communityUnchanged}`,
+      '(@request.body.created_by:isset = false || @request.body.created_by = created_by)',
+      '(@request.body.house:isset = false || @request.body.house = "" || @request.body.house.community = @request.auth.community)',
+      '(@request.body.resident:isset = false || @request.body.resident = "" || @request.body.resident.house.community = @request.auth.community)',
+    ].join(' && '),
     deleteRule: `${director} && ${sameCommunity}`,
     fields: [
       idField,

@@ -28,6 +28,8 @@ export interface PocketBaseOptions {
   env?: Record<string, string | undefined>;
   /** Print the server's output (npm start) instead of keeping it (tests). */
   inheritOutput?: boolean;
+  /** Restart on changes in pb_hooks (npm run dev only: a restart mid-test fails requests). */
+  watchHooks?: boolean;
 }
 
 export interface RunningPocketBase {
@@ -96,6 +98,7 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
     `--publicDir=${options.publicDir ?? join(projectRoot, 'dist')}`,
     `--http=${host}:${port}`,
     '--automigrate=false',
+    `--hooksWatch=${options.watchHooks ? 'true' : 'false'}`,
   ];
   const child = spawn(bin, args, { env, stdio: options.inheritOutput ? 'inherit' : 'pipe' });
   let log = '';

@@ -54,6 +54,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.stop(); });
 
-test.each(named(cells))('$name', async (cell) => {
+test.each(named(cells))('%s', async (_name, cell) => {
   await runCell(w, cell);
 });

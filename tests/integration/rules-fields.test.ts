@@ -42,9 +42,16 @@ const modifiers: Cell[] = [
   { collection: 'houses', op: 'update', what: 'pending_call_concerns_ids:autogenerate', actor: 'regular A', target: (w) => pendingHouse(w), body: () => ({ 'pending_call_concerns_ids:autogenerate': '' }), expect: 404 },
 ];
 
+/** A new manager of A (fresh() makes regulars). */
+const freshManager = async (w: World) => {
+  const id = await fresh(w, 'users');
+  await w.t.admin.collection('users').update(id, { type: 'manager' });
+  return id;
+};
+
 const userTypes: Cell[] = [
   { collection: 'users', op: 'update', what: 'type regular → manager', actor: 'director A', body: () => ({ type: 'manager' }), expect: 'allowed' },
-  { collection: 'users', op: 'update', what: 'type manager → regular', actor: 'director A', target: (w) => fresh(w, 'users').then((id) => w.t.admin.collection('users').update(id, { type: 'manager' })).then((r) => r.id), body: () => ({ type: 'regular' }), expect: 'allowed' },
+  { collection: 'users', op: 'update', what: 'type manager → regular', actor: 'director A', target: freshManager, body: () => ({ type: 'regular' }), expect: 'allowed' },
   { collection: 'users', op: 'update', what: 'type regular → director (promotion)', actor: 'director A', body: () => ({ type: 'director' }), expect: 404 },
   { collection: 'users', op: 'update', what: 'type regular → manager', actor: 'manager A', body: () => ({ type: 'manager' }), expect: 404 },
   { collection: 'users', op: 'update', what: 'type of A regular → manager', actor: 'director B', body: () => ({ type: 'manager' }), expect: 404 },
@@ -149,6 +156,6 @@ beforeAll(async () => {
 });
 afterAll(async () => { await t?.stop(); });
 
-test.each(named([...moveCommunity, ...reports, ...moveHouse, ...pendingIds, ...modifiers, ...ids, ...userTypes]))('$name', async (cell) => {
+test.each(named([...moveCommunity, ...reports, ...moveHouse, ...pendingIds, ...modifiers, ...ids, ...userTypes]))('%s', async (_name, cell) => {
   await runCell(w, cell);
 });

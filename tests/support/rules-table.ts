@@ -148,9 +148,9 @@ export function cellName(c: Cell): string {
   return `${c.collection} · ${c.op}${c.what ? ` ${c.what}` : ''} · ${c.actor} → ${outcome}`;
 }
 
-/** Adds the test name to each cell, for `test.each(...)('$name', ...)`. */
-export function named(cells: Cell[]): (Cell & { name: string })[] {
-  return cells.map((c) => ({ ...c, name: cellName(c) }));
+/** [test name, cell] rows for `test.each(...)('%s', ...)` (`$name` would quote and truncate the name). */
+export function named(cells: Cell[]): [string, Cell][] {
+  return cells.map((c) => [cellName(c), c]);
 }
 
 const seededOf: Record<CollectionName, (w: World) => string> = {

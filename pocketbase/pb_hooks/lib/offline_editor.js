@@ -139,10 +139,12 @@ const PH_OPEN = '\uE000';
 const PH_CLOSE = '\uE001';
 const PH_BASE = 0xe100;
 const PH_RE = /\uE000([\uE100-\uF8FF])\uE001/g;
+const ELLIPSIS = '\uE002'; // stands for "..."
+const ELLIPSIS_RE = /\uE002/g;
 
-const URL_RE = /(?:\b(?:https?|ftp):\/\/|\bwww\.)[^\s]+/gi;
+const URL_RE = /(^|[^A-Za-z0-9_])((?:https?|ftp):\/\/|www\.)([^ \n]+)/gi;
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const FILE_RE = /\b[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|net|org|gov|edu|mil|pdf|jpe?g|png|gif|heic|webp|mp4|mov|docx?|xlsx?|txt|csv)\b/gi;
+const FILE_RE = /(^|[^A-Za-z0-9_-])([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|net|org|gov|edu|mil|pdf|jpe?g|png|gif|heic|webp|mp4|mov|docx?|xlsx?|txt|csv))(?![A-Za-z0-9_])/gi;
 
 const LIST_RE = /^([-*\u2022]|\d{1,2}[.)]) +(?=\S)/;
 
@@ -175,31 +177,32 @@ function makeMasker() {
       return s.replace(PH_RE, (m, c) => {
         const v = saved[c.charCodeAt(0) - PH_BASE];
         return v === undefined ? m : v;
-      });
+      }).replace(ELLIPSIS_RE, '...');
     },
   };
 }
 
 /** Protect links, e-mail addresses and file / domain names from every rule. */
 function protect(s, masker) {
-  s = s.replace(URL_RE, (m) => {
-    const trail = /[.,;:!?)\]'"\u2019\u201D]+$/.exec(m);
-    const core = trail ? m.slice(0, m.length - trail[0].length) : m;
+  s = s.replace(URL_RE, (m, pre, scheme, rest) => {
+    const trail = /[.,;:!?)\]'"\u2019\u201D]+$/.exec(rest);
+    const core = trail ? rest.slice(0, rest.length - trail[0].length) : rest;
     if (!core) return m;
-    return masker.put(core) + (trail ? trail[0] : '');
+    return pre + masker.put(scheme + core) + (trail ? trail[0] : '');
   });
   s = s.replace(EMAIL_RE, (m) => masker.put(m));
-  s = s.replace(FILE_RE, (m) => masker.put(m));
+  s = s.replace(FILE_RE, (m, pre, name) => pre + masker.put(name));
   return s;
 }
 
 /** Spacing around punctuation and repeated punctuation, on one unit. */
-function fixPunctuation(s, masker) {
+function fixPunctuation(s) {
+  // Ellipses stay "..." (longer runs of dots become "..."), spaced as written.
+  s = s.replace(/\.{3,}/g, ELLIPSIS);
   // No space before , ; : ! ? and before a "." that does not start a number.
   s = s.replace(/ +([,;:!?])/g, '$1');
   s = s.replace(/ +\.(?![0-9])/g, '.');
-  // Ellipses stay "..." (longer runs of dots become "...").
-  s = s.replace(/\.{3,}/g, () => masker.put('...'));
+  s = s.replace(/\.{3,}/g, ELLIPSIS).replace(/\.*(?:\uE002\.*)+/g, ELLIPSIS);
   // Repeated punctuation collapses: ".." -> ".", "!!!" -> "!".
   s = s.replace(/\.\./g, '.');
   s = s.replace(/([!?,;:])\1+/g, '$1');
@@ -211,13 +214,13 @@ function fixPunctuation(s, masker) {
   // One space after "." before a letter, except in "a.m.", "e.g.", "U.S.A."
   // and leading dots. Digits after "." (3.5, No.5) are never separated.
   s = s.replace(/\.(?=[A-Za-z])/g, (m, off, str) => {
-    if (off === 0 || /\s/.test(str.charAt(off - 1))) return m;
+    if (off === 0 || /[ \n]/.test(str.charAt(off - 1))) return m;
     if (/(^|\n)[0-9]{1,2}$/.test(str.slice(Math.max(0, off - 3), off))) return m; // "1.st" is no list item
     let before = 0;
     for (let i = off - 1; i >= 0 && isLetter(str.charAt(i)); i--) before++;
     let after = 0;
     for (let j = off + 1; j < str.length && isLetter(str.charAt(j)); j++) after++;
-    if (before === 1 && after === 1 && str.charAt(off + 2) !== '/') return m;
+    if (before === 1 && after === 1 && str.charAt(off + 2) !== '/' && str.charAt(off - 2) !== '/') return m;
     return '. ';
   });
   return s;
@@ -228,7 +231,7 @@ function dotEndsSentence(str, dot) {
   let i = dot - 1;
   let run = '';
   while (i >= 0 && isLetter(str.charAt(i))) { run = str.charAt(i) + run; i--; }
-  if (run.length === 1) return false; // initials, a.m., e.g.
+  if (run.length === 1 && !isDigit(str.charAt(i))) return false; // initials, a.m., e.g. (not "4b.")
   if (run && NON_TERMINAL[run.toLowerCase()]) return false;
   return true;
 }
@@ -236,7 +239,7 @@ function dotEndsSentence(str, dot) {
 /** Does a sentence start at index `idx` (start of a word) of a unit? */
 function isSentenceStart(str, idx) {
   let i = idx - 1;
-  while (i >= 0 && /[\s"'(\[\u201C\u2018\u201D\u2019)\]]/.test(str.charAt(i))) i--;
+  while (i >= 0 && /[ \n"'(\[\u201C\u2018\u201D\u2019)\]]/.test(str.charAt(i))) i--;
   if (i < 0) return true;
   const c = str.charAt(i);
   if (c === '!' || c === '?') return true;
@@ -250,7 +253,7 @@ function previousToken(str, idx) {
   if (i < 0 || str.charAt(i) !== ' ') return null;
   while (i >= 0 && str.charAt(i) === ' ') i--;
   const end = i + 1;
-  while (i >= 0 && !/\s/.test(str.charAt(i))) i--;
+  while (i >= 0 && !/[ \n]/.test(str.charAt(i))) i--;
   if (end === i + 1) return null;
   return { text: str.slice(i + 1, end), index: i + 1 };
 }
@@ -261,7 +264,7 @@ function nextToken(str, idx) {
   if (str.charAt(i) !== ' ') return null;
   while (i < str.length && str.charAt(i) === ' ') i++;
   const start = i;
-  while (i < str.length && !/\s/.test(str.charAt(i))) i++;
+  while (i < str.length && !/[ \n]/.test(str.charAt(i))) i++;
   if (i === start) return null;
   return str.slice(start, i);
 }
@@ -283,8 +286,8 @@ function inStreetContext(str, wordStart) {
   return /^[A-Z][A-Za-z'\u2019-]+$/.test(prev.text) && !isSentenceStart(str, prev.index);
 }
 
-const SLASH_RE = /(^|[^A-Za-z0-9_\/])([wWbB])\/([oOcC]?)(?![\/])/g;
-const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-\/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=\s|$))?(?=$|[^A-Za-z0-9_\-\/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
+const SLASH_RE = /(^|[^A-Za-z0-9_\/])([wWbB])\/((?:[oOcC](?![A-Za-z0-9_\/\uE000-\uF8FF]))?)(?!\/)/g;
+const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-\/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=[ \n]|$))?(?=$|[^A-Za-z0-9_\-\/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
 
 /**
  * Like String#replace with a global regex, but left to right on the string as
@@ -315,13 +318,13 @@ function expandAbbreviations(s) {
     const end = m.index + m[0].length;
     const next = str.charAt(end);
     const key = first.toLowerCase() + '/' + second.toLowerCase();
+    // "w/other" never reaches here as w/o: the regex wants a boundary after o.
     if (key !== 'w/' && key !== 'w/o' && key !== 'b/c') return m[0];
-    if (second && (isLetter(next) || isDigit(next))) return m[0]; // "w/other" is not w/o
-    const glued = /^[A-Za-z0-9]+/.exec(str.slice(end));
+    const glued = second ? null : /^[A-Za-z0-9]+/.exec(str.slice(end));
     if (glued && str.charAt(end + glued[0].length) === '/') return m[0]; // "w/w/o", "w/and/or"
     let exp = ABBREVIATIONS[key];
     if (isUpper(first)) exp = capitalise(exp);
-    if (glued) exp += ' '; // "w/res" -> "with res"
+    if (!second && (glued || next === PH_OPEN)) exp += ' '; // "w/res" -> "with res"
     return pre + exp;
   });
 
@@ -371,7 +374,7 @@ function expandAbbreviations(s) {
 /** Capitalise the first letter of every sentence of a unit. */
 function sentenceCase(s) {
   const starts = [0];
-  const re = /([.!?])(['"\u201D\u2019)\]]*)(\s+)/g;
+  const re = /([.!?])(['"\u201D\u2019)\]]*)([ \n]+)/g;
   let m;
   while ((m = re.exec(s)) !== null) {
     if (m[1] === '.' && !dotEndsSentence(s, m.index)) continue;
@@ -381,9 +384,9 @@ function sentenceCase(s) {
   for (let k = 0; k < starts.length; k++) {
     let p = starts[k];
     while (p < out.length && /["'(\[\u201C\u2018]/.test(out.charAt(p))) p++;
-    const tok = /^[^\s]+/.exec(out.slice(p));
+    const tok = /^[^ \n]+/.exec(out.slice(p));
     if (!tok) continue;
-    const core = tok[0].replace(/[.,;:!?'"\u201D\u2019)\]]+$/, '');
+    const core = tok[0].replace(/[.,;:!?'"\u201D\u2019)\]\u2026\uE002]+$/, '');
     if (/^[a-z][a-z'\u2019-]*$/.test(core)) {
       out = out.slice(0, p) + out.charAt(p).toUpperCase() + out.slice(p + 1);
     }
@@ -400,14 +403,13 @@ function capitalI(s) {
 }
 
 /** End a unit with ".", unless it already ends with . ! ? or an ellipsis. */
-function finish(s, keepColon, masker) {
+function finish(s, keepColon) {
   if (!/[A-Za-z0-9]/.test(s)) return s;
   if (keepColon && /:$/.test(s)) return s; // introduces the list below
   s = s.replace(/[ ,;:]+$/, '');
   const core = s.replace(/['"\u201D\u2019)\]]+$/, '');
   const last = core.charAt(core.length - 1);
-  if (last === '.' || last === '!' || last === '?' || last === '\u2026') return s;
-  if (last === PH_CLOSE && masker.restore(core.slice(-3)) === '...') return s;
+  if (last === '.' || last === '!' || last === '?' || last === '\u2026' || last === ELLIPSIS) return s;
   return s + '.';
 }
 
@@ -416,7 +418,7 @@ function capsStats(units) {
   let upper = 0;
   let total = 0;
   units.forEach((u) => {
-    u.body.split(/\s+/).forEach((tok) => {
+    u.body.split(/[ \n]+/).forEach((tok) => {
       if (!tok || /[0-9@\uE000-\uF8FF]/.test(tok)) return;
       const runs = tok.match(/[A-Za-z]+/g) || [];
       runs.forEach((run) => {
@@ -432,19 +434,22 @@ function capsStats(units) {
 }
 
 function unshout(s) {
-  s = s.split(/(\s+)/).map((tok) => {
-    if (!tok || /\s/.test(tok.charAt(0)) || /[0-9@\uE000-\uF8FF]/.test(tok)) return tok;
+  s = s.split(/([ \n]+)/).map((tok) => {
+    if (!tok || /[ \n]/.test(tok.charAt(0)) || /[0-9@\uE000-\uF8FF]/.test(tok)) return tok;
     return tok.replace(/[A-Za-z]+/g, (run) => (ACRONYMS[run] ? run : run.toLowerCase()));
   }).join('');
   return s.replace(TITLES_RE, (m, pre, title, name) => pre + capitalise(title) + '. ' + capitalise(name));
 }
 
-/** Split normalised text into paragraphs of units (list items or prose). */
-function parse(text) {
+/**
+ * Split text into paragraphs of units: a list item ("- ", "* ", "1. ", "2) ")
+ * is a unit of its own; other consecutive lines flow together as one unit.
+ * Lines are already cleaned (and masked) here, so list markers are final.
+ */
+function parse(lines) {
   const paragraphs = [];
   let current = null;
-  text.split('\n').forEach((raw) => {
-    const line = raw.replace(/ +/g, ' ').trim();
+  lines.forEach((line) => {
     if (!line) { current = null; return; }
     if (!current) { current = []; paragraphs.push(current); }
     const lm = LIST_RE.exec(line);
@@ -465,16 +470,17 @@ function editNarrative(text) {
   if (text === null || text === undefined) return '';
   const s = String(text)
     .replace(/\r\n?/g, '\n')
-    .replace(/[\t\f\v\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000]/g, ' ')
+    .replace(/[\t\f\v\u00A0\u1680\u2000-\u200A\u202F\u205F\u3000\uFEFF]/g, ' ')
     .replace(/[\u2028\u2029]/g, '\n');
 
   const masker = makeMasker();
-  const paragraphs = parse(s);
+  const lines = s.split('\n').map((raw) => {
+    const line = raw.replace(/ +/g, ' ').trim();
+    return line ? fixPunctuation(protect(line, masker)) : '';
+  });
+  const paragraphs = parse(lines);
   const all = [];
-  paragraphs.forEach((units) => units.forEach((u) => {
-    u.body = fixPunctuation(protect(u.body, masker), masker);
-    all.push(u);
-  }));
+  paragraphs.forEach((units) => units.forEach((u) => all.push(u)));
 
   const stats = capsStats(all);
   const shouting = stats.total >= 6 && stats.upper / stats.total > 0.7;
@@ -486,7 +492,7 @@ function editNarrative(text) {
     b = sentenceCase(b);
     b = capitalI(b);
     const next = units[idx + 1];
-    b = finish(b, !!(next && next.list), masker);
+    b = finish(b, !!(next && next.list));
     return masker.restore(u.marker + b);
   }).join('\n')).join('\n\n');
 }

@@ -1,0 +1,7 @@
+/// <reference path="../../.data/pb_data/types.d.ts" />
+// Incident-narrative rewriting for the Create report screen (spec §7).
+
+routerAdd('POST', '/api/scms/ai-assist', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/ai_assist.js`).aiAssist);
+});

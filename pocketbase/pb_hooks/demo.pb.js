@@ -1,0 +1,14 @@
+/// <reference path="../../.data/pb_data/types.d.ts" />
+// The login page's demo hint (spec §1, DESIGN.md): the demo director's
+// e-mail and password, only while demo mode is on. No sign-in needed, since
+// the login page asks before anyone is signed in.
+
+routerAdd('GET', '/api/scms/demo', (e) => {
+  const { handle, fail } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, () => {
+    const email = String($os.getenv('SCMS_DEMO_EMAIL') || '').trim();
+    const password = String($os.getenv('SCMS_DEMO_PASSWORD') || '');
+    if ($os.getenv('SCMS_DEMO') !== '1' || email === '' || password === '') throw fail(404, 'Demo mode is off');
+    return e.json(200, { email: email, password: password });
+  });
+});

@@ -1,0 +1,116 @@
+/// The slice of Twilio's Programmable Voice REST API the app uses: create an
+/// outbound call that says a script and reports its progress to our
+/// status-callback route. Talks to Twilio itself in production and to the
+/// local stand-in (scripts/standins/telephony.ts) in development and tests.
+
+const STATUS_PATH = '/api/scms/call-status';
+
+/** Reads the telephony settings from the environment. `missing` lists the
+ *  unset variables; with any missing no call can be placed. */
+function telephonyConfig() {
+  const env = function (name) {
+    return String($os.getenv(name) || '').trim();
+  };
+  const config = {
+    accountSid: env('TWILIO_ACCOUNT_SID'),
+    authToken: env('TWILIO_AUTH_TOKEN'),
+    fromNumber: env('TWILIO_FROM_NUMBER'),
+    apiBase: (env('TWILIO_API_BASE') || 'https://api.twilio.com').replace(/\/+$/, ''),
+    publicUrl: env('SCMS_PUBLIC_URL').replace(/\/+$/, ''),
+  };
+  const required = {
+    TWILIO_ACCOUNT_SID: config.accountSid,
+    TWILIO_AUTH_TOKEN: config.authToken,
+    TWILIO_FROM_NUMBER: config.fromNumber,
+    SCMS_PUBLIC_URL: config.publicUrl,
+  };
+  config.missing = Object.keys(required).filter(function (name) {
+    return required[name] === '';
+  });
+  return config;
+}
+
+/** The exact URL the provider posts status callbacks to, and so the URL its
+ *  signatures are computed over. */
+function statusCallbackUrl(config) {
+  return config.publicUrl + STATUS_PATH;
+}
+
+/** application/x-www-form-urlencoded from [name, value] pairs.
+ *  encodeURIComponent leaves !'()* alone, which form decoders accept. */
+function formEncode(pairs) {
+  return pairs
+    .map(function (pair) {
+      return encodeURIComponent(pair[0]) + '=' + encodeURIComponent(pair[1]);
+    })
+    .join('&');
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Basic credentials by hand: goja has no btoa or Buffer. */
+function basicAuth(user, password) {
+  const { utf8Bytes } = require(`${__hooks}/lib/twilio_signature.js`);
+  const bytes = utf8Bytes(user + ':' + password);
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const rest = bytes.length - i;
+    const n = (bytes[i] << 16) | ((rest > 1 ? bytes[i + 1] : 0) << 8) | (rest > 2 ? bytes[i + 2] : 0);
+    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
+    out += rest > 1 ? B64[(n >> 6) & 63] : '=';
+    out += rest > 2 ? B64[n & 63] : '=';
+  }
+  return 'Basic ' + out;
+}
+
+/**
+ * Asks the provider to call `to` and play `twiml`.
+ * → {ok: true, sid} or {ok: false, message (for people), detail (for the
+ *   call record)}.
+ */
+function placeCall(config, to, twiml) {
+  const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + '/Calls.json';
+  const body = formEncode([
+    ['To', to],
+    ['From', config.fromNumber],
+    ['Twiml', twiml],
+    ['StatusCallback', statusCallbackUrl(config)],
+    ['StatusCallbackEvent', 'initiated ringing answered completed'],
+    ['StatusCallbackMethod', 'POST'],
+  ]);
+  let res;
+  try {
+    res = $http.send({
+      url: url,
+      method: 'POST',
+      body: body,
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+        Authorization: basicAuth(config.accountSid, config.authToken),
+      },
+      timeout: 20,
+    });
+  } catch (err) {
+    return {
+      ok: false,
+      message: 'The telephony provider could not be reached. Please try again later.',
+      detail: 'Provider unreachable: ' + String(err),
+    };
+  }
+  const json = res.json && typeof res.json === 'object' ? res.json : {};
+  if ((res.statusCode === 201 || res.statusCode === 200) && typeof json.sid === 'string' && json.sid !== '') {
+    return { ok: true, sid: json.sid };
+  }
+  // Twilio's errors are {code, message, more_info, status}.
+  const providerMessage = typeof json.message === 'string' && json.message !== '' ? json.message : 'HTTP ' + res.statusCode;
+  const detail = json.code ? 'Provider error ' + json.code + ': ' + providerMessage : 'Provider error: ' + providerMessage;
+  return { ok: false, message: 'The call could not be placed: ' + providerMessage, detail: detail };
+}
+
+module.exports = {
+  telephonyConfig: telephonyConfig,
+  statusCallbackUrl: statusCallbackUrl,
+  formEncode: formEncode,
+  placeCall: placeCall,
+};
