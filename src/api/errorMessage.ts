@@ -1,0 +1,53 @@
+/**
+ * The one failure-message builder (spec §8): a response without a code gives
+ * 'An error occurred'; otherwise each field of the response's data is joined
+ * with its message as 'field: message. '. When no field carries a message,
+ * the server's own message is used. Screens, toasts and the outbox's parked
+ * entries all build their text here.
+ */
+export const GENERIC_ERROR = 'An error occurred';
+
+export interface ErrorLike {
+  status?: number;
+  message?: string;
+  response?: { code?: number; message?: string; data?: Record<string, unknown> };
+  data?: { code?: number; message?: string; data?: Record<string, unknown> };
+}
+
+/** The server's field errors as { field: message }, nested batch errors included. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  const response = responseOf(error);
+  const out: Record<string, string> = {};
+  collectFieldErrors(response?.data, out);
+  return out;
+}
+
+function collectFieldErrors(data: unknown, out: Record<string, string>): void {
+  if (!data || typeof data !== 'object') return;
+  for (const [field, value] of Object.entries(data as Record<string, unknown>)) {
+    if (!value || typeof value !== 'object') continue;
+    const entry = value as { message?: unknown; response?: { data?: unknown } };
+    if (entry.response && typeof entry.response === 'object') {
+      // A batch failure nests each request's own response.
+      collectFieldErrors(entry.response.data, out);
+    } else if (field === 'requests') {
+      collectFieldErrors(value, out);
+    } else if (typeof entry.message === 'string') {
+      out[field] = entry.message;
+    }
+  }
+}
+
+function responseOf(error: unknown): ErrorLike['response'] | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as ErrorLike;
+  return e.response ?? e.data;
+}
+
+export function errorMessage(error: unknown): string {
+  const response = responseOf(error);
+  if (!response || !response.code) return GENERIC_ERROR;
+  const fields = Object.entries(fieldErrors(error));
+  if (fields.length > 0) return fields.map(([field, message]) => `${field}: ${message}. `).join('').trim();
+  return response.message || GENERIC_ERROR;
+}

@@ -1,0 +1,115 @@
+/**
+ * Record shapes as the server stores them (field names keep the spec's
+ * spelling). Dates are PocketBase strings: '2026-11-22 06:00:00.000Z'.
+ */
+export interface BaseRecord {
+  id: string;
+  created: string;
+  updated: string;
+}
+
+export type UserType = 'director' | 'manager' | 'regular';
+
+export interface CommunityRecord extends BaseRecord {
+  name: string;
+  address: string;
+}
+
+export interface UserRecord extends BaseRecord {
+  email: string;
+  emailVisibility: boolean;
+  verified: boolean;
+  first_name: string;
+  last_name: string;
+  type: UserType;
+  community: string;
+  avatar?: string;
+}
+
+export interface HouseRecord extends BaseRecord {
+  address: string;
+  apt: string;
+  city: string;
+  state: string;
+  zip: string;
+  image: string;
+  member_number: string;
+  security_code: string;
+  note: string;
+  pending_call_concerns_ids: string;
+  house_check: boolean;
+  house_check_start_date: string;
+  house_check_end_date: string;
+  house_check_last_date: string;
+  house_check_note: string;
+  community: string;
+}
+
+export interface ResidentRecord extends BaseRecord {
+  first_name: string;
+  last_name: string;
+  owner: boolean;
+  house: string;
+}
+
+export type PhoneType = 'cell' | 'home' | 'business';
+
+export interface PhoneRecord extends BaseRecord {
+  phone_number: string;
+  primary: boolean;
+  type: PhoneType | '';
+  house: string;
+}
+
+export interface ConcernRecord extends BaseRecord {
+  name: string;
+  hint: string;
+  say: string;
+  added_by: string;
+  community: string;
+}
+
+export interface ReportRecord extends BaseRecord {
+  narative: string;
+  ai_generated_narative: string;
+  type: string;
+  weather: string;
+  incident_time: string;
+  phone_number: string;
+  injury: boolean;
+  ems_pbso: boolean;
+  photos: string[];
+  community: string;
+  house: string;
+  resident: string;
+  created_by: string;
+}
+
+export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+
+export interface CallRecord extends BaseRecord {
+  house: string;
+  community: string;
+  concerns: string[];
+  to_number: string;
+  script: string;
+  status: CallStatus;
+  provider_call_id: string;
+  error: string;
+  created_by: string;
+}
+
+export interface RecordsByCollection {
+  communities: CommunityRecord;
+  users: UserRecord;
+  houses: HouseRecord;
+  residents: ResidentRecord;
+  phones: PhoneRecord;
+  concerns: ConcernRecord;
+  reports: ReportRecord;
+  calls: CallRecord;
+}
+
+export type CollectionName = keyof RecordsByCollection;
+
+export const MIRRORED_COLLECTIONS: readonly CollectionName[] = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports', 'calls'];

@@ -1,0 +1,117 @@
+/**
+ * The local mirror: one IndexedDB database per signed-in user (so two
+ * officers sharing a phone never see each other's queued work), holding the
+ * community's records, the outbox and the sync bookkeeping.
+ */
+import Dexie, { type Table } from 'dexie';
+import type { CollectionName, RecordsByCollection } from '../api/records.ts';
+
+/** A mirrored record; `_pending` marks local changes the server has not confirmed. */
+export type MirrorRow<C extends CollectionName> = RecordsByCollection[C] & {
+  collectionName?: string;
+  _pending?: 1;
+};
+
+export type OutboxAction = 'create' | 'update' | 'delete';
+
+export interface OutboxOperation {
+  action: OutboxAction;
+  collection: CollectionName;
+  /** The record's id; client-generated for creates. */
+  id: string;
+  body: Record<string, unknown>;
+  /** File fields, kept as Blobs while offline. */
+  files?: Record<string, Blob[]>;
+}
+
+export type OutboxStatus = 'pending' | 'failed';
+
+export interface OutboxEntry {
+  /** Auto-increment: the order of creation, which is the order of replay. */
+  seq?: number;
+  userId: string;
+  /** Device time the entry was made (ISO). */
+  createdAt: string;
+  /** What the user did, in words, for the sync panel. */
+  label: string;
+  /** Sent together: as one request, or as one transactional batch. */
+  ops: OutboxOperation[];
+  status: OutboxStatus;
+  attempts: number;
+  /** Epoch ms before which the entry is not retried (back-off). */
+  nextAttemptAt: number;
+  /** Set before a request leaves the device: a later attempt first checks whether it arrived. */
+  sentAt?: number;
+  error?: string;
+  fieldErrors?: Record<string, string>;
+}
+
+export interface SyncStateRow {
+  key: string;
+  value: unknown;
+}
+
+export const DATABASE_VERSION = 1;
+
+export class ScmsDatabase extends Dexie {
+  communities!: Table<MirrorRow<'communities'>, string>;
+  users!: Table<MirrorRow<'users'>, string>;
+  houses!: Table<MirrorRow<'houses'>, string>;
+  residents!: Table<MirrorRow<'residents'>, string>;
+  phones!: Table<MirrorRow<'phones'>, string>;
+  concerns!: Table<MirrorRow<'concerns'>, string>;
+  reports!: Table<MirrorRow<'reports'>, string>;
+  calls!: Table<MirrorRow<'calls'>, string>;
+  outbox!: Table<OutboxEntry, number>;
+  syncState!: Table<SyncStateRow, string>;
+
+  constructor(readonly userId: string) {
+    super(databaseName(userId));
+    this.version(DATABASE_VERSION).stores({
+      communities: 'id',
+      users: 'id, community',
+      houses: 'id, address, community',
+      residents: 'id, house',
+      phones: 'id, house',
+      concerns: 'id, community',
+      reports: 'id, incident_time, created, house',
+      calls: 'id, house, created',
+      outbox: '++seq, status',
+      syncState: 'key',
+    });
+  }
+
+  mirror<C extends CollectionName>(collection: C): Table<MirrorRow<C>, string> {
+    return this.table(collection) as Table<MirrorRow<C>, string>;
+  }
+}
+
+export function databaseName(userId: string): string {
+  return `scms-${userId}`;
+}
+
+const open = new Map<string, ScmsDatabase>();
+
+/** The database of a user; one instance per user per JS context. */
+export function userDatabase(userId: string): ScmsDatabase {
+  let db = open.get(userId);
+  if (!db) {
+    db = new ScmsDatabase(userId);
+    open.set(userId, db);
+  }
+  return db;
+}
+
+/** Closes a user's database (tests simulate a reload with this). */
+export function closeUserDatabase(userId: string): void {
+  open.get(userId)?.close();
+  open.delete(userId);
+}
+
+export async function getSyncState<T>(db: ScmsDatabase, key: string): Promise<T | undefined> {
+  return (await db.syncState.get(key))?.value as T | undefined;
+}
+
+export async function setSyncState(db: ScmsDatabase, key: string, value: unknown): Promise<void> {
+  await db.syncState.put({ key, value });
+}

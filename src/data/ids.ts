@@ -1,0 +1,21 @@
+/**
+ * Client-generated PocketBase ids (15 characters of [a-z0-9]): an outbox
+ * entry carries the id of the record it creates, so a replayed create can
+ * be recognised on the server instead of creating a twin.
+ */
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+const ID_LENGTH = 15;
+
+export function newRecordId(): string {
+  let id = '';
+  while (id.length < ID_LENGTH) {
+    const bytes = crypto.getRandomValues(new Uint8Array(ID_LENGTH * 2));
+    for (const byte of bytes) {
+      // 252 = 7 × 36: dropping larger bytes keeps every character equally likely.
+      if (byte < 252 && id.length < ID_LENGTH) id += ALPHABET[byte % 36];
+    }
+  }
+  return id;
+}
+
+export const RECORD_ID_PATTERN = /^[a-z0-9]{15}$/;

@@ -1,0 +1,63 @@
+/**
+ * Writes server records into the mirror. A record that still has local
+ * changes waiting in the outbox keeps them on top (the server's copy is
+ * older than what the user sees), so a pull or a realtime event never
+ * makes a queued edit flicker away.
+ */
+import type { RecordModel } from 'pocketbase';
+import type { CollectionName } from '../api/records.ts';
+import type { MirrorRow, OutboxEntry, ScmsDatabase } from './db.ts';
+
+interface PendingOverlay {
+  body: Record<string, unknown>;
+  deleted: boolean;
+}
+
+/** What the outbox still holds for each record of a collection. */
+export function pendingOverlays(entries: readonly OutboxEntry[], collection: CollectionName): Map<string, PendingOverlay> {
+  const overlays = new Map<string, PendingOverlay>();
+  for (const entry of entries) {
+    for (const op of entry.ops) {
+      if (op.collection !== collection) continue;
+      const overlay = overlays.get(op.id) ?? { body: {}, deleted: false };
+      if (op.action === 'delete') overlay.deleted = true;
+      else Object.assign(overlay.body, op.body);
+      overlays.set(op.id, overlay);
+    }
+  }
+  return overlays;
+}
+
+/** A server record as stored locally: no expand, no SDK extras. */
+export function toMirrorRow<C extends CollectionName>(record: RecordModel): MirrorRow<C> {
+  const { expand: _expand, collectionId: _collectionId, ...fields } = record;
+  return fields as unknown as MirrorRow<C>;
+}
+
+export async function applyServerRecords<C extends CollectionName>(db: ScmsDatabase, collection: C, records: readonly RecordModel[]): Promise<void> {
+  if (records.length === 0) return;
+  const table = db.mirror(collection);
+  await db.transaction('rw', table, db.outbox, async () => {
+    const overlays = pendingOverlays(await db.outbox.toArray(), collection);
+    const rows: MirrorRow<C>[] = [];
+    for (const record of records) {
+      const overlay = overlays.get(record.id);
+      if (overlay?.deleted) continue;
+      const row = toMirrorRow<C>(record);
+      rows.push(overlay ? ({ ...row, ...overlay.body, _pending: 1 } as MirrorRow<C>) : row);
+    }
+    await table.bulkPut(rows);
+  });
+}
+
+/** Removes records the server no longer has, except those the outbox still writes. */
+export async function removeServerRecords(db: ScmsDatabase, collection: CollectionName, ids: readonly string[]): Promise<number> {
+  if (ids.length === 0) return 0;
+  const table = db.mirror(collection);
+  return db.transaction('rw', table, db.outbox, async () => {
+    const overlays = pendingOverlays(await db.outbox.toArray(), collection);
+    const removable = ids.filter((id) => !overlays.has(id));
+    await table.bulkDelete(removable);
+    return removable.length;
+  });
+}

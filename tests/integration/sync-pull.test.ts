@@ -1,0 +1,121 @@
+import '../support/browser-globals.ts';
+import type PocketBase from 'pocketbase';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ScmsDatabase } from '../../src/data/db.ts';
+import { pullAll, pullCollection, ensureReportRange, reportRanges } from '../../src/data/pull.ts';
+import { reconcileCollection } from '../../src/data/reconcile.ts';
+import { subscribeRealtime } from '../../src/data/realtime.ts';
+import { createCommunity, newId, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+
+let t: TestServer;
+let a: CommunityFixture;
+let b: CommunityFixture;
+let officer: PocketBase;
+
+const house = (community: string, n: number) => ({ id: newId(), address: `${n} Palm Way`, city: 'Jupiter', state: 'FL', zip: '33458', community });
+const report = (f: CommunityFixture, when: Date, narative = 'Patrol note') => ({
+  id: newId(), narative, type: 'loud_noise', weather: 'clear', incident_time: when.toISOString(), community: f.community.id, created_by: f.regular.id,
+});
+
+function freshDb(): ScmsDatabase {
+  return new ScmsDatabase(`${a.regular.id}-${newId()}`);
+}
+
+beforeAll(async () => {
+  t = await startTestServer();
+  a = await createCommunity(t.admin, 'a');
+  b = await createCommunity(t.admin, 'b');
+  for (let i = 0; i < 1203; i++) {
+    // More than two pages of 500, to exercise the keyset paging.
+    if (i % 100 === 0) await Promise.all(Array.from({ length: Math.min(100, 1203 - i) }, (_, k) => t.admin.collection('houses').create(house(a.community.id, i + k))));
+  }
+  await t.admin.collection('houses').create(house(b.community.id, 1));
+  officer = await t.signIn(a.regular.email);
+}, 120_000);
+afterAll(async () => { await t?.stop(); });
+
+describe('pull', () => {
+  test('a first full load brings every record of the community and nothing of another', async () => {
+    const db = freshDb();
+    const counts = await pullAll({ pb: officer, db });
+    expect(counts.houses).toBe(1203);
+    expect(await db.houses.count()).toBe(1203);
+    expect(await db.houses.where('community').equals(b.community.id).count()).toBe(0);
+    expect(await db.users.count()).toBe(3);
+    expect(await db.communities.count()).toBe(1);
+  });
+
+  test('an incremental pull brings only what changed since the last one', async () => {
+    const db = freshDb();
+    await pullAll({ pb: officer, db });
+    const existing = await db.houses.limit(1).first();
+    await t.admin.collection('houses').update(existing!.id, { note: 'gate code changed' });
+    const added = await t.admin.collection('houses').create(house(a.community.id, 9999));
+    const pulled = await pullCollection({ pb: officer, db }, 'houses');
+    expect(pulled).toBe(2);
+    expect((await db.houses.get(existing!.id))?.note).toBe('gate code changed');
+    expect(await db.houses.get(added.id)).toBeDefined();
+    expect(await pullCollection({ pb: officer, db }, 'houses')).toBe(0);
+  });
+
+  test('reports: the first load takes this month and last; older months on demand', async () => {
+    const now = new Date();
+    const thisMonth = report(a, new Date(now.getFullYear(), now.getMonth(), 1, 12));
+    const lastMonth = report(a, new Date(now.getFullYear(), now.getMonth() - 1, 2, 12));
+    const old = report(a, new Date(now.getFullYear(), now.getMonth() - 4, 3, 12));
+    for (const r of [thisMonth, lastMonth, old]) await t.admin.collection('reports').create(r);
+    const db = freshDb();
+    await pullAll({ pb: officer, db });
+    expect(await db.reports.get(thisMonth.id)).toBeDefined();
+    expect(await db.reports.get(lastMonth.id)).toBeDefined();
+    expect(await db.reports.get(old.id)).toBeUndefined();
+    const pulled = await ensureReportRange({ pb: officer, db }, new Date(now.getFullYear(), now.getMonth() - 4, 1), new Date(now.getFullYear(), now.getMonth() - 4, 28));
+    expect(pulled).toBe(1);
+    expect(await db.reports.get(old.id)).toBeDefined();
+    // Already covered: nothing is asked of the server again.
+    expect(await ensureReportRange({ pb: officer, db }, new Date(now.getFullYear(), now.getMonth() - 4, 5), new Date(now.getFullYear(), now.getMonth() - 4, 6))).toBe(0);
+    expect((await reportRanges(db)).length).toBe(2);
+  });
+});
+
+describe('deletions', () => {
+  test('reconciliation removes what the server deleted, but not what the outbox still writes', async () => {
+    const db = freshDb();
+    const doomed = await t.admin.collection('houses').create(house(a.community.id, 5000));
+    await pullAll({ pb: officer, db });
+    expect(await db.houses.get(doomed.id)).toBeDefined();
+    await t.admin.collection('houses').delete(doomed.id);
+    const queued = house(a.community.id, 5001);
+    await db.houses.put({ ...queued, _pending: 1 } as never);
+    await db.outbox.add({ userId: a.regular.id, createdAt: new Date().toISOString(), label: 'Add home', ops: [{ action: 'create', collection: 'houses', id: queued.id, body: queued }], status: 'pending', attempts: 0, nextAttemptAt: 0 });
+    expect(await reconcileCollection({ pb: officer, db }, 'houses')).toBe(1);
+    expect(await db.houses.get(doomed.id)).toBeUndefined();
+    expect(await db.houses.get(queued.id)).toBeDefined();
+  });
+});
+
+describe('realtime', () => {
+  test('an update on the server reaches the mirror within a second, and a delete removes it', async () => {
+    const db = freshDb();
+    await pullAll({ pb: officer, db });
+    const target = await t.admin.collection('houses').create(house(a.community.id, 7000));
+    let connected = 0;
+    const live = await t.signIn(a.regular.email);
+    const unsubscribe = await subscribeRealtime(live, db, () => connected++);
+    try {
+      expect(connected).toBeGreaterThan(0);
+      const changedAt = Date.now();
+      await t.admin.collection('houses').update(target.id, { note: 'dog in yard' });
+      await expect.poll(async () => (await db.houses.get(target.id))?.note, { timeout: 1000, interval: 20 }).toBe('dog in yard');
+      expect(Date.now() - changedAt).toBeLessThan(1000);
+      await t.admin.collection('houses').delete(target.id);
+      await expect.poll(async () => db.houses.get(target.id), { timeout: 1000, interval: 20 }).toBeUndefined();
+      // Another community's changes never arrive.
+      const foreign = await t.admin.collection('houses').create(house(b.community.id, 7001));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await db.houses.get(foreign.id)).toBeUndefined();
+    } finally {
+      await unsubscribe();
+    }
+  });
+});
