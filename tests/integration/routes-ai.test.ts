@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../../scripts/pocketbase/server.ts';
 import { startOpenAIStandin, type OpenAIStandin } from '../support/openai-standin.ts';
-import { createCommunity, startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { createCommunity, startTestServer } from '../support/pocketbase.ts';
 
 const API_KEY = 'sk-routes-ai-test-key';
 const MODEL = 'gpt-4o-mini';

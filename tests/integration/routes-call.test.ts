@@ -35,7 +35,7 @@ async function send(url: string, init: RequestInit): Promise<Reply> {
   try {
     json = JSON.parse(text) as Record<string, unknown>;
   } catch {
-    json = null;
+    // not JSON (the TwiML answer of the status callback)
   }
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, json };
 }
@@ -367,6 +367,13 @@ describe('with the telephony provider configured', () => {
         expect(reply.status).toBe(403);
         expect(reply.json).toMatchObject({ error: true, code: 403 });
       }
+      // A body that is not form-encoding at all cannot even be checked.
+      const garbled = await send(`${proxy.url}/api/scms/call-status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': 'x' },
+        body: `CallSid=${call.sid}&CallStatus=%zz`,
+      });
+      expect(garbled.status).toBe(400);
       expect((await t.admin.collection('calls').getOne(call.id)).status).toBe('ringing');
     });
 

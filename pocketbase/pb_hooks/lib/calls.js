@@ -12,7 +12,7 @@ function lib(name) {
 function findOrNull(app, collection, id) {
   try {
     return app.findRecordById(collection, id);
-  } catch (_) {
+  } catch {
     return null;
   }
 }
@@ -128,7 +128,7 @@ function findCallBySid(app, sid) {
   for (let attempt = 0; attempt < 20; attempt++) {
     try {
       return app.findFirstRecordByFilter('calls', 'provider_call_id = {:sid}', { sid: sid });
-    } catch (_) {
+    } catch {
       sleep(150);
     }
   }

@@ -109,10 +109,8 @@ const ACRONYMS = {};
   'EMS', 'EMT', 'PBSO', 'HOA', 'POA', 'PD', 'FD', 'FHP', 'FBI', 'DEA', 'ID', 'DL', 'DOB',
   'ETA', 'OK', 'TV', 'GPS', 'ATM', 'CCTV', 'DVR', 'SUV', 'VIN', 'BOLO', 'DUI', 'DWI',
   'CPR', 'AED', 'ER', 'ICU', 'LEO', 'USPS', 'UPS', 'DHL', 'FPL', 'ADT', 'USA', 'AM', 'PM',
-  'HVAC', 'SOP', 'NA', 'LLC', 'ATV', 'RV', 'DOA', 'ME', 'CO', 'FYI', 'ASAP',
+  'HVAC', 'SOP', 'LLC', 'ATV', 'RV', 'DOA', 'FYI', 'ASAP', 'FL',
 ].forEach((a) => { ACRONYMS[a] = true; });
-delete ACRONYMS.ME; // "ME" is far more often the pronoun
-delete ACRONYMS.CO; // likewise "co-"
 
 // Titles after which an ALL-CAPS name is written "Smith" when lowering.
 const TITLES_RE = /(^|[^A-Za-z])(mr|mrs|ms|sgt|lt|det|ofc|ofcr|dep|capt|cpl)\. ([a-z][a-z'\u2019-]*)/g;
@@ -239,7 +237,7 @@ function dotEndsSentence(str, dot) {
 /** Does a sentence start at index `idx` (start of a word) of a unit? */
 function isSentenceStart(str, idx) {
   let i = idx - 1;
-  while (i >= 0 && /[ \n"'(\[\u201C\u2018\u201D\u2019)\]]/.test(str.charAt(i))) i--;
+  while (i >= 0 && /[ \n"'([\u201C\u2018\u201D\u2019)\]]/.test(str.charAt(i))) i--;
   if (i < 0) return true;
   const c = str.charAt(i);
   if (c === '!' || c === '?') return true;
@@ -286,8 +284,8 @@ function inStreetContext(str, wordStart) {
   return /^[A-Z][A-Za-z'\u2019-]+$/.test(prev.text) && !isSentenceStart(str, prev.index);
 }
 
-const SLASH_RE = /(^|[^A-Za-z0-9_\/])([wWbB])\/((?:[oOcC](?![A-Za-z0-9_\/\uE000-\uF8FF]))?)(?!\/)/g;
-const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-\/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=[ \n]|$))?(?=$|[^A-Za-z0-9_\-\/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
+const SLASH_RE = /(^|[^A-Za-z0-9_/])([wWbB])\/((?:[oOcC](?![A-Za-z0-9_/\uE000-\uF8FF]))?)(?!\/)/g;
+const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=[ \n]|$))?(?=$|[^A-Za-z0-9_\-/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
 
 /**
  * Like String#replace with a global regex, but left to right on the string as
@@ -383,7 +381,7 @@ function sentenceCase(s) {
   let out = s;
   for (let k = 0; k < starts.length; k++) {
     let p = starts[k];
-    while (p < out.length && /["'(\[\u201C\u2018]/.test(out.charAt(p))) p++;
+    while (p < out.length && /["'([\u201C\u2018]/.test(out.charAt(p))) p++;
     const tok = /^[^ \n]+/.exec(out.slice(p));
     if (!tok) continue;
     const core = tok[0].replace(/[.,;:!?'"\u201D\u2019)\]\u2026\uE002]+$/, '');
@@ -397,7 +395,7 @@ function sentenceCase(s) {
 /** A lone lowercase "i" (also "i'm", "i've") becomes "I". */
 function capitalI(s) {
   return s.replace(
-    /(^|[^A-Za-z0-9_'\u2019\-\/.@&\uE000-\uF8FF])i(?=$|[^A-Za-z0-9_\-\/.@&\uE000-\uF8FF]|\.(?![A-Za-z]))/g,
+    /(^|[^A-Za-z0-9_'\u2019\-/.@&\uE000-\uF8FF])i(?=$|[^A-Za-z0-9_\-/.@&\uE000-\uF8FF]|\.(?![A-Za-z]))/g,
     '$1I',
   );
 }

@@ -112,7 +112,11 @@ function unwrap(text) {
 function readChatResponse(statusCode, json) {
   let body = json;
   if (typeof body === 'string') {
-    try { body = JSON.parse(body); } catch (e) { /* keep the text for the message */ }
+    try {
+      body = JSON.parse(body);
+    } catch {
+      // not JSON: keep the text for the message (goja supports ES2019 catch)
+    }
   }
   const detail = providerMessage(body);
 

@@ -5,7 +5,7 @@
 /// builder reads (spec §8). Loaded with require() inside each handler: hook
 /// handlers run in pooled VMs and cannot see a file's top-level variables.
 
-/** Thrown by the helpers below; `send` turns it into the failure JSON. */
+/** A failure for `throw`: `handle` turns it into the failure JSON. */
 function fail(code, message, data) {
   // A plain marked object, not a class: each pooled VM has its own copy of
   // this module, so instanceof across modules would not be reliable.
@@ -80,7 +80,7 @@ function readJsonObject(e, maxBytes) {
   let value;
   try {
     value = JSON.parse(raw);
-  } catch (_) {
+  } catch {
     throw fail(400, 'The request body must be valid JSON.');
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -109,7 +109,7 @@ function readForm(e, maxBytes) {
     try {
       name = decodeFormPart(eq < 0 ? pair : pair.slice(0, eq));
       value = eq < 0 ? '' : decodeFormPart(pair.slice(eq + 1));
-    } catch (_) {
+    } catch {
       throw fail(400, 'The form body is not correctly encoded.');
     }
     if (!Object.prototype.hasOwnProperty.call(params, name)) params[name] = value;
