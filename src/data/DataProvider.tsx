@@ -1,0 +1,32 @@
+/**
+ * Gives the screens the signed-in user's mirror and sync engine. The
+ * engine starts when a user signs in and stops when they sign out; the
+ * database (and its outbox) stays.
+ */
+import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
+import type PocketBase from 'pocketbase';
+import { SyncEngine } from './engine.ts';
+import { mirrorSessionOf } from './session.ts';
+
+const EngineContext = createContext<SyncEngine | null>(null);
+
+export function DataProvider({ pb, userId, children }: { pb: PocketBase; userId: string; children: ReactNode }) {
+  const engine = useMemo(() => new SyncEngine(pb, userId), [pb, userId]);
+  useEffect(() => {
+    const stopMirroring = mirrorSessionOf(pb);
+    engine.start();
+    // Keep the queued work: ask the browser not to evict this origin's storage.
+    void navigator.storage?.persist?.();
+    return () => {
+      stopMirroring();
+      void engine.stop();
+    };
+  }, [pb, engine]);
+  return <EngineContext.Provider value={engine}>{children}</EngineContext.Provider>;
+}
+
+export function useSyncEngine(): SyncEngine {
+  const engine = useContext(EngineContext);
+  if (!engine) throw new Error('useSyncEngine needs a DataProvider above it');
+  return engine;
+}

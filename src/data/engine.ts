@@ -1,0 +1,209 @@
+/**
+ * The window's sync engine for one signed-in user: first and incremental
+ * pulls, realtime, periodic id reconciliation, and the outbox replay on
+ * every occasion a browser gives (start, `online`, `visibilitychange`, a
+ * timer, each new write). Background Sync is registered too, so the service
+ * worker replays when the page is gone; browsers without it rely on the
+ * window's triggers.
+ */
+import type PocketBase from 'pocketbase';
+import { MIRRORED_COLLECTIONS } from '../api/records.ts';
+import { userDatabase, type ScmsDatabase } from './db.ts';
+import { onOutboxWrite } from './outbox.ts';
+import { ensureReportRange, pullAll } from './pull.ts';
+import { subscribeRealtime } from './realtime.ts';
+import { reconcileAll } from './reconcile.ts';
+import { replayOutbox, type ReplayOutcome } from './replay.ts';
+
+export const SYNC_TAG = 'scms-outbox';
+const REPLAY_INTERVAL_MS = 30_000;
+const RECONCILE_INTERVAL_MS = 5 * 60_000;
+
+export interface EngineStatus {
+  /** The browser says it is online and the last request reached the server. */
+  online: boolean;
+  syncing: boolean;
+  /** The session expired: queued work waits for the next sign-in. */
+  authRequired: boolean;
+  lastError: string | null;
+}
+
+export class SyncEngine {
+  readonly db: ScmsDatabase;
+  private status: EngineStatus = { online: true, syncing: false, authRequired: false, lastError: null };
+  private listeners = new Set<() => void>();
+  private cleanups: Array<() => void> = [];
+  private unsubscribeRealtime: (() => Promise<void>) | null = null;
+  private replaying: Promise<void> | null = null;
+  private replayAgain = false;
+  private pulling: Promise<void> | null = null;
+  private stopped = false;
+  private readonly owner = `window-${Math.random().toString(36).slice(2)}`;
+
+  constructor(
+    private readonly pb: PocketBase,
+    readonly userId: string,
+  ) {
+    this.db = userDatabase(userId);
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.status.online = typeof navigator === 'undefined' ? true : navigator.onLine;
+    const onOnline = () => {
+      this.setStatus({ online: true });
+      void this.syncNow();
+    };
+    const onOffline = () => this.setStatus({ online: false });
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void this.syncNow();
+    };
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOffline);
+    document.addEventListener('visibilitychange', onVisible);
+    const replayTimer = window.setInterval(() => void this.replay(), REPLAY_INTERVAL_MS);
+    const reconcileTimer = window.setInterval(() => void this.reconcile(), RECONCILE_INTERVAL_MS);
+    const offWrite = onOutboxWrite(() => {
+      void registerBackgroundSync();
+      void this.replay();
+    });
+    this.cleanups.push(
+      () => window.removeEventListener('online', onOnline),
+      () => window.removeEventListener('offline', onOffline),
+      () => document.removeEventListener('visibilitychange', onVisible),
+      () => window.clearInterval(replayTimer),
+      () => window.clearInterval(reconcileTimer),
+      offWrite,
+    );
+    void this.syncNow();
+    void this.connectRealtime();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const cleanup of this.cleanups.splice(0)) cleanup();
+    await this.unsubscribeRealtime?.();
+    this.unsubscribeRealtime = null;
+  }
+
+  getStatus = (): EngineStatus => this.status;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  private setStatus(patch: Partial<EngineStatus>): void {
+    this.status = { ...this.status, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+
+  private noteError(error: unknown): void {
+    const status = (error as { status?: number } | null)?.status;
+    if (status === 0) this.setStatus({ online: false });
+    else this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
+  }
+
+  /** Sends the outbox, then pulls what changed. */
+  async syncNow(): Promise<void> {
+    await this.replay();
+    await this.pull();
+  }
+
+  async pull(): Promise<void> {
+    if (this.stopped) return;
+    this.pulling ??= (async () => {
+      this.setStatus({ syncing: true });
+      try {
+        await pullAll({ pb: this.pb, db: this.db });
+        this.setStatus({ online: true, lastError: null });
+      } catch (error) {
+        this.noteError(error);
+      } finally {
+        this.pulling = null;
+        this.setStatus({ syncing: false });
+      }
+    })();
+    return this.pulling;
+  }
+
+  /** One replay at a time in this window; a write during a replay asks for another round. */
+  async replay(): Promise<void> {
+    if (this.stopped) return;
+    if (this.replaying) {
+      this.replayAgain = true;
+      return this.replaying;
+    }
+    this.replaying = (async () => {
+      try {
+        do {
+          this.replayAgain = false;
+          const result = await replayOutbox({ pb: this.pb, db: this.db, owner: this.owner });
+          this.applyOutcome(result.outcome);
+        } while (this.replayAgain && !this.stopped);
+      } catch (error) {
+        this.noteError(error);
+      } finally {
+        this.replaying = null;
+      }
+    })();
+    return this.replaying;
+  }
+
+  private applyOutcome(outcome: ReplayOutcome): void {
+    if (outcome === 'offline') this.setStatus({ online: false });
+    else if (outcome === 'auth-required') this.setStatus({ authRequired: true });
+    else if (outcome === 'done') this.setStatus({ online: true, authRequired: false });
+  }
+
+  async reconcile(): Promise<void> {
+    try {
+      await reconcileAll({ pb: this.pb, db: this.db }, MIRRORED_COLLECTIONS);
+    } catch (error) {
+      this.noteError(error);
+    }
+  }
+
+  /** For the reports list: makes sure an older range is in the mirror. */
+  async loadReportRange(from: Date, to: Date): Promise<void> {
+    await ensureReportRange({ pb: this.pb, db: this.db }, from, to);
+  }
+
+  private async connectRealtime(): Promise<void> {
+    try {
+      this.unsubscribeRealtime = await subscribeRealtime(
+        this.pb,
+        this.db,
+        // Every (re)connect fills the gap with an incremental pull.
+        () => void this.syncNow(),
+        (error) => this.noteError(error),
+      );
+      if (this.stopped) await this.unsubscribeRealtime();
+    } catch (error) {
+      // Offline at start: the SDK reconnects on its own once a subscription exists;
+      // without one, try again when the browser comes back online.
+      this.noteError(error);
+      const retry = () => {
+        window.removeEventListener('online', retry);
+        if (!this.stopped) void this.connectRealtime();
+      };
+      window.addEventListener('online', retry);
+      this.cleanups.push(() => window.removeEventListener('online', retry));
+    }
+  }
+}
+
+/** Asks the service worker to replay when connectivity returns (Chromium's Background Sync). */
+export async function registerBackgroundSync(): Promise<boolean> {
+  if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return false;
+  try {
+    // `ready` never settles where no worker was registered (the dev server).
+    const ready = Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => setTimeout(() => r(null), 3_000))]);
+    const registration = (await ready) as (ServiceWorkerRegistration & { sync?: { register: (tag: string) => Promise<void> } }) | null;
+    if (!registration?.sync) return false;
+    await registration.sync.register(SYNC_TAG);
+    return true;
+  } catch {
+    return false;
+  }
+}
