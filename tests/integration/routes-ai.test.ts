@@ -3,8 +3,7 @@
  * no model is configured, and an OpenAI-compatible model (the local
  * stand-in) when AI_BASE_URL and AI_MODEL are set.
  */
-import { readFileSync } from 'node:fs';
-import { runInNewContext } from 'node:vm';
+import { loadHookLib } from '../support/hook-lib.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort } from '../../scripts/pocketbase/server.ts';
 import { startOpenAIStandin, type OpenAIStandin } from '../support/openai-standin.ts';
@@ -14,14 +13,7 @@ const API_KEY = 'sk-routes-ai-test-key';
 const MODEL = 'gpt-4o-mini';
 const NARRATIVE = '  at approx 2200 hrs ofc observed veh parked on lawn at 12 palm ct , res was notified  ';
 
-/** The goja lib, run as CommonJS in a bare context (as the unit tests do). */
-const editNarrative = ((): ((text: string) => string) => {
-  const source = readFileSync(new URL('../../pocketbase/pb_hooks/lib/offline_editor.js', import.meta.url), 'utf8');
-  const module = { exports: {} as { editNarrative?: (text: string) => string } };
-  runInNewContext(`(function (module, exports) {\n${source}\n})`)(module, module.exports);
-  if (!module.exports.editNarrative) throw new Error('editNarrative not exported');
-  return module.exports.editNarrative;
-})();
+const { editNarrative } = loadHookLib<{ editNarrative: (text: string) => string }>('offline_editor.js');
 
 interface Reply {
   status: number;

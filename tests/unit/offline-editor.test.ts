@@ -1,25 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+import { loadHookLib } from '../support/hook-lib.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-
-// The hook libraries are CommonJS for PocketBase's goja VM. The root
-// package.json says "type": "module", so Node (and createRequire) would load
-// a .js file there as ESM; evaluate it as CommonJS in a bare vm context
-// instead, which also proves it needs no Node API (no require, process,
-// Buffer), as under goja.
-function loadHookLib<T>(relativePath: string): T {
-  const file = fileURLToPath(new URL(relativePath, import.meta.url));
-  const module: { exports: unknown } = { exports: {} };
-  vm.runInNewContext(readFileSync(file, 'utf8'), { module, exports: module.exports }, { filename: file });
-  return module.exports as T;
-}
 
 const { editNarrative, ABBREVIATIONS } = loadHookLib<{
   editNarrative: (text: unknown) => string;
   ABBREVIATIONS: Readonly<Record<string, string>>;
-}>('../../pocketbase/pb_hooks/lib/offline_editor.js');
+}>('offline_editor.js');
 
 type Case = [input: string, expected: string];
 

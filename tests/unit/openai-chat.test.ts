@@ -1,19 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+import { loadHookLib } from '../support/hook-lib.ts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAIStandin, type ChatMessage, type OpenAIStandin } from '../support/openai-standin.ts';
-
-// The hook libraries are CommonJS for PocketBase's goja VM. The root
-// package.json says "type": "module", so Node (and createRequire) would load
-// a .js file there as ESM; evaluate it as CommonJS in a bare vm context
-// instead, which also proves it needs no Node API, as under goja.
-function loadHookLib<T>(relativePath: string): T {
-  const file = fileURLToPath(new URL(relativePath, import.meta.url));
-  const module: { exports: unknown } = { exports: {} };
-  vm.runInNewContext(readFileSync(file, 'utf8'), { module, exports: module.exports }, { filename: file });
-  return module.exports as T;
-}
 
 interface ChatRequest {
   url: string;
@@ -27,7 +14,7 @@ const { SYSTEM_PROMPT, buildChatRequest, readChatResponse } = loadHookLib<{
   SYSTEM_PROMPT: string;
   buildChatRequest: (options: { baseUrl: string; apiKey?: string; model: string; userInput: string }) => ChatRequest;
   readChatResponse: (statusCode: number, json: unknown) => ChatResult;
-}>('../../pocketbase/pb_hooks/lib/openai_chat.js');
+}>('openai_chat.js');
 
 /** JSON round trip: objects made in the vm context get this realm's prototypes. */
 const plain = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { loadHookLib } from '../support/hook-lib.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 
@@ -9,16 +8,9 @@ const ACCOUNT = 'AC' + '0123456789abcdef'.repeat(2);
 const TOKEN = 'standin-auth-token';
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Alert at gate 2</Say></Response>';
 
-// The goja lib the PocketBase hook will validate callbacks with (run as
-// CommonJS in a bare context; see twilio-signature.test.ts).
+// The goja lib the PocketBase hook validates callbacks with.
 type Validate = (token: string, url: string, params: Record<string, string | string[]>, sig: unknown) => boolean;
-const validTwilioSignature = ((): Validate => {
-  const source = readFileSync(new URL('../../pocketbase/pb_hooks/lib/twilio_signature.js', import.meta.url), 'utf8');
-  const module = { exports: {} as { validTwilioSignature?: Validate } };
-  runInNewContext(`(function (module, exports) {\n${source}\n})`)(module, module.exports);
-  if (!module.exports.validTwilioSignature) throw new Error('validTwilioSignature not exported');
-  return module.exports.validTwilioSignature;
-})();
+const { validTwilioSignature } = loadHookLib<{ validTwilioSignature: Validate }>('twilio_signature.js');
 
 interface Received {
   method: string;

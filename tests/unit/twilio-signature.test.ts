@@ -1,6 +1,5 @@
+import { loadHookLib } from '../support/hook-lib.ts';
 import { createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { twilioSignature as nodeSignature } from '../../scripts/standins/twilio-signature.ts';
@@ -18,10 +17,7 @@ interface GojaLib {
   validTwilioSignature(authToken: string, url: string, params: Params, signature: unknown): boolean;
 }
 function loadGojaLib(): GojaLib {
-  const source = readFileSync(new URL('../../pocketbase/pb_hooks/lib/twilio_signature.js', import.meta.url), 'utf8');
-  const module = { exports: {} as Record<string, unknown> };
-  runInNewContext(`(function (module, exports) {\n${source}\n})`)(module, module.exports);
-  const raw = module.exports as unknown as GojaLib;
+  const raw = loadHookLib<GojaLib>('twilio_signature.js');
   // Arrays made in the vm context have that context's Array prototype.
   return { ...raw, utf8Bytes: (s) => Array.from(raw.utf8Bytes(s)) };
 }

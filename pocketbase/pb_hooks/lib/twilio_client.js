@@ -46,21 +46,10 @@ function formEncode(pairs) {
     .join('&');
 }
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
 /** Basic credentials by hand: goja has no btoa or Buffer. */
 function basicAuth(user, password) {
-  const { utf8Bytes } = require(`${__hooks}/lib/twilio_signature.js`);
-  const bytes = utf8Bytes(user + ':' + password);
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const rest = bytes.length - i;
-    const n = (bytes[i] << 16) | ((rest > 1 ? bytes[i + 1] : 0) << 8) | (rest > 2 ? bytes[i + 2] : 0);
-    out += B64[(n >> 18) & 63] + B64[(n >> 12) & 63];
-    out += rest > 1 ? B64[(n >> 6) & 63] : '=';
-    out += rest > 2 ? B64[n & 63] : '=';
-  }
-  return 'Basic ' + out;
+  const { utf8Bytes, base64 } = require(`${__hooks}/lib/twilio_signature.js`);
+  return 'Basic ' + base64(utf8Bytes(user + ':' + password));
 }
 
 /**

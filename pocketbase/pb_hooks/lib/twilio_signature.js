@@ -216,6 +216,7 @@ function validTwilioSignature(authToken, url, params, signature) {
 
 module.exports = {
   utf8Bytes,
+  base64,
   hmacSha1Base64,
   twilioSignature,
   validTwilioSignature,
