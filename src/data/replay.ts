@@ -107,23 +107,32 @@ async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<
 }
 
 /**
- * Did an earlier attempt of this entry reach the server? Judged by its first
- * create (a batch is all or nothing). null: the entry creates nothing, so
+ * Did an earlier attempt of this entry reach the server? Judged by its
+ * creates (a batch is all or nothing). null: the entry creates nothing, so
  * sending it again is harmless (its updates set the same values).
  */
 async function deliveredBefore(pb: PocketBase, entry: OutboxEntry): Promise<Delivery | null> {
-  const creates = entry.ops.filter((op) => op.action === 'create');
-  if (creates.length === 0) return null;
+  if (!entry.ops.some((op) => op.action === 'create')) return null;
   try {
     const records: Array<{ collection: CollectionName; record: RecordModel }> = [];
-    for (const op of creates) records.push({ collection: op.collection, record: await pb.collection(op.collection).getOne(op.id, sendOptions()) });
+    // The records the entry updated too: they replace its optimistic rows,
+    // which would otherwise stay pending.
+    for (const op of entry.ops) {
+      if (op.action === 'delete') continue;
+      try {
+        records.push({ collection: op.collection, record: await pb.collection(op.collection).getOne(op.id, sendOptions()) });
+      } catch (error) {
+        // An updated record deleted since has nothing to show; a missing create means not delivered.
+        if (op.action === 'create' || statusOf(error) !== 404) throw error;
+      }
+    }
     return { kind: 'delivered', records };
   } catch (error) {
     const status = statusOf(error);
     if (status === 404) return null;
     if (status === 0) return { kind: 'offline' };
     if (status === 401) return { kind: 'auth' };
-    if (status >= 500) return { kind: 'server-error', error };
+    if (status >= 500 || status === 429) return { kind: 'server-error', error };
     return null;
   }
 }
@@ -146,12 +155,19 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     const status = statusOf(error);
     if (status === 0) return { kind: 'offline' };
     if (status === 401) return { kind: 'auth' };
-    if (status >= 500) return { kind: 'server-error', error };
+    // 429: the server's rate limit, met by a burst after a long time offline: wait, as for a 5xx.
+    if (status >= 500 || status === 429) return { kind: 'server-error', error };
     // A create the server already has (e.g. "id must be unique") was delivered before.
     if (status === 400) {
       const earlier = await deliveredBefore(pb, entry);
       if (earlier?.kind === 'delivered') return earlier;
     }
+    // PocketBase serves a request with a void token (expired, or revoked by a
+    // password change) as a guest's: the refusal comes as a 400 or 404, never
+    // a 401. Only a refusal to a valid session parks the entry.
+    const session = await refreshSession(pb);
+    if (session === 'offline') return { kind: 'offline' };
+    if (session === 'expired') return { kind: 'auth' };
     await db.outbox.update(entry.seq!, { status: 'failed', error: errorMessage(error), fieldErrors: fieldErrors(error) });
     return { kind: 'parked' };
   }

@@ -29,3 +29,13 @@ export function isHouseCheckDue(house: HouseCheckFields, now: Date = new Date())
   const last = parse(house.house_check_last_date);
   return !(last && isWithinInterval(last, window));
 }
+
+/** Spec §7's house-check narrative, with DESIGN.md's spelling corrections. */
+export const HOUSE_CHECK_OK_NARRATIVE = 'House was inspected on the date and time mentioned above and everything is ok.';
+export const HOUSE_CHECK_ISSUES_NARRATIVE = 'House was inspected and issues were found';
+
+export function houseCheckNarrative(everythingOk: boolean, remark?: string): string {
+  const trimmed = remark?.trim();
+  if (trimmed) return trimmed;
+  return everythingOk ? HOUSE_CHECK_OK_NARRATIVE : HOUSE_CHECK_ISSUES_NARRATIVE;
+}

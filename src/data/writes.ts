@@ -1,0 +1,125 @@
+/**
+ * The offline-capable writes of the screens (DESIGN.md), each one outbox
+ * entry: create a report, log a house check (report + last-checked date in
+ * one transactional batch), add or update a home with its first resident
+ * and phone. The mirror shows the result at once; replay sends it later.
+ */
+import type { HouseRecord, PhoneRecord, ResidentRecord } from '../api/records.ts';
+import { houseCheckNarrative } from '../domain/houseCheck.ts';
+import { DEFAULT_WEATHER } from '../domain/reportTypes.ts';
+import type { OutboxOperation, ScmsDatabase } from './db.ts';
+import { newRecordId } from './ids.ts';
+import { enqueue } from './outbox.ts';
+import { pbDate } from './pull.ts';
+
+export interface SignedInUser {
+  id: string;
+  community: string;
+}
+
+export interface NewReport {
+  type: string;
+  weather: string;
+  incidentTime: Date;
+  narative: string;
+  aiGeneratedNarative?: string;
+  houseId?: string;
+  residentId?: string;
+  phoneNumber?: string;
+  injury?: boolean;
+  emsPbso?: boolean;
+  photos?: Blob[];
+}
+
+function reportOperation(user: SignedInUser, report: NewReport): OutboxOperation {
+  return {
+    action: 'create',
+    collection: 'reports',
+    id: newRecordId(),
+    body: {
+      narative: report.narative,
+      ai_generated_narative: report.aiGeneratedNarative ?? '',
+      type: report.type,
+      weather: report.weather,
+      incident_time: pbDate(report.incidentTime),
+      phone_number: report.phoneNumber ?? '',
+      injury: report.injury ?? false,
+      ems_pbso: report.emsPbso ?? false,
+      community: user.community,
+      house: report.houseId ?? '',
+      resident: report.residentId ?? '',
+      // The creator is always the signed-in user (the server enforces it too).
+      created_by: user.id,
+    },
+    files: report.photos && report.photos.length > 0 ? { photos: report.photos } : undefined,
+  };
+}
+
+/** Queues a report; returns its id. */
+export async function queueReport(db: ScmsDatabase, user: SignedInUser, report: NewReport, label = 'Report'): Promise<string> {
+  const op = reportOperation(user, report);
+  await enqueue(db, { userId: user.id, label, ops: [op] });
+  return op.id;
+}
+
+/** The first resident of a home (spec §7: the report's resident), oldest first. */
+export async function firstResident(db: ScmsDatabase, houseId: string): Promise<ResidentRecord | undefined> {
+  const residents = await db.residents.where('house').equals(houseId).toArray();
+  return residents.sort((a, b) => a.created.localeCompare(b.created))[0];
+}
+
+/**
+ * Logs a house check (spec §4, §7): a house_check report and the home's
+ * last-checked date, sent together so neither lands without the other.
+ */
+export async function queueHouseCheck(db: ScmsDatabase, user: SignedInUser, house: Pick<HouseRecord, 'id' | 'address'>, answer: { everythingOk: boolean; remark?: string }, now: Date = new Date()): Promise<string> {
+  const resident = await firstResident(db, house.id);
+  const report = reportOperation(user, {
+    type: 'house_check',
+    weather: DEFAULT_WEATHER,
+    incidentTime: now,
+    narative: houseCheckNarrative(answer.everythingOk, answer.remark),
+    houseId: house.id,
+    residentId: resident?.id ?? '',
+  });
+  const houseUpdate: OutboxOperation = { action: 'update', collection: 'houses', id: house.id, body: { house_check_last_date: pbDate(now) } };
+  await enqueue(db, { userId: user.id, label: `House check: ${house.address}`, ops: [report, houseUpdate] }, now);
+  return report.id;
+}
+
+export interface HomeForm {
+  house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
+  resident?: Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'>;
+  phone?: Pick<PhoneRecord, 'phone_number' | 'primary' | 'type'>;
+  image?: Blob;
+}
+
+/**
+ * Adds a home, or updates one (houseId given), with its first resident and
+ * first phone (spec §4: residents only when both names are filled, phones
+ * only when a number is; an existing first one is updated, else created).
+ * Returns the home's id.
+ */
+export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: HomeForm, houseId?: string): Promise<string> {
+  const id = houseId ?? newRecordId();
+  const ops: OutboxOperation[] = [
+    houseId
+      ? { action: 'update', collection: 'houses', id, body: { ...form.house } }
+      : { action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } },
+  ];
+  if (form.image) ops[0]!.files = { image: [form.image] };
+  const resident = form.resident;
+  if (resident && resident.first_name.trim() && resident.last_name.trim()) {
+    const existing = houseId ? await firstResident(db, id) : undefined;
+    ops.push(existing ? { action: 'update', collection: 'residents', id: existing.id, body: { ...resident, house: id } } : { action: 'create', collection: 'residents', id: newRecordId(), body: { ...resident, house: id } });
+  }
+  const phone = form.phone;
+  if (phone && phone.phone_number.trim()) {
+    const phones = houseId ? await db.phones.where('house').equals(id).toArray() : [];
+    const existing = phones.sort((a, b) => a.created.localeCompare(b.created))[0];
+    ops.push(existing ? { action: 'update', collection: 'phones', id: existing.id, body: { ...phone, house: id } } : { action: 'create', collection: 'phones', id: newRecordId(), body: { ...phone, house: id } });
+  }
+  const address = form.house.address ?? (await db.houses.get(id))?.address ?? '';
+  await enqueue(db, { userId: user.id, label: `${houseId ? 'Update home' : 'Add home'}: ${address}`, ops });
+  return id;
+}
