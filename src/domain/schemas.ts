@@ -1,0 +1,152 @@
+/**
+ * The validation schemas of spec §5 with DESIGN.md's corrections, once, for
+ * every form (react-hook-form with zodResolver) and every test. The server
+ * enforces the same limits in the schema migration (a unit test compares
+ * them).
+ */
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import { z } from 'zod';
+import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
+import { STATE_VALUES } from './states.ts';
+
+export const LIMITS = {
+  password: { min: 8, max: 24 },
+  house: { address: 100, apt: 100, city: 100, zip: 100, note: 4500, memberNumber: 14, securityCode: 8, houseCheckNote: 4500 },
+  resident: { name: 30 },
+  user: { name: 30 },
+  concern: { name: 100, hint: 200, say: 350 },
+  report: { narrative: 4500, type: 50, weather: 20, id: 17 },
+  concernsPerCall: 3,
+} as const;
+
+const notExceed = (label: string, max: number) => `${label} must not exceed ${max} characters`;
+
+// ---- login ------------------------------------------------------------------
+export const loginSchema = z.object({
+  email: z.string().trim().min(1, 'Not a valid email').pipe(z.email('Not a valid email')),
+  password: z.string().min(LIMITS.password.min, 'Password must be between 8 and 24 characters').max(LIMITS.password.max, 'Password must be between 8 and 24 characters'),
+});
+export type LoginValues = z.infer<typeof loginSchema>;
+
+// ---- houses -------------------------------------------------------------------
+const optionalText = (label: string, max: number) => z.string().trim().max(max, notExceed(label, max));
+
+/** Phone numbers are stored in E.164 (DESIGN.md); an empty field means no phone. */
+export const phoneNumberSchema = z
+  .string()
+  .trim()
+  .refine((value) => value === '' || (/^\+[1-9]\d{1,14}$/.test(value) && isValidPhoneNumber(value)), 'Invalid phone number');
+
+const houseFields = {
+  address: z.string().trim().min(1, 'Address must be longer than a character').max(LIMITS.house.address, notExceed('Address', LIMITS.house.address)),
+  apt: optionalText('Apt.', LIMITS.house.apt),
+  city: z.string().trim().min(1, 'City must be at least 1 character long').max(LIMITS.house.city, notExceed('City', LIMITS.house.city)),
+  state: z.string().min(2, 'State must be selected').refine((value) => (STATE_VALUES as readonly string[]).includes(value), 'State must be selected'),
+  zip: z.string().trim().min(1, 'Zip must be at least 1 character long').max(LIMITS.house.zip, notExceed('Zip', LIMITS.house.zip)),
+  note: optionalText('Note', LIMITS.house.note),
+  member_number: optionalText('Member number', LIMITS.house.memberNumber),
+  security_code: optionalText('Security code', LIMITS.house.securityCode),
+  resident_first_name: optionalText('First name', LIMITS.resident.name),
+  resident_last_name: optionalText('Last name', LIMITS.resident.name),
+  resident_owner: z.boolean(),
+  phone_number: phoneNumberSchema,
+  phone_type: z.enum(['cell', 'home', 'business']),
+  phone_primary: z.boolean(),
+};
+
+export const addHouseSchema = z.object(houseFields);
+export type AddHouseValues = z.infer<typeof addHouseSchema>;
+
+export const updateHouseSchema = z
+  .object({
+    ...houseFields,
+    house_check: z.boolean(),
+    house_check_start_date: z.date().nullable(),
+    house_check_end_date: z.date().nullable(),
+    house_check_note: optionalText('House check note', LIMITS.house.houseCheckNote),
+  })
+  .superRefine((values, ctx) => {
+    // Both dates are required only while the house check is on.
+    if (!values.house_check) return;
+    if (!values.house_check_start_date) ctx.addIssue({ code: 'custom', path: ['house_check_start_date'], message: 'Field required' });
+    if (!values.house_check_end_date) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: 'Field required' });
+  });
+export type UpdateHouseValues = z.infer<typeof updateHouseSchema>;
+
+// ---- house check --------------------------------------------------------------
+export const houseCheckSchema = z.object({
+  everything_ok: z.enum(['yes', 'no'], 'Required'),
+  remark: optionalText('Remark', LIMITS.report.narrative),
+});
+export type HouseCheckValues = z.infer<typeof houseCheckSchema>;
+
+// ---- users ----------------------------------------------------------------------
+const personName = (label: string) =>
+  z.string().trim().min(1, `${label} must not be empty`).max(LIMITS.user.name, notExceed(label, LIMITS.user.name));
+
+/** Directors give only these types (spec §5). */
+export const SELECTABLE_USER_TYPES = ['manager', 'regular'] as const;
+
+export const updateUserSchema = z.object({
+  first_name: personName('First name'),
+  last_name: personName('Last name'),
+  type: z.string().min(1, 'Invalid type').refine((value) => (SELECTABLE_USER_TYPES as readonly string[]).includes(value), 'Invalid type'),
+});
+export const addUserSchema = updateUserSchema.extend({
+  email: z.string().trim().min(1, 'Email must be at least one character long').pipe(z.email('Not a valid email')),
+});
+export type AddUserValues = z.infer<typeof addUserSchema>;
+export type UpdateUserValues = z.infer<typeof updateUserSchema>;
+
+// ---- concerns (one set of limits for create and edit, DESIGN.md) ----------------
+const concernField = (max: number) => z.string().trim().min(1, 'Field must be longer than a character').max(max, `Field must not exceed ${max} characters`);
+export const concernSchema = z.object({
+  name: concernField(LIMITS.concern.name),
+  hint: concernField(LIMITS.concern.hint),
+  say: concernField(LIMITS.concern.say),
+});
+export type ConcernValues = z.infer<typeof concernSchema>;
+
+// ---- reports --------------------------------------------------------------------
+/** Parses an hour and a minute typed as text; null when they are not whole numbers in range. */
+export function parseHourMinute(hour: string, minute: string): { hour: number; minute: number } | null {
+  if (!/^\d{1,2}$/.test(hour.trim()) || !/^\d{1,2}$/.test(minute.trim())) return null;
+  const h = Number(hour);
+  const m = Number(minute);
+  return h <= 23 && m <= 59 ? { hour: h, minute: m } : null;
+}
+
+export const reportSchema = z
+  .object({
+    type: z.enum(REPORT_TYPE_VALUES, 'Invalid choice'),
+    weather: z.enum(WEATHER_VALUES, 'Invalid choice'),
+    incident_date: z.date('An incident date is required'),
+    hour: z.string().refine((hour) => parseHourMinute(hour, '0') !== null, 'Incorrect hour and/or minute'),
+    minute: z.string().refine((minute) => parseHourMinute('0', minute) !== null, 'Incorrect hour and/or minute'),
+    narative: z.string().trim().min(1, 'Missing content').max(LIMITS.report.narrative, notExceed('Narrative', LIMITS.report.narrative)),
+    ai_generated_narative: z.string().max(LIMITS.report.narrative, notExceed('AI narrative', LIMITS.report.narrative)),
+    house: z.string().max(LIMITS.report.id, 'Invalid house'),
+    resident: z.string().max(LIMITS.report.id, 'Invalid resident'),
+    injury: z.boolean(),
+    ems_pbso: z.boolean(),
+  });
+export type ReportValues = z.infer<typeof reportSchema>;
+
+// ---- report filter --------------------------------------------------------------
+export const reportFilterSchema = z.object({
+  from: z.date('Dates must be selected'),
+  to: z.date('Dates must be selected'),
+  types: z.array(z.enum(REPORT_TYPE_VALUES)),
+  sort: z.enum(['newest', 'oldest']),
+});
+export type ReportFilterValues = z.infer<typeof reportFilterSchema>;
+
+/** The first message of each field, as forms show them. */
+export function firstMessages(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.');
+    out[key] ??= issue.message;
+  }
+  return out;
+}
