@@ -1,20 +1,23 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { pb } from '../../api/client.ts';
+import { loginSchema, type LoginValues } from '../../domain/schemas.ts';
+import { TextInput } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
 
 interface DemoAccount {
   email: string;
   password: string;
 }
 
-/** Login page of spec §2; the full form rules arrive with the screens issue. */
+/** Login page of spec §2: success goes to /homes, failure shows 'Error authenticating'. */
 export function LoginPage() {
   const navigate = useNavigate();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [failed, setFailed] = useState(false);
-  const [busy, setBusy] = useState(false);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
+  const { register, handleSubmit, formState } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
 
   useEffect(() => {
     // The demo hint exists only while the server runs in demo mode (DESIGN.md).
@@ -26,19 +29,15 @@ export function LoginPage() {
 
   if (pb.authStore.record) return <Navigate to="/homes" replace />;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
+  const submit = handleSubmit(async ({ email, password }) => {
     setFailed(false);
     try {
       await pb.collection('users').authWithPassword(email, password);
       navigate('/homes', { replace: true });
     } catch {
       setFailed(true);
-    } finally {
-      setBusy(false);
     }
-  }
+  });
 
   return (
     <div className="min-h-screen bg-gray-50">
@@ -50,31 +49,12 @@ export function LoginPage() {
             Error authenticating
           </p>
         )}
-        <form onSubmit={submit} className="space-y-4">
-          <label className="block">
-            <span className="text-sm font-medium">Email</span>
-            <input
-              type="email"
-              autoComplete="username"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.target.value)}
-              className="mt-1 block w-full rounded border border-gray-300 px-3 py-2"
-            />
-          </label>
-          <label className="block">
-            <span className="text-sm font-medium">Password</span>
-            <input
-              type="password"
-              autoComplete="current-password"
-              required
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              className="mt-1 block w-full rounded border border-gray-300 px-3 py-2"
-            />
-          </label>
-          <button type="submit" disabled={busy} className="w-full rounded bg-black py-2 font-medium text-white disabled:opacity-60">
-            {busy ? 'Logging in…' : 'Login'}
+        <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
+          <TextInput label="Email" type="email" autoComplete="username" error={formState.errors.email?.message} {...register('email')} />
+          <TextInput label="Password" type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
+          <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60">
+            {formState.isSubmitting && <Spinner size={18} label="Logging in" />}
+            Login
           </button>
         </form>
         {demo && (

@@ -1,0 +1,110 @@
+/**
+ * The protected layout (spec §2): top navigation with SCMS, Homes, Users,
+ * Concerns and Reports (the active entry highlighted), the community name,
+ * the sync badge and Log out; on small screens the entries move into a side
+ * drawer.
+ */
+import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { pb } from '../api/client.ts';
+import { useSyncEngine } from '../data/DataProvider.tsx';
+import { useToast } from '../ui/toast.tsx';
+import { pendingCount, signOut } from './session.ts';
+import { SyncBadge } from './SyncBadge.tsx';
+
+const ENTRIES = [
+  { to: '/homes', label: 'Homes' },
+  { to: '/users', label: 'Users' },
+  { to: '/concerns', label: 'Concerns' },
+  { to: '/reports', label: 'Reports' },
+];
+
+function isActive(pathname: string, to: string): boolean {
+  // DESIGN.md: Homes is highlighted on both / and /homes.
+  if (to === '/homes') return pathname === '/' || pathname.startsWith('/homes');
+  if (to === '/reports') return pathname.startsWith('/reports');
+  return pathname === to;
+}
+
+function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  return (
+    <>
+      {ENTRIES.map((entry) => {
+        const active = isActive(pathname, entry.to);
+        return (
+          <NavLink
+            key={entry.to}
+            to={entry.to}
+            onClick={onNavigate}
+            aria-current={active ? 'page' : undefined}
+            className={`rounded px-3 py-2 text-sm font-medium ${active ? 'bg-white text-black' : 'text-white hover:bg-white/15'}`}
+          >
+            {entry.label}
+          </NavLink>
+        );
+      })}
+    </>
+  );
+}
+
+export function Layout() {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const navigate = useNavigate();
+  const toast = useToast();
+  const engine = useSyncEngine();
+  const user = pb.authStore.record;
+  const community = useLiveQuery(() => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [engine.db, user?.community]);
+
+  async function logOut() {
+    const waiting = user ? await pendingCount(user.id) : 0;
+    signOut();
+    if (waiting > 0) {
+      toast({ title: 'Logged out', description: `${waiting} change${waiting === 1 ? '' : 's'} will be sent after you log in again.` });
+    }
+    navigate('/', { replace: true });
+  }
+
+  const logOutButton = (
+    <button type="button" onClick={() => void logOut()} className="rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15">
+      Log out
+    </button>
+  );
+
+  return (
+    <div className="min-h-screen bg-gray-50">
+      <nav className="sticky top-0 z-40 bg-black text-white">
+        <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2">
+          <button type="button" className="rounded p-2 md:hidden" aria-label="Open menu" onClick={() => setDrawerOpen(true)}>
+            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+              <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+            </svg>
+          </button>
+          <span className="text-lg font-bold">SCMS</span>
+          {community && <span className="hidden truncate text-sm text-white/70 sm:inline">{community.name}</span>}
+          <div className="ml-4 hidden items-center gap-1 md:flex">
+            <NavEntries />
+          </div>
+          <div className="ml-auto flex items-center gap-2">
+            <SyncBadge />
+            <div className="hidden md:block">{logOutButton}</div>
+          </div>
+        </div>
+      </nav>
+      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-50 md:hidden">
+        <DialogBackdrop className="fixed inset-0 bg-black/40" />
+        <DialogPanel className="fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
+          <span className="mb-2 text-lg font-bold">SCMS</span>
+          {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
+          <NavEntries onNavigate={() => setDrawerOpen(false)} />
+          <div className="mt-auto">{logOutButton}</div>
+        </DialogPanel>
+      </Dialog>
+      <main className="mx-auto max-w-6xl px-4 py-6">
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The navigation bar's sync state: online or offline, how many changes wait
+ * to be sent, how many failed (open the panel to retry or discard), and when
+ * the last sync finished.
+ */
+import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
+import { formatDistanceToNow } from 'date-fns';
+import { pb } from '../api/client.ts';
+import { useSyncEngine } from '../data/DataProvider.tsx';
+import { useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { discardEntry, retryEntry } from '../data/outbox.ts';
+import { applyServerRecords } from '../data/mirror.ts';
+
+export function SyncBadge() {
+  const status = useSyncStatus();
+  const engine = useSyncEngine();
+  const entries = useOutboxEntries() ?? [];
+  const colour = !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : 'bg-green-600';
+  const summary = !status.online ? 'Offline' : status.failed > 0 ? `${status.failed} failed` : status.pending > 0 ? `${status.pending} to send` : 'Synced';
+  return (
+    <Popover className="relative">
+      <PopoverButton className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm" aria-label={`Sync status: ${summary}`}>
+        <span className={`h-2.5 w-2.5 rounded-full ${colour}`} aria-hidden="true" />
+        {summary}
+      </PopoverButton>
+      <PopoverPanel anchor="bottom end" className="z-50 mt-2 w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl">
+        <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
+        {status.authRequired && <p className="mt-1 text-amber-700">Your session expired. Log in again to send your changes.</p>}
+        <p className="mt-1 text-gray-600">
+          {status.pending} waiting to be sent · {status.failed} failed
+        </p>
+        <p className="mt-1 text-gray-600">{status.lastSyncAt ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}` : 'Not synced yet'}</p>
+        {entries.length > 0 && (
+          <ul className="mt-3 max-h-64 space-y-2 overflow-y-auto">
+            {entries.map((entry) => (
+              <li key={entry.seq} className="rounded border border-gray-200 p-2">
+                <p className="font-medium">{entry.label}</p>
+                <p className="text-xs text-gray-500">{new Date(entry.createdAt).toLocaleString()}</p>
+                {entry.status === 'failed' && (
+                  <>
+                    <p className="mt-1 text-red-700">{entry.error}</p>
+                    <div className="mt-2 flex gap-2">
+                      <button type="button" className="rounded bg-black px-2 py-1 text-white" onClick={() => void retryEntry(engine.db, entry.seq!)}>
+                        Retry
+                      </button>
+                      <button
+                        type="button"
+                        className="rounded border border-gray-300 px-2 py-1"
+                        onClick={() =>
+                          void discardEntry(engine.db, entry.seq!, async (collection, id) => {
+                            await applyServerRecords(engine.db, collection, [await pb.collection(collection).getOne(id)]);
+                          })
+                        }
+                      >
+                        Discard
+                      </button>
+                    </div>
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+        <button type="button" className="mt-3 w-full rounded border border-gray-300 py-1" onClick={() => void engine.syncNow()}>
+          Sync now
+        </button>
+      </PopoverPanel>
+    </Popover>
+  );
+}

@@ -1,0 +1,5 @@
+import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+
+export function ReportsPage() {
+  return <PlaceholderScreen title="Reports" />;
+}

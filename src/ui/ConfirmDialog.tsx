@@ -1,0 +1,52 @@
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
+import type { ReactNode } from 'react';
+import { Spinner } from './Spinner.tsx';
+
+/** A yes/no question before something that cannot be undone (delete, call). */
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  cancelLabel = 'Cancel',
+  busy = false,
+  destructive = false,
+  onConfirm,
+  onCancel,
+}: {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  cancelLabel?: string;
+  busy?: boolean;
+  destructive?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Dialog open={open} onClose={onCancel} className="relative z-50">
+      <DialogBackdrop className="fixed inset-0 bg-black/40" />
+      <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
+        <DialogPanel className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
+          <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
+          {children && <div className="mt-2 text-sm text-gray-700">{children}</div>}
+          <div className="mt-5 flex justify-end gap-2">
+            <button type="button" onClick={onCancel} className="rounded border border-gray-300 px-4 py-2">
+              {cancelLabel}
+            </button>
+            <button
+              type="button"
+              onClick={onConfirm}
+              disabled={busy}
+              className={`inline-flex items-center gap-2 rounded px-4 py-2 font-medium text-white disabled:opacity-60 ${destructive ? 'bg-red-700' : 'bg-black'}`}
+            >
+              {busy && <Spinner size={16} label="Working" />}
+              {confirmLabel}
+            </button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

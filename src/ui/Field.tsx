@@ -1,0 +1,62 @@
+/**
+ * Form fields with their label and error message, wired for
+ * react-hook-form's register(); the error text comes from the zod schemas.
+ */
+import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+
+export const inputClass = 'mt-1 block w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
+
+export function FieldError({ id, message }: { id: string; message?: string }) {
+  if (!message) return null;
+  return (
+    <p id={id} role="alert" className="mt-1 text-sm text-red-700">
+      {message}
+    </p>
+  );
+}
+
+interface Labelled {
+  label: ReactNode;
+  error?: string;
+}
+
+export const TextInput = forwardRef<HTMLInputElement, Labelled & InputHTMLAttributes<HTMLInputElement>>(function TextInput({ label, error, className, ...props }, ref) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+});
+
+export const TextArea = forwardRef<HTMLTextAreaElement, Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>>(function TextArea({ label, error, className, ...props }, ref) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <textarea ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props} />
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+});
+
+export const SelectInput = forwardRef<HTMLSelectElement, Labelled & SelectHTMLAttributes<HTMLSelectElement>>(function SelectInput({ label, error, className, children, ...props }, ref) {
+  const id = useId();
+  return (
+    <div className={className}>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <select ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props}>
+        {children}
+      </select>
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+});

@@ -1,0 +1,110 @@
+/**
+ * Toasts (spec §4, §9): one at a time, dismissed after 5 s, swipe right
+ * (50 px) to dismiss, F8 moves focus to the notification area. Titles are
+ * 'Success', 'Fail' or 'Failure'; failures use the destructive style.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type PointerEvent } from 'react';
+
+export const TOAST_DURATION_MS = 5_000;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+
+export interface ToastInput {
+  title: string;
+  description?: string;
+  variant?: 'default' | 'destructive';
+}
+
+interface ToastState extends ToastInput {
+  id: number;
+}
+
+type ShowToast = (toast: ToastInput) => void;
+
+const ToastContext = createContext<ShowToast | null>(null);
+
+export function useToast(): ShowToast {
+  const show = useContext(ToastContext);
+  if (!show) throw new Error('useToast needs a ToastProvider above it');
+  return show;
+}
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [toast, setToast] = useState<ToastState | null>(null);
+  const counter = useRef(0);
+  const viewport = useRef<HTMLOListElement>(null);
+
+  // Limit 1: a new toast replaces the one on screen.
+  const show = useCallback<ShowToast>((input) => setToast({ ...input, id: ++counter.current }), []);
+  const dismiss = useCallback(() => setToast(null), []);
+
+  useEffect(() => {
+    if (!toast) return;
+    const timer = window.setTimeout(dismiss, TOAST_DURATION_MS);
+    return () => window.clearTimeout(timer);
+  }, [toast, dismiss]);
+
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'F8') {
+        event.preventDefault();
+        viewport.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const value = useMemo(() => show, [show]);
+  return (
+    <ToastContext.Provider value={value}>
+      {children}
+      <ol
+        ref={viewport}
+        tabIndex={-1}
+        aria-label="Notifications (F8)"
+        className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none"
+      >
+        {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
+      </ol>
+    </ToastContext.Provider>
+  );
+}
+
+function ToastItem({ toast, onDismiss }: { toast: ToastState; onDismiss: () => void }) {
+  const [offset, setOffset] = useState(0);
+  const start = useRef<number | null>(null);
+  const destructive = toast.variant === 'destructive';
+  const onPointerDown = (event: PointerEvent) => {
+    start.current = event.clientX;
+  };
+  const onPointerMove = (event: PointerEvent) => {
+    if (start.current !== null) setOffset(Math.max(0, event.clientX - start.current));
+  };
+  const onPointerUp = () => {
+    if (offset >= TOAST_SWIPE_THRESHOLD_PX) onDismiss();
+    start.current = null;
+    setOffset(0);
+  };
+  return (
+    <li
+      role={destructive ? 'alert' : 'status'}
+      aria-live={destructive ? 'assertive' : 'polite'}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onPointerCancel={onPointerUp}
+      style={{ transform: `translateX(${offset}px)` }}
+      className={`pointer-events-auto flex items-start justify-between gap-3 rounded-md border p-4 shadow-lg ${
+        destructive ? 'border-red-700 bg-red-700 text-white' : 'border-gray-200 bg-white text-gray-900'
+      }`}
+    >
+      <div>
+        <p className="text-sm font-semibold">{toast.title}</p>
+        {toast.description && <p className="mt-1 text-sm opacity-90">{toast.description}</p>}
+      </div>
+      <button type="button" onClick={onDismiss} aria-label="Close" className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100">
+        ×
+      </button>
+    </li>
+  );
+}
