@@ -7,13 +7,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { buildHookLibs } from './hook-libs.ts';
 import { ensurePocketBase } from './install.ts';
+import { hooksDir, migrationsDir, projectRoot } from './paths.ts';
 
-export const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const migrationsDir = join(projectRoot, 'pocketbase', 'pb_migrations');
-export const hooksDir = join(projectRoot, 'pocketbase', 'pb_hooks');
+export { hooksDir, migrationsDir, projectRoot };
 
 export interface PocketBaseOptions {
   dataDir: string;
@@ -79,6 +78,7 @@ async function waitForHealth(url: string, child: ChildProcess, output: () => str
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<RunningPocketBase> {
   const bin = await ensurePocketBase();
+  buildHookLibs();
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
   mkdirSync(options.dataDir, { recursive: true });

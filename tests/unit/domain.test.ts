@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { composeScript, plainText } from '../../src/domain/callScript.ts';
 import { currentMonthRange, dayRange } from '../../src/domain/dateRange.ts';
 import { isHouseCheckDue } from '../../src/domain/houseCheck.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../src/domain/reportTypes.ts';
@@ -74,5 +75,16 @@ describe('catalogues', () => {
     expect(STATE_VALUES).toHaveLength(57);
     expect(STATE_VALUES).toContain('Ak');
     expect(STATE_VALUES).not.toContain('AK');
+  });
+});
+
+describe('call script (spec §2)', () => {
+  test('intro with the community name, each concern without markup, outro', () => {
+    expect(composeScript('Palm Grove', ['<p>The gate is open.</p>', '<p>Water&nbsp;leak &amp; flooding</p><p>Call us.</p>', '<p></p>'])).toBe(
+      'Hello. This is Palm Grove security team. The gate is open. Water leak & flooding Call us. Thank you. Good bye.',
+    );
+  });
+  test('plain text strips paragraph tags for display and editing', () => {
+    expect(plainText('<p>Package at the door</p>')).toBe('Package at the door');
   });
 });

@@ -74,7 +74,8 @@ function callResident(e) {
   const phone = phoneToCall(e.app, house.id);
   if (!phone) throw fail(400, 'Primary phone number missing');
 
-  const script = lib('call_script');
+  const script = lib('generated/call_script');
+  const twiml = lib('call_script');
   const community = e.app.findRecordById('communities', communityId);
   const text = script.composeScript(
     community.getString('name'),
@@ -101,7 +102,7 @@ function callResident(e) {
     tx.save(fresh);
   });
 
-  const placed = twilio.placeCall(config, phone.getString('phone_number'), script.sayTwiml(text));
+  const placed = twilio.placeCall(config, phone.getString('phone_number'), twiml.sayTwiml(text));
   if (!placed.ok) {
     e.app.runInTransaction(function (tx) {
       const failed = tx.findRecordById('calls', call.id);
