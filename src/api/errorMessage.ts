@@ -7,11 +7,19 @@
  */
 export const GENERIC_ERROR = 'An error occurred';
 
+/** PocketBase (0.23+) answers with `status`; the original API said `code`. */
+interface ErrorResponse {
+  code?: number;
+  status?: number;
+  message?: string;
+  data?: Record<string, unknown>;
+}
+
 export interface ErrorLike {
   status?: number;
   message?: string;
-  response?: { code?: number; message?: string; data?: Record<string, unknown> };
-  data?: { code?: number; message?: string; data?: Record<string, unknown> };
+  response?: ErrorResponse;
+  data?: ErrorResponse;
 }
 
 /** The server's field errors as { field: message }, nested batch errors included. */
@@ -46,8 +54,9 @@ function responseOf(error: unknown): ErrorLike['response'] | undefined {
 
 export function errorMessage(error: unknown): string {
   const response = responseOf(error);
-  if (!response || !response.code) return GENERIC_ERROR;
+  if (!response || !(response.code ?? response.status)) return GENERIC_ERROR;
   const fields = Object.entries(fieldErrors(error));
-  if (fields.length > 0) return fields.map(([field, message]) => `${field}: ${message}. `).join('').trim();
+  // PocketBase's messages end with a period already; do not double it.
+  if (fields.length > 0) return fields.map(([field, message]) => `${field}: ${/[.!?]$/.test(message) ? message : `${message}.`} `).join('').trim();
   return response.message || GENERIC_ERROR;
 }

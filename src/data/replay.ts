@@ -59,7 +59,8 @@ type Delivery =
   | { kind: 'parked' }
   | { kind: 'offline' }
   | { kind: 'server-error'; error: unknown }
-  | { kind: 'auth' };
+  | { kind: 'auth' }
+  | { kind: 'lost-lease' };
 
 export function backoffDelay(attempts: number, random: () => number = Math.random): number {
   const exponential = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
@@ -144,6 +145,9 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     const earlier = await deliveredBefore(pb, entry);
     if (earlier) return earlier;
   }
+  // The delivery check may have taken a while: make sure the lease is still
+  // ours right before sending, so no other replayer can be sending this too.
+  if (!(await renewLease(db, options.owner))) return { kind: 'lost-lease' };
   // Recorded before the request leaves: if the page dies now, the next
   // attempt checks the server before sending again.
   await db.outbox.update(entry.seq!, { sentAt: now(), attempts: entry.attempts + 1 });
@@ -220,6 +224,8 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
         case 'parked':
           result.parked++;
           break;
+        case 'lost-lease':
+          return finish('lost-lease');
         case 'offline':
           await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(entry.attempts + 1, options.random) });
           return finish('offline');

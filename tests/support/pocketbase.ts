@@ -21,6 +21,8 @@ export interface TestServer {
   client: () => PocketBase;
   /** A new client signed in as the given user. */
   signIn: (email: string, password?: string) => Promise<PocketBase>;
+  /** Stops the PocketBase process and starts it again on the same data and port (`server` is then the new process). */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -29,7 +31,8 @@ export async function startTestServer(
   options: { publicDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
-  const server = await startPocketBase({ dataDir, superuser: SUPERUSER, env, publicDir: options.publicDir });
+  const start = (port?: number, superuser?: typeof SUPERUSER) => startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir });
+  const server = await start(undefined, SUPERUSER);
   const client = () => {
     const pb = new PocketBase(server.url);
     pb.autoCancellation(false);
@@ -42,17 +45,24 @@ export async function startTestServer(
     await pb.collection('users').authWithPassword(email, password);
     return pb;
   };
-  return {
+  const test: TestServer = {
     url: server.url,
     server,
     admin,
     client,
     signIn,
+    restart: async () => {
+      await test.server.stop();
+      // Same port and no superuser upsert (a password write would void the
+      // admin's token), so every client and its session keep working.
+      test.server = await start(test.server.port);
+    },
     stop: async () => {
-      await server.stop();
+      await test.server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return test;
 }
 
 export interface CommunityFixture {
