@@ -36,6 +36,8 @@ export interface OutboxEntry {
   label: string;
   /** Sent together: as one request, or as one transactional batch. */
   ops: OutboxOperation[];
+  /** `collection:id` of every record the ops write (indexed: which entries touch a record). */
+  recordKeys: string[];
   status: OutboxStatus;
   attempts: number;
   /** Epoch ms before which the entry is not retried (back-off). */
@@ -76,7 +78,7 @@ export class ScmsDatabase extends Dexie {
       concerns: 'id, community',
       reports: 'id, incident_time, created, house',
       calls: 'id, house, created',
-      outbox: '++seq, status',
+      outbox: '++seq, status, *recordKeys',
       syncState: 'key',
     });
   }
@@ -84,6 +86,10 @@ export class ScmsDatabase extends Dexie {
   mirror<C extends CollectionName>(collection: C): Table<MirrorRow<C>, string> {
     return this.table(collection) as Table<MirrorRow<C>, string>;
   }
+}
+
+export function recordKey(collection: CollectionName, id: string): string {
+  return `${collection}:${id}`;
 }
 
 export function databaseName(userId: string): string {

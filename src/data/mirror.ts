@@ -6,7 +6,7 @@
  */
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../api/records.ts';
-import type { MirrorRow, OutboxEntry, ScmsDatabase } from './db.ts';
+import { recordKey, type MirrorRow, type OutboxEntry, type ScmsDatabase } from './db.ts';
 
 interface PendingOverlay {
   body: Record<string, unknown>;
@@ -28,6 +28,11 @@ export function pendingOverlays(entries: readonly OutboxEntry[], collection: Col
   return overlays;
 }
 
+/** The outbox entries that write any of these records (by index, not by reading the whole outbox). */
+async function entriesTouching(db: ScmsDatabase, collection: CollectionName, ids: readonly string[]): Promise<OutboxEntry[]> {
+  return db.outbox.where('recordKeys').anyOf(ids.map((id) => recordKey(collection, id))).distinct().toArray();
+}
+
 /** A server record as stored locally: no expand, no SDK extras. */
 export function toMirrorRow<C extends CollectionName>(record: RecordModel): MirrorRow<C> {
   const { expand: _expand, collectionId: _collectionId, ...fields } = record;
@@ -38,7 +43,7 @@ export async function applyServerRecords<C extends CollectionName>(db: ScmsDatab
   if (records.length === 0) return;
   const table = db.mirror(collection);
   await db.transaction('rw', table, db.outbox, async () => {
-    const overlays = pendingOverlays(await db.outbox.toArray(), collection);
+    const overlays = pendingOverlays(await entriesTouching(db, collection, records.map((r) => r.id)), collection);
     const rows: MirrorRow<C>[] = [];
     for (const record of records) {
       const overlay = overlays.get(record.id);
@@ -55,7 +60,7 @@ export async function removeServerRecords(db: ScmsDatabase, collection: Collecti
   if (ids.length === 0) return 0;
   const table = db.mirror(collection);
   return db.transaction('rw', table, db.outbox, async () => {
-    const overlays = pendingOverlays(await db.outbox.toArray(), collection);
+    const overlays = pendingOverlays(await entriesTouching(db, collection, ids), collection);
     const removable = ids.filter((id) => !overlays.has(id));
     await table.bulkDelete(removable);
     return removable.length;

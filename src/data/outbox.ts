@@ -5,7 +5,7 @@
  * discards a parked one. Signing out never clears it.
  */
 import type { CollectionName } from '../api/records.ts';
-import type { MirrorRow, OutboxEntry, OutboxOperation, ScmsDatabase } from './db.ts';
+import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 import { pbDate } from './pull.ts';
 
 export interface NewOutboxEntry {
@@ -52,6 +52,7 @@ export async function enqueue(db: ScmsDatabase, entry: NewOutboxEntry, now: Date
       createdAt: now.toISOString(),
       label: entry.label,
       ops: entry.ops,
+      recordKeys: [...new Set(entry.ops.map((op) => recordKey(op.collection, op.id)))],
       status: 'pending',
       attempts: 0,
       nextAttemptAt: 0,

@@ -30,8 +30,15 @@ export interface PullContext {
   now?: () => Date;
 }
 
-/** Collections in pull order: parents before children, so links resolve on screen. */
-export const PULL_ORDER: readonly CollectionName[] = ['communities', 'users', 'concerns', 'houses', 'residents', 'phones', 'calls', 'reports'];
+/**
+ * Collections in pull order: each group is pulled concurrently (the network
+ * waits overlap), groups one after another so parents arrive before
+ * children and links resolve on screen.
+ */
+export const PULL_GROUPS: ReadonlyArray<readonly CollectionName[]> = [
+  ['communities', 'users', 'concerns', 'houses'],
+  ['residents', 'phones', 'calls', 'reports'],
+];
 
 const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 export const REPORT_RANGES_KEY = 'reports:ranges';
@@ -90,7 +97,10 @@ export async function pullCollection(ctx: PullContext, collection: CollectionNam
 /** Pulls every collection; returns the number of records per collection. */
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for (const collection of PULL_ORDER) counts[collection] = await pullCollection(ctx, collection);
+  for (const group of PULL_GROUPS) {
+    const pulled = await Promise.all(group.map((collection) => pullCollection(ctx, collection)));
+    group.forEach((collection, i) => (counts[collection] = pulled[i]!));
+  }
   await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
   return counts;
 }

@@ -199,7 +199,8 @@ async function refreshSession(pb: PocketBase): Promise<'ok' | 'offline' | 'expir
 }
 
 async function firstPending(db: ScmsDatabase): Promise<OutboxEntry | undefined> {
-  return db.outbox.where('status').equals('pending').sortBy('seq').then((entries) => entries[0]);
+  // Equal index keys are ordered by primary key, so this is the oldest pending entry.
+  return db.outbox.where('status').equals('pending').first();
 }
 
 export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult> {

@@ -87,7 +87,7 @@ describe('deletions', () => {
     await t.admin.collection('houses').delete(doomed.id);
     const queued = house(a.community.id, 5001);
     await db.houses.put({ ...queued, _pending: 1 } as never);
-    await db.outbox.add({ userId: a.regular.id, createdAt: new Date().toISOString(), label: 'Add home', ops: [{ action: 'create', collection: 'houses', id: queued.id, body: queued }], status: 'pending', attempts: 0, nextAttemptAt: 0 });
+    await db.outbox.add({ userId: a.regular.id, createdAt: new Date().toISOString(), label: 'Add home', ops: [{ action: 'create', collection: 'houses', id: queued.id, body: queued }], recordKeys: [`houses:${queued.id}`], status: 'pending', attempts: 0, nextAttemptAt: 0 });
     expect(await reconcileCollection({ pb: officer, db }, 'houses')).toBe(1);
     expect(await db.houses.get(doomed.id)).toBeUndefined();
     expect(await db.houses.get(queued.id)).toBeDefined();

@@ -1,0 +1,116 @@
+/**
+ * A PocketBase data folder holding the benchmark's community, seeded once
+ * through PocketBase's batch API and cached in the temp dir. The cache is
+ * keyed by SEED_VERSION and the month: reports spread over the 24 months
+ * before seeding, so a folder from an earlier month would shift which
+ * reports the first load takes.
+ *
+ * The benchmark changes data (server-side updates, 2,000 new reports), so
+ * every run works on a copy and the cached folder stays pristine.
+ */
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import PocketBase from 'pocketbase';
+import { startPocketBase } from '../../scripts/pocketbase/server.ts';
+import { buildBenchData, type BenchData, type Row } from './data.ts';
+
+/** Bump when data.ts changes what it generates. */
+export const SEED_VERSION = 'v1';
+export const SUPERUSER = { email: 'superuser@bench.test', password: 'bench-superuser-pass-123' };
+
+/** The migration allows 50 requests per batch. */
+const BATCH_SIZE = 50;
+/** Batches in flight at once for collections whose order does not matter. */
+const CONCURRENCY = 4;
+
+export interface SeededFolder {
+  /** A fresh copy of the cached folder, for this run only. */
+  dataDir: string;
+  data: BenchData;
+  /** Time the seeding took (in this run, or when the cached folder was made). */
+  seedMs: number;
+  /** The folder came from the cache: nothing was seeded in this run. */
+  cached: boolean;
+  cacheDir: string;
+}
+
+interface Meta {
+  version: string;
+  generatedAt: string;
+  seedMs: number;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function createInBatches(pb: PocketBase, collection: string, rows: readonly Row[], concurrency: number, progress: (msg: string) => void): Promise<void> {
+  const parts = chunks(rows, BATCH_SIZE);
+  let next = 0;
+  const worker = async () => {
+    while (next < parts.length) {
+      const part = parts[next++]!;
+      const batch = pb.createBatch();
+      for (const row of part) batch.collection(collection).create(row);
+      await batch.send({ requestKey: null });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  progress(`seeded ${rows.length} ${collection}`);
+}
+
+async function seedFolder(dir: string, data: BenchData, progress: (msg: string) => void): Promise<void> {
+  const server = await startPocketBase({ dataDir: dir, superuser: SUPERUSER });
+  try {
+    const pb = new PocketBase(server.url);
+    await pb.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+    await pb.collection('communities').create(data.community);
+    // One by one: the users hook keeps a chosen password only for a superuser's own create.
+    for (const user of data.staff) await pb.collection('users').create(user);
+    await createInBatches(pb, 'concerns', data.concerns, CONCURRENCY, progress);
+    await createInBatches(pb, 'houses', data.houses, CONCURRENCY, progress);
+    await createInBatches(pb, 'residents', data.residents, CONCURRENCY, progress);
+    await createInBatches(pb, 'phones', data.phones, CONCURRENCY, progress);
+    // In incident order, one batch at a time: `updated` then grows with the
+    // incident time, as it does when officers file reports day by day.
+    await createInBatches(pb, 'reports', data.reports, 1, progress);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Returns a run copy of the seeded folder, seeding it first when the cache has none. */
+export async function seededFolder(progress: (msg: string) => void, now = new Date()): Promise<SeededFolder> {
+  const month = now.toISOString().slice(0, 7);
+  const cacheDir = join(tmpdir(), `scms-bench-sync-${SEED_VERSION}-${month}`);
+  const metaPath = join(cacheDir, 'bench-meta.json');
+  let cached = true;
+  if (process.env.SCMS_BENCH_RESEED === '1') rmSync(cacheDir, { recursive: true, force: true });
+  if (!existsSync(metaPath)) {
+    progress(`seeding a new community into ${cacheDir} (cached for later runs this month)`);
+    const started = performance.now();
+    const data = buildBenchData(now);
+    // Seed beside the cache and rename at the end, so an interrupted seed never looks cached.
+    const work = mkdtempSync(`${cacheDir}.seeding-`);
+    try {
+      await seedFolder(work, data, progress);
+      const seedMs = Math.round(performance.now() - started);
+      writeFileSync(join(work, 'bench-meta.json'), JSON.stringify({ version: SEED_VERSION, generatedAt: now.toISOString(), seedMs } satisfies Meta));
+      cached = false;
+      rmSync(cacheDir, { recursive: true, force: true });
+      renameSync(work, cacheDir);
+    } catch (error) {
+      rmSync(work, { recursive: true, force: true });
+      throw error;
+    }
+  } else {
+    progress(`using the cached community in ${cacheDir} (SCMS_BENCH_RESEED=1 seeds again)`);
+  }
+  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
+  const dataDir = mkdtempSync(join(tmpdir(), 'scms-bench-run-'));
+  cpSync(cacheDir, dataDir, { recursive: true });
+  return { dataDir, data: buildBenchData(new Date(meta.generatedAt)), seedMs: meta.seedMs, cached, cacheDir };
+}
