@@ -1,10 +1,17 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 // Security headers for the app's own pages (the PWA served from publicDir).
-// The API (/api/) and PocketBase's admin UI (/_/, which needs inline scripts)
-// keep PocketBase's defaults.
+// PocketBase's admin UI (/_/, which needs inline scripts) keeps PocketBase's
+// defaults. API answers carry one user's data: no cache (the browser's, a
+// proxy's, a shared device's) may keep them; the app's offline copy is its
+// own IndexedDB mirror. Files (house images, which the service worker keeps
+// for offline use) and the health check may be cached.
 
 routerUse((e) => {
   const path = e.request.url.path;
+  if (path.startsWith('/api/')) {
+    const isFile = path.startsWith('/api/files/') && path !== '/api/files/token';
+    if (!isFile && path !== '/api/health') e.response.header().set('Cache-Control', 'no-store');
+  }
   if (!path.startsWith('/api/') && !path.startsWith('/_/') && path !== '/_') {
     const header = e.response.header();
     header.set(

@@ -1,4 +1,5 @@
 import PocketBase from 'pocketbase';
+import { apiBaseUrl } from './baseUrl.ts';
 
 /**
  * The one PocketBase client of the app. The API is served from the same
@@ -7,7 +8,7 @@ import PocketBase from 'pocketbase';
  * otherwise. The SDK keeps the token and user in local storage, which is
  * what lets the app start offline with the cached session (DESIGN.md).
  */
-export const pb = new PocketBase(import.meta.env.VITE_API_URL || window.location.origin);
+export const pb = new PocketBase(apiBaseUrl(window.location.origin));
 
 // Several screens may load the same collection at once; cancelling the
 // earlier request (the SDK's default) would lose data, not save work.

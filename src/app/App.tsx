@@ -1,19 +1,31 @@
+import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
-import { ConcernsPage } from '../features/concerns/ConcernsPage.tsx';
-import { HomesPage } from '../features/homes/HomesPage.tsx';
-import { CreateReportPage } from '../features/reports/CreateReportPage.tsx';
-import { ReportsPage } from '../features/reports/ReportsPage.tsx';
-import { UsersPage } from '../features/users/UsersPage.tsx';
+import { Spinner } from '../ui/Spinner.tsx';
 import { ToastProvider } from '../ui/toast.tsx';
 import { Layout } from './Layout.tsx';
 import { RequireSession } from './RequireSession.tsx';
+
+// Each screen is its own chunk (phones load less up front); the service
+// worker precaches every chunk, so all screens still open offline.
+const HomesPage = lazy(() => import('../features/homes/HomesPage.tsx').then((m) => ({ default: m.HomesPage })));
+const UsersPage = lazy(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
+const ConcernsPage = lazy(() => import('../features/concerns/ConcernsPage.tsx').then((m) => ({ default: m.ConcernsPage })));
+const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx').then((m) => ({ default: m.ReportsPage })));
+const CreateReportPage = lazy(() => import('../features/reports/CreateReportPage.tsx').then((m) => ({ default: m.CreateReportPage })));
+
+const loading = (
+  <div className="flex justify-center py-12">
+    <Spinner />
+  </div>
+);
 
 /** Routes of spec §2: / is the login page; the rest sit behind the session in the protected layout. */
 export function App() {
   return (
     <ToastProvider>
       <BrowserRouter>
+        <Suspense fallback={loading}>
         <Routes>
           <Route path="/" element={<LoginPage />} />
           <Route element={<RequireSession />}>
@@ -27,6 +39,7 @@ export function App() {
           </Route>
           <Route path="*" element={<Navigate to="/" replace />} />
         </Routes>
+        </Suspense>
       </BrowserRouter>
     </ToastProvider>
   );

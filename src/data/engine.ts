@@ -13,9 +13,10 @@ import { onOutboxWrite } from './outbox.ts';
 import { ensureReportRange, pullAll } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
-import { replayOutbox, type ReplayOutcome } from './replay.ts';
+import { replayOutbox, type ReplayResult } from './replay.ts';
+import { SYNC_TAG } from './syncTag.ts';
 
-export const SYNC_TAG = 'scms-outbox';
+export { SYNC_TAG };
 const REPLAY_INTERVAL_MS = 30_000;
 const RECONCILE_INTERVAL_MS = 5 * 60_000;
 
@@ -52,7 +53,8 @@ export class SyncEngine {
     this.status.online = typeof navigator === 'undefined' ? true : navigator.onLine;
     const onOnline = () => {
       this.setStatus({ online: true });
-      void this.syncNow();
+      // Connectivity is back: do not wait out the back-off of attempts made offline.
+      void this.replay({ retryNow: true }).then(() => this.pull());
     };
     const onOffline = () => this.setStatus({ online: false });
     const onVisible = () => {
@@ -128,7 +130,7 @@ export class SyncEngine {
   }
 
   /** One replay at a time in this window; a write during a replay asks for another round. */
-  async replay(): Promise<void> {
+  async replay(options: { retryNow?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     if (this.replaying) {
       this.replayAgain = true;
@@ -136,10 +138,12 @@ export class SyncEngine {
     }
     this.replaying = (async () => {
       try {
+        let retryNow = options.retryNow ?? false;
         do {
           this.replayAgain = false;
-          const result = await replayOutbox({ pb: this.pb, db: this.db, owner: this.owner });
-          this.applyOutcome(result.outcome);
+          const result = await replayOutbox({ pb: this.pb, db: this.db, owner: this.owner, retryNow });
+          retryNow = false;
+          this.applyOutcome(result);
         } while (this.replayAgain && !this.stopped);
       } catch (error) {
         this.noteError(error);
@@ -150,10 +154,11 @@ export class SyncEngine {
     return this.replaying;
   }
 
-  private applyOutcome(outcome: ReplayOutcome): void {
+  private applyOutcome({ outcome, delivered }: ReplayResult): void {
     if (outcome === 'offline') this.setStatus({ online: false });
     else if (outcome === 'auth-required') this.setStatus({ authRequired: true });
-    else if (outcome === 'done') this.setStatus({ online: true, authRequired: false });
+    // An empty outbox says nothing about the server: only a delivery proves it is reachable.
+    else if (outcome === 'done' && delivered > 0) this.setStatus({ online: true, authRequired: false });
   }
 
   async reconcile(): Promise<void> {

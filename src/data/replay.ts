@@ -38,6 +38,11 @@ export interface ReplayOptions {
   owner: string;
   now?: () => number;
   random?: () => number;
+  /**
+   * Connectivity just came back (the browser's `online` or `sync`): send the
+   * first entry even if it is backing off from an attempt made offline.
+   */
+  retryNow?: boolean;
 }
 
 export type ReplayOutcome =
@@ -211,10 +216,12 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
   const finish = (outcome: ReplayOutcome) => ({ ...result, outcome });
   try {
     let refreshed = false;
+    let skipBackoffOnce = options.retryNow ?? false;
     for (;;) {
       const entry = await firstPending(db);
       if (!entry) return finish('done');
-      if (entry.nextAttemptAt > now()) return finish('waiting');
+      if (entry.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
+      skipBackoffOnce = false;
       if (!(await renewLease(db, owner))) return finish('lost-lease');
       const delivery = await deliver(options, entry);
       switch (delivery.kind) {

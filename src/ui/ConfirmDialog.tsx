@@ -1,5 +1,6 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
+import { useToastHost } from './toast.tsx';
 import { Spinner } from './Spinner.tsx';
 
 /** A yes/no question before something that cannot be undone (delete, call). */
@@ -24,11 +25,13 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const panel = useRef<HTMLDivElement>(null);
+  useToastHost(panel, open);
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
-        <DialogPanel className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
+        <DialogPanel ref={panel} className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
           <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
           {children && <div className="mt-2 text-sm text-gray-700">{children}</div>}
           <div className="mt-5 flex justify-end gap-2">

@@ -3,7 +3,8 @@
  * (50 px) to dismiss, F8 moves focus to the notification area. Titles are
  * 'Success', 'Fail' or 'Failure'; failures use the destructive style.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode, type PointerEvent } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type PointerEvent, type RefObject } from 'react';
+import { createPortal } from 'react-dom';
 
 export const TOAST_DURATION_MS = 5_000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
@@ -20,18 +21,37 @@ interface ToastState extends ToastInput {
 
 type ShowToast = (toast: ToastInput) => void;
 
-const ToastContext = createContext<ShowToast | null>(null);
+interface ToastContextValue {
+  show: ShowToast;
+  addHost: (host: HTMLElement) => () => void;
+}
+
+const ToastContext = createContext<ToastContextValue | null>(null);
 
 export function useToast(): ShowToast {
-  const show = useContext(ToastContext);
-  if (!show) throw new Error('useToast needs a ToastProvider above it');
-  return show;
+  const context = useContext(ToastContext);
+  if (!context) throw new Error('useToast needs a ToastProvider above it');
+  return context.show;
+}
+
+/**
+ * An open modal (sheet, dialog) makes everything outside it inert, toasts
+ * included; while open it hosts the toast area, so a toast raised from
+ * inside it is announced and can be dismissed.
+ */
+export function useToastHost(ref: RefObject<HTMLElement | null>, open: boolean): void {
+  const context = useContext(ToastContext);
+  useEffect(() => {
+    if (!open || !context || !ref.current) return;
+    return context.addHost(ref.current);
+  }, [open, context, ref]);
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastState | null>(null);
+  const [hosts, setHosts] = useState<HTMLElement[]>([]);
   const counter = useRef(0);
-  const viewport = useRef<HTMLOListElement>(null);
+  const viewport = useRef<HTMLElement>(null);
 
   // Limit 1: a new toast replaces the one on screen.
   const show = useCallback<ShowToast>((input) => setToast({ ...input, id: ++counter.current }), []);
@@ -54,18 +74,27 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const value = useMemo(() => show, [show]);
+  const addHost = useCallback((host: HTMLElement) => {
+    setHosts((current) => [...current, host]);
+    return () => setHosts((current) => current.filter((h) => h !== host));
+  }, []);
+  const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
+
+  const area = (
+    <section
+      ref={viewport}
+      tabIndex={-1}
+      aria-label="Notifications (F8)"
+      className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none"
+    >
+      {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
+    </section>
+  );
+  const host = hosts[hosts.length - 1];
   return (
     <ToastContext.Provider value={value}>
       {children}
-      <ol
-        ref={viewport}
-        tabIndex={-1}
-        aria-label="Notifications (F8)"
-        className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none"
-      >
-        {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
-      </ol>
+      {host ? createPortal(area, host) : area}
     </ToastContext.Provider>
   );
 }
@@ -86,7 +115,7 @@ function ToastItem({ toast, onDismiss }: { toast: ToastState; onDismiss: () => v
     setOffset(0);
   };
   return (
-    <li
+    <div
       role={destructive ? 'alert' : 'status'}
       aria-live={destructive ? 'assertive' : 'polite'}
       onPointerDown={onPointerDown}
@@ -105,6 +134,6 @@ function ToastItem({ toast, onDismiss }: { toast: ToastState; onDismiss: () => v
       <button type="button" onClick={onDismiss} aria-label="Close" className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100">
         ×
       </button>
-    </li>
+    </div>
   );
 }

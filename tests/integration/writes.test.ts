@@ -119,3 +119,15 @@ describe('reports', () => {
     expect((await db.reports.get(id))?.photos).toEqual(onServer.photos);
   });
 });
+
+describe('connectivity comes back', () => {
+  test('an entry backing off from an offline attempt waits, unless the replay is for "online again"', async () => {
+    const db = freshDb();
+    const id = await queueReport(db, user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: 'Music at 2 am' });
+    const [entry] = await db.outbox.toArray();
+    await db.outbox.update(entry!.seq!, { nextAttemptAt: Date.now() + 60_000, attempts: 1 });
+    expect(await replayOutbox({ pb: officer, db, owner: 'test' })).toMatchObject({ outcome: 'waiting', delivered: 0 });
+    expect(await replayOutbox({ pb: officer, db, owner: 'test', retryNow: true })).toMatchObject({ outcome: 'done', delivered: 1 });
+    expect((await t.admin.collection('reports').getOne(id)).narative).toBe('Music at 2 am');
+  });
+});

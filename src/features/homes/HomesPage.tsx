@@ -1,5 +1,94 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+/**
+ * The Homes screen (spec §2): search, count, Add Home, one card per home,
+ * and the sheets it opens (Add Home, Update Home, Select concerns, House
+ * check). The list is the local mirror, so it works offline and updates
+ * live; only calls need a connection.
+ */
+import { useState } from 'react';
+import { pb } from '../../api/client.ts';
+import { useHouses } from '../../data/hooks.ts';
+import type { HouseWithPeople } from '../../data/queries.ts';
+import { inputClass } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { HomeCard } from './HomeCard.tsx';
+import { HomeFormSheet } from './HomeFormSheet.tsx';
+import { homeImageUrl } from './homeImage.ts';
+import { homeNotices } from './homeNotices.ts';
+import { HouseCheckDialog } from './HouseCheckDialog.tsx';
+import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useMinuteClock, useOnline } from './hooks.ts';
+import { SelectConcernsSheet } from './SelectConcernsSheet.tsx';
+
+/** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
+type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: HouseWithPeople } | null;
 
 export function HomesPage() {
-  return <PlaceholderScreen title="Homes" />;
+  const [search, setSearch] = useState('');
+  const [sheet, setSheet] = useState<OpenSheet>(null);
+  const homes = useHouses(search);
+  const online = useOnline();
+  const activeCalls = useActiveCalls();
+  const { marked, mark } = useCallMarkers();
+  const now = useMinuteClock();
+  const close = () => setSheet(null);
+  const addButton = (
+    <button type="button" onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800">
+      Add Home
+    </button>
+  );
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-bold">Homes</h1>
+        {addButton}
+      </div>
+      <div>
+        <label htmlFor="homes-search" className="sr-only">
+          Search homes
+        </label>
+        <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
+      </div>
+      {!online && (
+        <p role="status" className="rounded border border-gray-300 bg-gray-100 px-3 py-2 text-sm text-gray-800">
+          {OFFLINE_CALL_REASON}
+        </p>
+      )}
+      {homes === undefined ? (
+        <div className="flex justify-center py-12">
+          <Spinner label="Loading homes" />
+        </div>
+      ) : (
+        <>
+          <p className="text-sm text-gray-700" aria-live="polite">
+            Showing {homes.length} home(s)
+          </p>
+          {homes.length === 0 ? (
+            <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-gray-300 bg-white p-8 text-center">
+              <p className="font-medium">No homes found</p>
+              {addButton}
+            </div>
+          ) : (
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+              {homes.map((home) => (
+                <HomeCard
+                  key={home.house.id}
+                  home={home}
+                  imageUrl={homeImageUrl(pb.baseURL, home.house)}
+                  notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress: activeCalls.has(home.house.id) || marked.has(home.house.id), now })}
+                  callDisabledReason={online ? null : OFFLINE_CALL_REASON}
+                  onCall={() => setSheet({ kind: 'call', home })}
+                  onEdit={() => setSheet({ kind: 'update', home })}
+                  onHouseCheck={() => setSheet({ kind: 'check', home })}
+                />
+              ))}
+            </div>
+          )}
+        </>
+      )}
+      {sheet?.kind === 'add' && <HomeFormSheet mode="add" onClose={close} />}
+      {sheet?.kind === 'update' && <HomeFormSheet mode="update" home={sheet.home} onClose={close} />}
+      {sheet?.kind === 'call' && <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />}
+      {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
+    </div>
+  );
 }

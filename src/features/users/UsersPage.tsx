@@ -1,5 +1,131 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+/**
+ * Users screen (spec §2, §6, §8): the community's staff from the local
+ * mirror, searchable; directors add, edit and delete (online only).
+ */
+import { useState } from 'react';
+import type { UserRecord } from '../../api/records.ts';
+import { useUsers } from '../../data/hooks.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { Sheet } from '../../ui/Sheet.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
+import { UserCard, userDisplayName } from './UserCard.tsx';
+import { AddUserForm, EditUserForm } from './UserForms.tsx';
+import { signedInStaff, useManagement } from './useManagement.ts';
+import { USERS_OFFLINE_REASON, useUserActions, type CreatedUser } from './useUserActions.ts';
+
+type SheetState = { kind: 'add' } | { kind: 'edit'; user: UserRecord } | null;
 
 export function UsersPage() {
-  return <PlaceholderScreen title="Users" />;
+  const [search, setSearch] = useState('');
+  const users = useUsers(search);
+  const me = signedInStaff();
+  const { director, canManage, blockedReason } = useManagement(USERS_OFFLINE_REASON);
+  const actions = useUserActions(me);
+  const [sheet, setSheet] = useState<SheetState>(null);
+  const [deleting, setDeleting] = useState<UserRecord | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<CreatedUser | null>(null);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusy(true);
+    // Either way the question is answered: a failure is told by a toast.
+    await actions.remove(deleting);
+    setBusy(false);
+    setDeleting(null);
+  }
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className="text-2xl font-semibold">Users</h1>
+        {director && (
+          <button type="button" disabled={!canManage} onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50">
+            Add User
+          </button>
+        )}
+      </div>
+      {blockedReason && (
+        <p role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {blockedReason}
+        </p>
+      )}
+      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
+        <input
+          type="search"
+          aria-label="Search users"
+          placeholder="Search users..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          className="w-full rounded border border-gray-300 bg-white px-3 py-2 focus:border-black focus:ring-1 focus:ring-black focus:outline-none sm:max-w-sm"
+        />
+        {users && <p className="text-sm text-gray-700">{users.length} user(s)</p>}
+      </div>
+
+      {users === undefined ? (
+        <div className="mt-10 flex justify-center">
+          <Spinner label="Loading users" />
+        </div>
+      ) : users.length === 0 ? (
+        <p className="mt-10 text-center text-gray-700">No user found</p>
+      ) : (
+        <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
+          {users.map((user) => {
+            const isSelf = user.id === me?.id;
+            return (
+              <UserCard
+                key={user.id}
+                user={user}
+                isSelf={isSelf}
+                controls={
+                  director
+                    ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => setDeleting(user) }
+                    : null
+                }
+              />
+            );
+          })}
+        </ul>
+      )}
+
+      <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit User' : 'Add User'}>
+        {sheet?.kind === 'add' && (
+          <AddUserForm
+            blockedReason={blockedReason}
+            onSubmit={async (values) => {
+              const result = await actions.create(values);
+              if (!result) return;
+              setSheet(null);
+              setCreated(result);
+            }}
+          />
+        )}
+        {sheet?.kind === 'edit' && (
+          <EditUserForm
+            key={sheet.user.id}
+            user={sheet.user}
+            blockedReason={blockedReason}
+            onSubmit={async (values) => {
+              if (await actions.update(sheet.user, values)) setSheet(null);
+            }}
+          />
+        )}
+      </Sheet>
+
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete user?"
+        confirmLabel="Delete"
+        destructive
+        busy={busy}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      >
+        {deleting && `${userDisplayName(deleting)} (${deleting.email}) will be removed and can no longer sign in.`}
+      </ConfirmDialog>
+
+      <TemporaryPasswordDialog created={created} onClose={() => setCreated(null)} />
+    </section>
+  );
 }

@@ -1,0 +1,171 @@
+/**
+ * One home (spec §2): image, address line, residents, member number and
+ * security code, the note preview, the Notice area, and the call and edit
+ * buttons.
+ */
+import { useState } from 'react';
+import type { HouseWithPeople } from '../../data/queries.ts';
+import { stateLabel } from '../../domain/states.ts';
+import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
+import type { HomeNotice } from './homeNotices.ts';
+import { notePreview } from './notePreview.ts';
+
+export function addressLine(house: HouseWithPeople['house']): string {
+  const street = [house.address, house.apt].filter(Boolean).join(', ');
+  const region = [stateLabel(house.state ?? ''), house.zip].filter(Boolean).join(' ');
+  return [street, house.city, region].filter(Boolean).join(', ');
+}
+
+/** True while the home, or its resident or phone, has changes the server has not confirmed. */
+function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boolean {
+  const pending = (row: object) => (row as { _pending?: 1 })._pending === 1;
+  return pending(house) || residents.some(pending) || phones.some(pending);
+}
+
+function HomeImage({ src, address }: { src: string | null; address: string }) {
+  // Remember which URL failed, so a later, different image is tried again.
+  const [failed, setFailed] = useState<string | null>(null);
+  const usable = src !== null && src !== failed;
+  return (
+    <img
+      src={usable ? src : DEFAULT_HOME_IMAGE}
+      alt={usable ? `Home at ${address}` : ''}
+      onError={() => usable && setFailed(src)}
+      loading="lazy"
+      width={400}
+      height={300}
+      className="h-40 w-full rounded-t-lg bg-gray-200 object-cover sm:h-44"
+    />
+  );
+}
+
+function Note({ note }: { note: string }) {
+  const [expanded, setExpanded] = useState(false);
+  const preview = notePreview(note, expanded);
+  return (
+    <p className="text-sm break-words whitespace-pre-line text-gray-700">
+      {/* A cut that ends on a space would leave a gap before the ellipsis. */}
+      {preview.truncated ? `${preview.text.trimEnd()}…` : preview.text}
+      {preview.toggle && (
+        <>
+          {' '}
+          <button type="button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded} className="font-medium text-blue-800 underline">
+            {preview.toggle}
+          </button>
+        </>
+      )}
+    </p>
+  );
+}
+
+function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseCheck: () => void }) {
+  if (notices.length === 0) return null;
+  return (
+    <div aria-label="Notice" role="group" className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+      {notices.includes('no-phone') && <span>Primary phone number missing</span>}
+      {notices.includes('call-pending') && <span>Call pending</span>}
+      {notices.includes('call-in-progress') && (
+        // The dot pulses, not the words: fading text would drop below readable contrast.
+        <span className="inline-flex items-center gap-1.5 font-semibold">
+          <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none" />
+          Call in progress...
+        </span>
+      )}
+      {notices.includes('house-check-due') && (
+        <button type="button" onClick={onHouseCheck} className="rounded bg-amber-600 px-3 py-1 font-medium text-black hover:bg-amber-500">
+          House check
+        </button>
+      )}
+    </div>
+  );
+}
+
+const PhoneIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <path d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z" />
+  </svg>
+);
+
+const PencilIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <path d="M12 20h9" />
+    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
+  </svg>
+);
+
+export interface HomeCardProps {
+  home: HouseWithPeople;
+  imageUrl: string | null;
+  notices: HomeNotice[];
+  /** Null when calls are possible; otherwise why not (offline). */
+  callDisabledReason: string | null;
+  onCall: () => void;
+  onEdit: () => void;
+  onHouseCheck: () => void;
+}
+
+export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onHouseCheck }: HomeCardProps) {
+  const { house, residents } = home;
+  const address = addressLine(house);
+  const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
+  return (
+    <article aria-label={address} className="flex flex-col rounded-lg border border-gray-200 bg-white shadow-sm">
+      <HomeImage src={imageUrl} address={address} />
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <div className="flex items-start justify-between gap-2">
+          <h2 className="font-semibold">{address}</h2>
+          {hasPendingChanges(home) && <span className="shrink-0 rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800">Not yet sent</span>}
+        </div>
+        {names.length > 0 && (
+          <ul aria-label="Residents" className="flex flex-wrap text-sm text-gray-800">
+            {names.map((name, i) => (
+              <li key={residents[i]?.id ?? i} className={i > 0 ? 'border-l border-gray-400 pl-2 ml-2' : ''}>
+                {name}
+              </li>
+            ))}
+          </ul>
+        )}
+        {(house.member_number || house.security_code) && (
+          <dl className="flex flex-wrap gap-x-4 text-sm text-gray-700">
+            {house.member_number && (
+              <div className="flex gap-1">
+                <dt>Member #:</dt>
+                <dd className="font-medium text-gray-900">{house.member_number}</dd>
+              </div>
+            )}
+            {house.security_code && (
+              <div className="flex gap-1">
+                <dt>Security code:</dt>
+                <dd className="font-medium text-gray-900">{house.security_code}</dd>
+              </div>
+            )}
+          </dl>
+        )}
+        {house.note && <Note note={house.note} />}
+        <Notices notices={notices} onHouseCheck={onHouseCheck} />
+        <div className="mt-auto flex items-center justify-end gap-2 pt-2">
+          <button
+            type="button"
+            onClick={onCall}
+            disabled={callDisabledReason !== null}
+            title={callDisabledReason ?? undefined}
+            aria-label={`Call resident of ${address}`}
+            className="inline-flex items-center gap-1 rounded bg-black px-3 py-2 text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900"
+          >
+            <PhoneIcon />
+            Call
+          </button>
+          <button
+            type="button"
+            onClick={onEdit}
+            aria-label={`Edit ${address}`}
+            className="inline-flex items-center gap-1 rounded border border-gray-300 px-3 py-2 text-sm font-medium hover:bg-gray-100"
+          >
+            <PencilIcon />
+            Edit
+          </button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,189 @@
+/**
+ * The Add Home / Update Home form (spec §2): sections Home, Resident, Phone
+ * and, on update, House check. Validation is the schemas' (spec §5); the
+ * messages show under the fields.
+ */
+import { Field as HField, Label, Switch } from '@headlessui/react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
+import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
+import { SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
+import { DateField } from './DateField.tsx';
+import { PHONE_TYPES, showsPhoneDetails, showsResidentDetails, type HomeFormMode, type HomeFormValues } from './homeForm.ts';
+import { PhoneField } from './PhoneField.tsx';
+
+// One value shape for both forms; the add schema simply ignores (strips) the house-check fields.
+const resolvers: Record<HomeFormMode, Resolver<HomeFormValues>> = {
+  add: zodResolver(addHouseSchema) as unknown as Resolver<HomeFormValues>,
+  update: zodResolver(updateHouseSchema) as unknown as Resolver<HomeFormValues>,
+};
+
+const PHONE_TYPE_LABELS: Record<string, string> = { cell: 'Cell', home: 'Home', business: 'Business' };
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="space-y-3 rounded-lg border border-gray-200 p-4">
+      <legend className="px-1 text-base font-semibold">{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function Checkbox({ label, ...props }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <label className="flex items-center gap-2 text-sm font-medium">
+      <input type="checkbox" className="h-4 w-4 accent-black" {...props} />
+      {label}
+    </label>
+  );
+}
+
+export interface HomeFormProps {
+  mode: HomeFormMode;
+  defaultValues: HomeFormValues;
+  submitLabel: string;
+  onSubmit: (values: HomeFormValues, image: File | undefined) => Promise<void>;
+  /** For tests: "today" for the start-date rule. */
+  today?: Date;
+}
+
+export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: HomeFormProps) {
+  const [image, setImage] = useState<File | undefined>();
+  const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({ resolver: resolvers[mode], defaultValues });
+  const [firstName, lastName, phoneNumber, start] = useWatch({ control, name: ['resident_first_name', 'resident_last_name', 'phone_number', 'house_check_start_date'] });
+  const errors = formState.errors;
+  const submit = handleSubmit((values) => onSubmit(values, image));
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+      <Section title="Home">
+        <TextInput label="Address" autoComplete="off" error={errors.address?.message} {...register('address')} />
+        <TextInput label="Apt." error={errors.apt?.message} {...register('apt')} />
+        <div className="grid gap-3 sm:grid-cols-3">
+          <TextInput label="City" error={errors.city?.message} {...register('city')} />
+          <SelectInput label="State:" error={errors.state?.message} {...register('state')}>
+            <option value="" disabled>
+              Select state
+            </option>
+            {STATE_VALUES.map((value) => (
+              <option key={value} value={value}>
+                {stateLabel(value)}
+              </option>
+            ))}
+          </SelectInput>
+          <TextInput label="Zip" inputMode="numeric" error={errors.zip?.message} {...register('zip')} />
+        </div>
+        <TextArea label="Note" rows={3} error={errors.note?.message} {...register('note')} />
+        <div>
+          <label className="block text-sm font-medium">
+            Image
+            <input type="file" accept="image/*" onChange={(event) => setImage(event.target.files?.[0])} className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-gray-300 file:bg-white file:px-3 file:py-1" />
+          </label>
+        </div>
+      </Section>
+
+      <Section title="Resident">
+        <div className="grid gap-3 sm:grid-cols-2">
+          <TextInput label="First name" autoComplete="off" error={errors.resident_first_name?.message} {...register('resident_first_name')} />
+          <TextInput label="Last name" autoComplete="off" error={errors.resident_last_name?.message} {...register('resident_last_name')} />
+        </div>
+        {showsResidentDetails(firstName, lastName) && (
+          <>
+            <Checkbox label="Owner" {...register('resident_owner')} />
+            <div className="grid gap-3 sm:grid-cols-2">
+              <TextInput label="Member number" error={errors.member_number?.message} {...register('member_number')} />
+              <TextInput label="Security code" error={errors.security_code?.message} {...register('security_code')} />
+            </div>
+          </>
+        )}
+      </Section>
+
+      <Section title="Phone">
+        <Controller
+          control={control}
+          name="phone_number"
+          render={({ field, fieldState }) => <PhoneField label="Phone number" value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />}
+        />
+        {showsPhoneDetails(phoneNumber) && (
+          <div className="grid items-end gap-3 sm:grid-cols-2">
+            <SelectInput label="Type" error={errors.phone_type?.message} {...register('phone_type')}>
+              {PHONE_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {PHONE_TYPE_LABELS[type]}
+                </option>
+              ))}
+            </SelectInput>
+            <div className="pb-2">
+              <Checkbox label="Primary" {...register('phone_primary')} />
+            </div>
+          </div>
+        )}
+      </Section>
+
+      {mode === 'update' && (
+        <Section title="House check">
+          <Controller
+            control={control}
+            name="house_check"
+            render={({ field }) => (
+              <HField className="flex items-center gap-3">
+                <Switch
+                  checked={field.value}
+                  onChange={field.onChange}
+                  className="group relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-400 transition data-[checked]:bg-black"
+                >
+                  <span className="inline-block h-4 w-4 translate-x-1 rounded-full bg-white transition group-data-[checked]:translate-x-6" />
+                </Switch>
+                <Label className="text-sm font-medium">House check</Label>
+              </HField>
+            )}
+          />
+          <div className="grid gap-3 sm:grid-cols-2">
+            <Controller
+              control={control}
+              name="house_check_start_date"
+              render={({ field, fieldState }) => (
+                <DateField
+                  label="Start date"
+                  value={field.value}
+                  isDayDisabled={(day) => isStartDayDisabled(day, today ?? new Date())}
+                  error={fieldState.error?.message}
+                  onChange={(date) => {
+                    field.onChange(date);
+                    // An end date the new start no longer allows is dropped rather than kept invalid.
+                    const end = getValues('house_check_end_date');
+                    if (end && isEndDayDisabled(end, date)) setValue('house_check_end_date', null);
+                  }}
+                />
+              )}
+            />
+            <Controller
+              control={control}
+              name="house_check_end_date"
+              render={({ field, fieldState }) => (
+                <DateField
+                  label="End date"
+                  value={field.value}
+                  disabled={!start}
+                  isDayDisabled={(day) => isEndDayDisabled(day, start)}
+                  error={fieldState.error?.message}
+                  onChange={field.onChange}
+                />
+              )}
+            />
+          </div>
+          <TextArea label="House check note" rows={3} error={errors.house_check_note?.message} {...register('house_check_note')} />
+        </Section>
+      )}
+
+      <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60">
+        {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+        {submitLabel}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The House check dialog (spec §2, §4): the home's notes, 'Is everything
+ * ok?', an optional remark. Saved through the outbox (works offline): the
+ * report and the last-checked date land in the mirror at once, so the
+ * card's due notice goes away immediately.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
+import type { HouseRecord } from '../../api/records.ts';
+import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { queueHouseCheck } from '../../data/writes.ts';
+import { houseCheckSchema, type HouseCheckValues } from '../../domain/schemas.ts';
+import { FieldError, TextArea } from '../../ui/Field.tsx';
+import { Sheet } from '../../ui/Sheet.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { addressLine } from './HomeCard.tsx';
+import { useSignedInUser } from './hooks.ts';
+
+function Answer({ value, label, register }: { value: 'yes' | 'no'; label: string; register: UseFormRegister<HouseCheckValues> }) {
+  return (
+    <label className="flex flex-1 cursor-pointer items-center justify-center gap-2 rounded border border-gray-300 px-4 py-2 font-medium has-[:checked]:border-black has-[:checked]:bg-black has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black has-[:focus-visible]:ring-offset-2">
+      <input type="radio" value={value} className="sr-only" {...register('everything_ok')} />
+      {label}
+    </label>
+  );
+}
+
+export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClose: () => void }) {
+  const { db } = useSyncEngine();
+  const user = useSignedInUser();
+  const { register, control, handleSubmit, formState } = useForm<HouseCheckValues>({
+    resolver: zodResolver(houseCheckSchema),
+    defaultValues: { remark: '' },
+  });
+  // Undefined until Yes or No is chosen (the default values leave it out).
+  const answer = useWatch({ control, name: 'everything_ok' }) as HouseCheckValues['everything_ok'] | undefined;
+
+  const submit = handleSubmit(async (values) => {
+    try {
+      if (!user) throw new Error('Not signed in');
+      await queueHouseCheck(db, user, house, { everythingOk: values.everything_ok === 'yes', remark: values.remark });
+      onClose();
+    } catch (error) {
+      // Spec §4: submit failures are only logged (with the outbox only local storage can fail here).
+      console.error('House check not saved', error);
+    }
+  });
+
+  return (
+    <Sheet open onClose={onClose} title="House Check">
+      <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+        <dl className="space-y-2 text-sm">
+          <div>
+            <dt className="font-medium text-gray-600">Address</dt>
+            <dd>{addressLine(house)}</dd>
+          </div>
+          {house.note && (
+            <div>
+              <dt className="font-medium text-gray-600">Note</dt>
+              <dd className="break-words whitespace-pre-line">{house.note}</dd>
+            </div>
+          )}
+          {house.house_check_note && (
+            <div>
+              <dt className="font-medium text-gray-600">House check note</dt>
+              <dd className="break-words whitespace-pre-line">{house.house_check_note}</dd>
+            </div>
+          )}
+        </dl>
+        <fieldset aria-describedby={formState.errors.everything_ok ? 'everything-ok-error' : undefined}>
+          <legend className="mb-2 font-medium">Is everything ok?</legend>
+          <div className="flex gap-3">
+            <Answer value="yes" label="Yes" register={register} />
+            <Answer value="no" label="No" register={register} />
+          </div>
+          <FieldError id="everything-ok-error" message={formState.errors.everything_ok?.message} />
+        </fieldset>
+        <TextArea label="Remark" rows={4} error={formState.errors.remark?.message} {...register('remark')} />
+        <button type="submit" disabled={!answer || formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:bg-gray-400 disabled:text-gray-900">
+          {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+          Submit
+        </button>
+      </form>
+    </Sheet>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * The house-check window's date rules (spec §2, §7, §9) as pure functions:
+ * which days the start and end pickers refuse, and the times the window is
+ * saved with.
+ */
+import { addDays, endOfDay, isBefore, startOfDay } from 'date-fns';
+import { pbDate } from '../../data/pull.ts';
+
+/** Start dates earlier than the day after today are disabled. */
+export function isStartDayDisabled(day: Date, today: Date): boolean {
+  return isBefore(startOfDay(day), addDays(startOfDay(today), 1));
+}
+
+/** End dates before the day after the start date are disabled (all of them while there is no start). */
+export function isEndDayDisabled(day: Date, start: Date | null): boolean {
+  if (!start) return true;
+  return isBefore(startOfDay(day), addDays(startOfDay(start), 1));
+}
+
+/** A PocketBase date string ('2026-11-22 00:00:00.000Z') as a Date; null when empty or unreadable. */
+export function parsePbDate(value: string | null | undefined): Date | null {
+  if (!value) return null;
+  const date = new Date(value.replace(' ', 'T'));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/** The window is saved from 00:00:00 of the start day to 23:59:59.999 of the end day. */
+export function checkStartValue(date: Date | null): string {
+  return date ? pbDate(startOfDay(date)) : '';
+}
+
+export function checkEndValue(date: Date | null): string {
+  return date ? pbDate(endOfDay(date)) : '';
+}

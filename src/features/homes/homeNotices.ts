@@ -1,0 +1,50 @@
+/**
+ * The Notice area of a home card (spec §2): what it says, decided from the
+ * home, its phones and the calls in the mirror. Pure, so the rules are
+ * tested without a screen.
+ */
+import type { CallRecord, CallStatus, HouseRecord } from '../../api/records.ts';
+import { isHouseCheckDue } from '../../domain/houseCheck.ts';
+
+export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'house-check-due';
+
+/** A call in one of these states has not ended yet. */
+export const ACTIVE_CALL_STATUSES: readonly CallStatus[] = ['queued', 'ringing', 'in-progress'];
+
+/** The concern ids of a home's pending call ('' when none). */
+export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concerns_ids'>): string[] {
+  return (house.pending_call_concerns_ids ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+}
+
+/** The homes whose newest call (by creation) has not ended. */
+export function housesWithActiveCall(calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created'>>): Set<string> {
+  const newest = new Map<string, Pick<CallRecord, 'status' | 'created'>>();
+  for (const call of calls) {
+    const seen = newest.get(call.house);
+    if (!seen || call.created > seen.created) newest.set(call.house, call);
+  }
+  const active = new Set<string>();
+  for (const [house, call] of newest) if (ACTIVE_CALL_STATUSES.includes(call.status)) active.add(house);
+  return active;
+}
+
+export interface NoticeInput {
+  house: Pick<HouseRecord, 'pending_call_concerns_ids' | 'house_check' | 'house_check_start_date' | 'house_check_end_date' | 'house_check_last_date'>;
+  phoneCount: number;
+  /** A call is ringing now (from the mirror, or placed from this device moments ago). */
+  callInProgress: boolean;
+  now: Date;
+}
+
+/** Every notice that applies, in the spec's order; empty when the area is hidden. */
+export function homeNotices({ house, phoneCount, callInProgress, now }: NoticeInput): HomeNotice[] {
+  const notices: HomeNotice[] = [];
+  if (phoneCount === 0) notices.push('no-phone');
+  if (pendingConcernIds(house).length > 0) notices.push('call-pending');
+  if (callInProgress) notices.push('call-in-progress');
+  if (isHouseCheckDue(house, now)) notices.push('house-check-due');
+  return notices;
+}

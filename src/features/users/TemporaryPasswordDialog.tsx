@@ -1,0 +1,59 @@
+/**
+ * The one-time password of a new user (DESIGN.md "Creating a user"): the
+ * server chose it and will never send it again, so the director copies it
+ * here and gives it to the new colleague.
+ */
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
+import { useState } from 'react';
+import type { CreatedUser } from './useUserActions.ts';
+
+type CopyState = 'idle' | 'copied' | 'unavailable';
+
+export function TemporaryPasswordDialog({ created, onClose }: { created: CreatedUser | null; onClose: () => void }) {
+  const [copy, setCopy] = useState<CopyState>('idle');
+  const password = created?.temporaryPassword ?? '';
+
+  async function copyPassword() {
+    try {
+      // The clipboard API exists only on secure origins (https, localhost).
+      await navigator.clipboard.writeText(password);
+      setCopy('copied');
+    } catch {
+      setCopy('unavailable');
+    }
+  }
+
+  function close() {
+    setCopy('idle');
+    onClose();
+  }
+
+  return (
+    <Dialog open={created !== null && password !== ''} onClose={close} className="relative z-50">
+      <DialogBackdrop className="fixed inset-0 bg-black/40" />
+      {/* Centred, not a bottom sheet: the 'New user added' toast sits at the bottom and would cover Copy and Done. */}
+      <div className="fixed inset-0 flex items-center justify-center p-4">
+        <DialogPanel className="w-full max-w-md rounded-2xl bg-white p-5 shadow-xl">
+          <DialogTitle className="text-lg font-semibold">Temporary password</DialogTitle>
+          <p className="mt-2 text-sm text-gray-700">Temporary password for {created?.email}:</p>
+          <p className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 font-mono text-lg break-all select-all" data-testid="temporary-password">
+            {password}
+          </p>
+          <p className="mt-2 text-sm text-gray-700">Share it with the user; it is shown only once.</p>
+          <p className="mt-1 min-h-5 text-sm text-gray-700" aria-live="polite">
+            {copy === 'copied' && 'Copied to the clipboard.'}
+            {copy === 'unavailable' && 'Copying is not available here: select the password and copy it.'}
+          </p>
+          <div className="mt-4 flex justify-end gap-2">
+            <button type="button" onClick={() => void copyPassword()} className="rounded border border-gray-300 px-4 py-2 font-medium">
+              Copy
+            </button>
+            <button type="button" onClick={close} className="rounded bg-black px-4 py-2 font-medium text-white">
+              Done
+            </button>
+          </div>
+        </DialogPanel>
+      </div>
+    </Dialog>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * Shared steps of the PWA browser tests (tests/e2e/pwa-*.test.ts): the built
+ * app served by a real PocketBase with the demo data, and what a user does
+ * in it.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { projectRoot } from '../../scripts/pocketbase/server.ts';
+import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
+import { seedDemo } from '../../scripts/seed/seed.ts';
+import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+
+export const distDir = join(projectRoot, 'dist');
+export const screenshots = join(projectRoot, 'test-results', 'screenshots');
+
+/** A PocketBase with the demo data, serving `publicDir` (the built app unless told). */
+export async function startDemoServer(publicDir = distDir): Promise<TestServer> {
+  mkdirSync(screenshots, { recursive: true });
+  const server = await startTestServer({}, { publicDir });
+  await seedDemo(server.admin);
+  return server;
+}
+
+/** Resolves once a service worker controls the page (sw.ts claims pages on its first install). */
+export async function waitForWorkerControl(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+    }
+    return navigator.serviceWorker.controller!.scriptURL;
+  });
+}
+
+/** Signs in through the login form; resolves on the Homes screen. */
+export async function signIn(page: Page, baseUrl: string, account: DemoAccount): Promise<void> {
+  await page.goto(baseUrl);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.getByRole('heading', { name: 'Homes' }).waitFor();
+}
+
+/** The signed-in user's id, as the app keeps it (the SDK's local storage entry). */
+export async function signedInUserId(page: Page): Promise<string> {
+  const id = await page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { record?: { id?: string } }).record?.id);
+  if (!id) throw new Error('no signed-in user in local storage');
+  return id;
+}
+
+/** Runs one request on an object store of an IndexedDB database of the page's origin (no Dexie: the bundle's modules are not reachable from a test). */
+export async function idb<T>(page: Page, database: string, store: string, op: 'get' | 'add' | 'count' | 'getAll', arg?: unknown): Promise<T> {
+  return page.evaluate(
+    ({ database, store, op, arg }) =>
+      new Promise<T>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(store, op === 'add' ? 'readwrite' : 'readonly');
+          const objects = tx.objectStore(store);
+          const request = op === 'get' ? objects.get(arg as IDBValidKey) : op === 'add' ? objects.add(arg) : op === 'count' ? objects.count() : objects.getAll();
+          request.onsuccess = () => {
+            db.close();
+            resolve(request.result as T);
+          };
+          request.onerror = () => {
+            db.close();
+            reject(request.error);
+          };
+        };
+      }),
+    { database, store, op, arg },
+  );
+}
+
+/** Waits until the window's sync engine finished its first pull into the user's mirror. */
+export async function waitForFirstSync(page: Page, userId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const names = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
+    if (names.includes(`scms-${userId}`)) {
+      const row = await idb<{ value?: number } | undefined>(page, `scms-${userId}`, 'syncState', 'get', 'lastSyncAt');
+      if (row?.value) return;
+    }
+    await page.waitForTimeout(200);
+  }
+  throw new Error('the first pull did not finish within 30 s');
+}

@@ -1,0 +1,246 @@
+// @vitest-environment jsdom
+/**
+ * The Homes screen over a real (fake-indexeddb) mirror: the list, the
+ * Select concerns sheet with its three-concern limit and the call, the
+ * House check dialog, and Add Home through the outbox.
+ */
+import 'fake-indexeddb/auto';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ClientResponseError } from 'pocketbase';
+import { addDays, startOfDay } from 'date-fns';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { pb } from '../../src/api/client.ts';
+import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
+import { ScmsDatabase } from '../../src/data/db.ts';
+import { pbDate } from '../../src/data/pull.ts';
+import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
+import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
+import { ToastProvider } from '../../src/ui/toast.tsx';
+
+// The screens take the mirror from the sync engine; here a stand-in with a real Dexie database.
+const engine = vi.hoisted(() => ({ current: null as unknown }));
+vi.mock('../../src/data/DataProvider.tsx', () => ({ useSyncEngine: () => engine.current }));
+
+let db: ScmsDatabase;
+let status = { online: true, syncing: false, authRequired: false, lastError: null };
+let dbCount = 0;
+
+beforeAll(() => {
+  pb.authStore.save('token', { id: 'u1', community: 'c1', collectionId: 'users', collectionName: 'users' });
+});
+
+beforeEach(async () => {
+  db = new ScmsDatabase(`homes-test-${++dbCount}`);
+  status = { online: true, syncing: false, authRequired: false, lastError: null };
+  engine.current = { db, subscribe: () => () => undefined, getStatus: () => status };
+  await db.communities.put({ id: 'c1', name: 'Palm Shores', address: '', created: '', updated: '' });
+});
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  db.close();
+});
+
+const stamp = '2026-01-01 00:00:00.000Z';
+
+function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
+  return {
+    id: 'h1', created: stamp, updated: stamp, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
+    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
+    ...overrides,
+  };
+}
+const phone = (houseId: string): PhoneRecord => ({ id: `p-${houseId}`, created: stamp, updated: stamp, phone_number: '+15615550100', primary: true, type: 'cell', house: houseId });
+const resident = (houseId: string): ResidentRecord => ({ id: `r-${houseId}`, created: stamp, updated: stamp, first_name: 'Ann', last_name: 'Lee', owner: true, house: houseId });
+const concern = (id: string, name: string): ConcernRecord => ({ id, created: stamp, updated: stamp, name, hint: `${name} hint`, say: `<p>${name} said.</p>`, added_by: 'u1', community: 'c1' });
+
+const CONCERNS = [concern('k1', 'Garage open'), concern('k2', 'Lights on'), concern('k3', 'Package left'), concern('k4', 'Water leak')];
+
+// While a sheet is open Headless UI hides everything outside it, the toast area included: `hidden: true` finds toasts there.
+function renderWithToasts(ui: React.ReactNode) {
+  return render(<ToastProvider>{ui}</ToastProvider>);
+}
+
+describe('homes list', () => {
+  test('count, cards, search over the mirror, and the empty notice', async () => {
+    const user = userEvent.setup();
+    await db.houses.bulkPut([house(), house({ id: 'h2', address: '7 Ocean Dr', city: 'Tequesta', member_number: 'M-9' })]);
+    await db.phones.put(phone('h1'));
+    renderWithToasts(<HomesPage />);
+    expect(await screen.findByText('Showing 2 home(s)')).toBeTruthy();
+    expect(screen.getAllByRole('article')).toHaveLength(2);
+    // Only the home without phones says so.
+    expect(within(screen.getByRole('article', { name: /7 Ocean Dr/ })).getByText('Primary phone number missing')).toBeTruthy();
+    expect(within(screen.getByRole('article', { name: /12 Palm Way/ })).queryByText('Primary phone number missing')).toBeNull();
+
+    await user.type(screen.getByPlaceholderText('Search homes...'), 'm-9');
+    expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
+    await user.clear(screen.getByPlaceholderText('Search homes...'));
+    await user.type(screen.getByPlaceholderText('Search homes...'), 'nowhere');
+    expect(await screen.findByText('No homes found')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: 'Add Home' })).toHaveLength(2);
+  });
+
+  test('a call in the mirror that has not ended shows Call in progress...', async () => {
+    await db.houses.put(house());
+    await db.phones.put(phone('h1'));
+    await db.calls.put({ id: 'call1', created: pbDate(new Date()), updated: stamp, house: 'h1', community: 'c1', concerns: ['k1'], to_number: '+15615550100', script: '', status: 'ringing', provider_call_id: '', error: '', created_by: 'u1' });
+    renderWithToasts(<HomesPage />);
+    expect(await screen.findByText('Call in progress...')).toBeTruthy();
+    await act(() => db.calls.update('call1', { status: 'completed' }));
+    await waitFor(() => expect(screen.queryByText('Call in progress...')).toBeNull());
+  });
+
+  test('offline, calls are disabled with the reason shown', async () => {
+    status = { ...status, online: false };
+    await db.houses.put(house());
+    renderWithToasts(<HomesPage />);
+    expect(await screen.findByText('You are offline — calls need a connection.')).toBeTruthy();
+    expect(((await screen.findByRole('button', { name: /^Call resident/ })) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  test('Add Home queues the home, its resident and its phone, and toasts', async () => {
+    const user = userEvent.setup();
+    renderWithToasts(<HomesPage />);
+    await user.click(await screen.findByRole('button', { name: 'Add Home' }));
+    const sheet = await screen.findByRole('dialog', { name: 'Add Home' });
+    await user.type(within(sheet).getByLabelText('Address'), '1 Ocean Dr');
+    await user.type(within(sheet).getByLabelText('City'), 'Tequesta');
+    await user.type(within(sheet).getByLabelText('Zip'), '33469');
+    await user.type(within(sheet).getByLabelText('First name'), 'Ann');
+    await user.type(within(sheet).getByLabelText('Last name'), 'Lee');
+    await user.type(within(sheet).getByLabelText('Member number'), 'M-1');
+    await user.type(within(sheet).getByLabelText('Phone number'), '5615550100');
+    await user.click(within(sheet).getByRole('button', { name: 'Add Home' }));
+    expect(await screen.findByText('New home added')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Home' })).toBeNull());
+    const [entry] = await db.outbox.toArray();
+    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['create houses', 'create residents', 'create phones']);
+    expect(entry?.ops[0]?.body).toMatchObject({ address: '1 Ocean Dr', state: 'FL', member_number: 'M-1', community: 'c1' });
+    expect(entry?.ops[2]?.body).toMatchObject({ phone_number: '+15615550100', type: 'cell', primary: true });
+    // The mirror shows it at once, marked as not yet sent.
+    const card = await screen.findByRole('article', { name: /1 Ocean Dr/ });
+    expect(within(card).getByText('Not yet sent')).toBeTruthy();
+  });
+});
+
+describe('house check dialog', () => {
+  test('Submit waits for yes or no; submitting queues the check and the due notice goes away', async () => {
+    const user = userEvent.setup();
+    const today = startOfDay(new Date());
+    await db.houses.put(house({ note: 'Side gate sticks', house_check: true, house_check_start_date: pbDate(addDays(today, -2)), house_check_end_date: pbDate(addDays(today, 3)), house_check_note: 'Owners abroad' }));
+    await db.phones.put(phone('h1'));
+    await db.residents.put(resident('h1'));
+    renderWithToasts(<HomesPage />);
+    await user.click(await screen.findByRole('button', { name: 'House check' }));
+    const dialog = await screen.findByRole('dialog', { name: 'House Check' });
+    expect(within(dialog).getByText('12 Palm Way, Jupiter, FL 33458')).toBeTruthy();
+    expect(within(dialog).getByText('Side gate sticks')).toBeTruthy();
+    expect(within(dialog).getByText('Owners abroad')).toBeTruthy();
+    const submit = within(dialog).getByRole('button', { name: 'Submit' }) as HTMLButtonElement;
+    expect(submit.disabled).toBe(true);
+    await user.click(within(dialog).getByRole('radio', { name: 'No' }));
+    expect(submit.disabled).toBe(false);
+    await user.type(within(dialog).getByLabelText('Remark'), 'Back door unlocked');
+    await user.click(submit);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'House Check' })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'House check' })).toBeNull());
+    const [entry] = await db.outbox.toArray();
+    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['create reports', 'update houses']);
+    expect(entry?.ops[0]?.body).toMatchObject({ type: 'house_check', narative: 'Back door unlocked', house: 'h1', resident: 'r-h1', created_by: 'u1' });
+  });
+});
+
+describe('select concerns sheet', () => {
+  async function openSheet(overrides: Partial<HouseRecord> = {}) {
+    await db.concerns.bulkPut(CONCERNS);
+    const onClose = vi.fn();
+    const onCallPlaced = vi.fn();
+    renderWithToasts(<SelectConcernsSheet home={{ house: house(overrides), residents: [], phones: [phone('h1')] }} onClose={onClose} onCallPlaced={onCallPlaced} />);
+    await screen.findByRole('list', { name: 'Concerns' });
+    return { onClose, onCallPlaced };
+  }
+  const box = (name: string) => screen.getByRole('checkbox', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
+  const chips = () => within(screen.queryByRole('list', { name: 'Chosen concerns' }) ?? document.createElement('ul')).queryAllByRole('listitem').map((li) => li.firstChild?.textContent);
+
+  test('Loading concerns... until the mirror answers', async () => {
+    renderWithToasts(<SelectConcernsSheet home={{ house: house(), residents: [], phones: [] }} onClose={vi.fn()} onCallPlaced={vi.fn()} />);
+    expect(screen.getByText('Loading concerns...')).toBeTruthy();
+    expect(await screen.findByText('No concerns found')).toBeTruthy();
+  });
+
+  test('a fourth concern is refused with the limit message', async () => {
+    const user = userEvent.setup();
+    await openSheet();
+    const reach = screen.getByRole('button', { name: 'Reach Out To Resident' }) as HTMLButtonElement;
+    expect(reach.disabled).toBe(true);
+    for (const name of ['Garage open', 'Lights on', 'Package left']) await user.click(box(name));
+    expect(chips()).toEqual(['Garage open', 'Lights on', 'Package left']);
+    expect(reach.disabled).toBe(false);
+    await user.click(box('Water leak'));
+    const toast = await screen.findByRole('alert', { hidden: true });
+    expect(toast.textContent).toContain('Limit Exceeded: Only three concerns can be selected at a time.');
+    expect(box('Water leak').checked).toBe(false);
+    expect(chips()).toHaveLength(3);
+    // A chip's remove button makes room again.
+    await user.click(screen.getByRole('button', { name: 'Remove Lights on' }));
+    await user.click(box('Water leak'));
+    expect(chips()).toEqual(['Garage open', 'Package left', 'Water leak']);
+  });
+
+  test('pre-selected from the pending ids; search filters by name; the script preview', async () => {
+    const user = userEvent.setup();
+    await openSheet({ pending_call_concerns_ids: 'k2,k4' });
+    expect(chips()).toEqual(['Lights on', 'Water leak']);
+    expect(box('Lights on').checked).toBe(true);
+    expect(screen.getByText('Hello. This is Palm Shores security team. Lights on said. Water leak said. Thank you. Good bye.')).toBeTruthy();
+    await user.type(screen.getByPlaceholderText('Search concerns...'), 'garage');
+    expect(within(screen.getByRole('list', { name: 'Concerns' })).getAllByRole('checkbox')).toHaveLength(1);
+    // Chosen concerns stay chosen while filtered out.
+    expect(chips()).toEqual(['Lights on', 'Water leak']);
+  });
+
+  test('Call asks first, posts the spec body, toasts the server message and marks the call', async () => {
+    const user = userEvent.setup();
+    const send = vi.spyOn(pb, 'send').mockResolvedValue({ code: 200, message: 'Call placed to the resident' });
+    const { onClose, onCallPlaced } = await openSheet();
+    await user.click(box('Garage open'));
+    await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure you want to call the resident?' });
+    expect(send).not.toHaveBeenCalled();
+    await user.click(within(confirm).getByRole('button', { name: 'Call' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(send).toHaveBeenCalledWith('/api/scms/call-resident', { method: 'POST', body: { h_id: 'h1', concerns: [{ id: 'k1', name: 'Garage open', selected: true }] } });
+    expect(onCallPlaced).toHaveBeenCalledOnce();
+    expect(screen.getByText('Call placed to the resident')).toBeTruthy();
+    expect(screen.getByText('Success')).toBeTruthy();
+  });
+
+  test('Cancel does not call; a refused call toasts Fail with the server message', async () => {
+    const user = userEvent.setup();
+    const send = vi.spyOn(pb, 'send').mockRejectedValue(new ClientResponseError({ status: 400, response: { error: true, code: 400, message: 'Primary phone number missing' } }));
+    const { onClose, onCallPlaced } = await openSheet();
+    await user.click(box('Garage open'));
+    await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
+    await user.click(within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Cancel' }));
+    expect(send).not.toHaveBeenCalled();
+    await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
+    await user.click(within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Call' }));
+    const toast = await screen.findByRole('alert', { hidden: true });
+    expect(toast.textContent).toContain('Fail');
+    expect(toast.textContent).toContain('Primary phone number missing');
+    expect(onClose).not.toHaveBeenCalled();
+    expect(onCallPlaced).not.toHaveBeenCalled();
+  });
+
+  test('offline, Reach Out To Resident is disabled with the reason', async () => {
+    status = { ...status, online: false };
+    const user = userEvent.setup();
+    await openSheet();
+    await user.click(box('Garage open'));
+    expect((screen.getByRole('button', { name: 'Reach Out To Resident' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText('You are offline — calls need a connection.')).toBeTruthy();
+  });
+});

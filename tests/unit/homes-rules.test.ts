@@ -1,0 +1,187 @@
+/** The Homes screen's pure rules: note preview, notices, concern limit, date pickers, form values. */
+import { describe, expect, test } from 'vitest';
+import type { HouseRecord } from '../../src/api/records.ts';
+import type { HouseWithPeople } from '../../src/data/queries.ts';
+import { checkEndValue, checkStartValue, isEndDayDisabled, isStartDayDisabled, parsePbDate } from '../../src/features/homes/checkDates.ts';
+import { initialSelection, MAX_CONCERNS, toggleConcern } from '../../src/features/homes/concernSelection.ts';
+import { addDefaults, showsPhoneDetails, showsResidentDetails, toHomeForm, updateDefaults } from '../../src/features/homes/homeForm.ts';
+import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
+import { homeNotices, housesWithActiveCall, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
+import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
+
+const iso = (d: Date) => d.toISOString().replace('T', ' ');
+
+function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
+  return {
+    id: 'h1', created: '2026-01-01 00:00:00.000Z', updated: '2026-01-01 00:00:00.000Z', address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458',
+    image: '', member_number: '', security_code: '', note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '',
+    house_check_last_date: '', house_check_note: '', community: 'c1', ...overrides,
+  };
+}
+
+describe('note preview (spec §2, §9: 30 characters)', () => {
+  test('a note of at most 30 characters is shown whole, with no toggle', () => {
+    const exactly30 = 'a'.repeat(30);
+    expect(notePreview(exactly30, false)).toEqual({ text: exactly30, truncated: false, toggle: null });
+    expect(notePreview('Gate code changes monthly', false).toggle).toBeNull();
+    expect(notePreview('', false)).toEqual({ text: '', truncated: false, toggle: null });
+  });
+  test('a longer note is cut at 30 with show more, and shown whole with show less', () => {
+    const note = 'Dog in the back yard, ring twice and wait at the gate';
+    const short = notePreview(note, false);
+    expect(short.text).toBe(note.slice(0, 30));
+    expect(short.text).toHaveLength(NOTE_PREVIEW_LENGTH);
+    expect(short).toMatchObject({ truncated: true, toggle: 'show more' });
+    expect(notePreview(note, true)).toEqual({ text: note, truncated: false, toggle: 'show less' });
+    expect(notePreview('b'.repeat(31), false).text).toBe('b'.repeat(30));
+  });
+  test('characters outside the basic plane count once and are never split', () => {
+    const note = '🏠'.repeat(31);
+    const preview = notePreview(note, false);
+    expect(Array.from(preview.text)).toHaveLength(30);
+    expect(preview.text).toBe('🏠'.repeat(30));
+    expect(notePreview('🏠'.repeat(30), false).toggle).toBeNull();
+  });
+});
+
+describe('notice area (spec §2)', () => {
+  const now = new Date(2026, 10, 22, 12);
+  const quiet = { house: house(), phoneCount: 1, callInProgress: false, now };
+  test('nothing to say hides the area', () => {
+    expect(homeNotices(quiet)).toEqual([]);
+  });
+  test('no phones', () => {
+    expect(homeNotices({ ...quiet, phoneCount: 0 })).toEqual(['no-phone']);
+  });
+  test('a pending call, from the pending concern ids', () => {
+    expect(homeNotices({ ...quiet, house: house({ pending_call_concerns_ids: 'c1,c2' }) })).toEqual(['call-pending']);
+    expect(pendingConcernIds(house({ pending_call_concerns_ids: ' a , ,b' }))).toEqual(['a', 'b']);
+    expect(pendingConcernIds(house())).toEqual([]);
+  });
+  test('a call in progress', () => {
+    expect(homeNotices({ ...quiet, callInProgress: true })).toEqual(['call-in-progress']);
+  });
+  test('a due house check, and not one already done in its window', () => {
+    const window = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25, 23, 59, 59, 999)) };
+    expect(homeNotices({ ...quiet, house: house(window) })).toEqual(['house-check-due']);
+    expect(homeNotices({ ...quiet, house: house({ ...window, house_check_last_date: iso(new Date(2026, 10, 21)) }) })).toEqual([]);
+    expect(homeNotices({ ...quiet, house: house({ ...window, house_check: false }) })).toEqual([]);
+  });
+  test('several at once, in the spec order', () => {
+    const due = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25)) };
+    expect(homeNotices({ house: house({ ...due, pending_call_concerns_ids: 'x' }), phoneCount: 0, callInProgress: true, now })).toEqual(['no-phone', 'call-pending', 'call-in-progress', 'house-check-due']);
+  });
+  test('a call is in progress when the newest call of the home has not ended', () => {
+    const calls = [
+      { house: 'a', status: 'completed' as const, created: '2026-11-22 10:00:00.000Z' },
+      { house: 'a', status: 'ringing' as const, created: '2026-11-22 11:00:00.000Z' },
+      { house: 'b', status: 'in-progress' as const, created: '2026-11-22 10:00:00.000Z' },
+      { house: 'b', status: 'no-answer' as const, created: '2026-11-22 11:00:00.000Z' },
+      { house: 'c', status: 'queued' as const, created: '2026-11-22 09:00:00.000Z' },
+      { house: 'd', status: 'failed' as const, created: '2026-11-22 09:00:00.000Z' },
+    ];
+    expect([...housesWithActiveCall(calls)].sort()).toEqual(['a', 'c']);
+    expect(housesWithActiveCall([]).size).toBe(0);
+  });
+});
+
+describe('concern choice (spec §4, §5: at most three)', () => {
+  test('ticking adds in order, unticking removes', () => {
+    let selected: string[] = [];
+    for (const id of ['a', 'b', 'c']) selected = toggleConcern(selected, id).selected;
+    expect(selected).toEqual(['a', 'b', 'c']);
+    expect(toggleConcern(selected, 'b')).toEqual({ selected: ['a', 'c'], limitExceeded: false });
+  });
+  test('a fourth concern is refused and nothing changes', () => {
+    const three = ['a', 'b', 'c'];
+    expect(MAX_CONCERNS).toBe(3);
+    expect(toggleConcern(three, 'd')).toEqual({ selected: three, limitExceeded: true });
+    // Removing one makes room again.
+    expect(toggleConcern(['a', 'b'], 'd')).toEqual({ selected: ['a', 'b', 'd'], limitExceeded: false });
+  });
+  test('the pre-selection is the pending ids that still exist, at most three', () => {
+    const known = new Set(['a', 'b', 'c', 'd']);
+    expect(initialSelection(['b', 'gone', 'a'], known)).toEqual(['b', 'a']);
+    expect(initialSelection(['a', 'b', 'c', 'd'], known)).toEqual(['a', 'b', 'c']);
+    expect(initialSelection([], known)).toEqual([]);
+  });
+});
+
+describe('house-check date pickers (spec §2)', () => {
+  const today = new Date(2026, 10, 22, 15, 30);
+  test('start dates earlier than the day after today are disabled', () => {
+    expect(isStartDayDisabled(new Date(2026, 10, 21), today)).toBe(true);
+    expect(isStartDayDisabled(new Date(2026, 10, 22), today)).toBe(true);
+    expect(isStartDayDisabled(new Date(2026, 10, 22, 23, 59), today)).toBe(true);
+    expect(isStartDayDisabled(new Date(2026, 10, 23), today)).toBe(false);
+    expect(isStartDayDisabled(new Date(2027, 0, 1), today)).toBe(false);
+  });
+  test('end dates before the day after the start are disabled, and all while there is no start', () => {
+    const start = new Date(2026, 11, 1);
+    expect(isEndDayDisabled(new Date(2026, 10, 30), start)).toBe(true);
+    expect(isEndDayDisabled(new Date(2026, 11, 1, 18), start)).toBe(true);
+    expect(isEndDayDisabled(new Date(2026, 11, 2), start)).toBe(false);
+    expect(isEndDayDisabled(new Date(2026, 11, 2), null)).toBe(true);
+  });
+  test('the window is saved from the start of the first day to the end of the last', () => {
+    expect(checkStartValue(new Date(2026, 11, 1, 14, 5))).toBe(iso(new Date(2026, 11, 1, 0, 0, 0, 0)));
+    expect(checkEndValue(new Date(2026, 11, 3, 9))).toBe(iso(new Date(2026, 11, 3, 23, 59, 59, 999)));
+    expect(checkStartValue(null)).toBe('');
+    expect(checkEndValue(null)).toBe('');
+    expect(parsePbDate('2026-11-22 06:00:00.000Z')?.toISOString()).toBe('2026-11-22T06:00:00.000Z');
+    expect(parsePbDate('')).toBeNull();
+    expect(parsePbDate('not a date')).toBeNull();
+  });
+});
+
+describe('home form values', () => {
+  test('owner, member number and security code need both names; phone details need a number', () => {
+    expect(showsResidentDetails('Ann', 'Lee')).toBe(true);
+    expect(showsResidentDetails('Ann', '')).toBe(false);
+    expect(showsResidentDetails('', 'Lee')).toBe(false);
+    expect(showsResidentDetails('Ann', '   ')).toBe(false);
+    expect(showsPhoneDetails('+15615550100')).toBe(true);
+    expect(showsPhoneDetails('')).toBe(false);
+    expect(showsPhoneDetails(undefined)).toBe(false);
+  });
+  test('a new home starts in Florida with a primary cell phone', () => {
+    expect(addDefaults()).toMatchObject({ state: 'FL', phone_type: 'cell', phone_primary: true, resident_owner: false, house_check: false });
+  });
+  test('update pre-fills from the home, its first resident and its first phone', () => {
+    const home: HouseWithPeople = {
+      house: house({ state: 'AK', member_number: 'M1', house_check: true, house_check_start_date: '2026-12-01 05:00:00.000Z', house_check_note: 'Away' }),
+      residents: [
+        { id: 'r1', created: '', updated: '', first_name: 'Ann', last_name: 'Lee', owner: true, house: 'h1' },
+        { id: 'r2', created: '', updated: '', first_name: 'Bob', last_name: 'Lee', owner: false, house: 'h1' },
+      ],
+      phones: [{ id: 'p1', created: '', updated: '', phone_number: '+15615550100', primary: false, type: '', house: 'h1' }],
+    };
+    const values = updateDefaults(home);
+    expect(values).toMatchObject({ state: 'Ak', member_number: 'M1', resident_first_name: 'Ann', resident_owner: true, phone_number: '+15615550100', phone_primary: false, phone_type: 'cell', house_check: true, house_check_note: 'Away' });
+    expect(values.house_check_start_date?.toISOString()).toBe('2026-12-01T05:00:00.000Z');
+    expect(values.house_check_end_date).toBeNull();
+  });
+  test('the add form sends no house check; the update form sends the window as start and end of day', () => {
+    const values = { ...addDefaults(), address: '1 A St', house_check: true, house_check_start_date: new Date(2026, 11, 1, 12), house_check_end_date: new Date(2026, 11, 5, 12) };
+    const added = toHomeForm(values, 'add');
+    expect(added.house).not.toHaveProperty('house_check');
+    expect(added.house.address).toBe('1 A St');
+    const updated = toHomeForm(values, 'update');
+    expect(updated.house).toMatchObject({
+      house_check: true,
+      house_check_start_date: iso(new Date(2026, 11, 1)),
+      house_check_end_date: iso(new Date(2026, 11, 5, 23, 59, 59, 999)),
+    });
+    expect(updated.resident).toEqual({ first_name: '', last_name: '', owner: false });
+    expect(updated.phone).toEqual({ phone_number: '', primary: true, type: 'cell' });
+  });
+});
+
+describe('home image', () => {
+  test('the 400x300 thumbnail under the files path, or none', () => {
+    expect(homeImageUrl('https://x.test/', house({ image: 'front_abc.jpg' }))).toBe('https://x.test/api/files/houses/h1/front_abc.jpg?thumb=400x300');
+    expect(homeImageUrl('https://x.test', house())).toBeNull();
+    // A queued upload has no file on the server yet.
+    expect(homeImageUrl('https://x.test', house({ image: 'pending-0' }))).toBeNull();
+  });
+});
