@@ -1,5 +1,175 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+/**
+ * Create report (spec §2, §4, §5, §7): the form of reportSchema, sent
+ * through the outbox so it works offline too; on success the form resets,
+ * 'Report created successfully' shows and the list opens with the new
+ * report (marked "Not yet sent" until the server confirms it).
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useNavigate } from 'react-router-dom';
+import { errorMessage } from '../../api/errorMessage.ts';
+import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { firstResident, queueReport } from '../../data/writes.ts';
+import { REPORT_TYPES, WEATHER_VALUES } from '../../domain/reportTypes.ts';
+import { reportSchema, type ReportValues } from '../../domain/schemas.ts';
+import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useToast } from '../../ui/toast.tsx';
+import { requestAiAssist, type AiSource } from './aiAssist.ts';
+import { DateField } from './DateField.tsx';
+import { weatherLabel } from './format.ts';
+import { useOnline, useSignedInUser } from './hooks.ts';
+import { HouseCombobox } from './HouseCombobox.tsx';
+import { NarrativeField } from './NarrativeField.tsx';
+import { PhotoPicker, type Attachment } from './PhotoPicker.tsx';
+import { housePhoneNumber, reportFormDefaults, toNewReport, type ReportFormInput } from './reportForm.ts';
+import { Toggle } from './Toggle.tsx';
+
+// The fields start empty (no type, no date) where the schema's output may not be:
+// the resolver turns valid input into ReportValues.
+const resolver = zodResolver(reportSchema) as unknown as Resolver<ReportFormInput, unknown, ReportValues>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
 
 export function CreateReportPage() {
-  return <PlaceholderScreen title="Create report" />;
+  const { db } = useSyncEngine();
+  const user = useSignedInUser();
+  const online = useOnline();
+  const navigate = useNavigate();
+  const toast = useToast();
+  const { register, control, handleSubmit, reset, setValue, getValues, formState } = useForm<ReportFormInput, unknown, ReportValues>({
+    resolver,
+    defaultValues: reportFormDefaults(),
+  });
+  const errors = formState.errors;
+  const originalText = useWatch({ control, name: 'narative' });
+  const [aiSource, setAiSource] = useState<AiSource | null>(null);
+  const [aiBusy, setAiBusy] = useState(false);
+  const [tab, setTab] = useState(0);
+  const [photos, setPhotos] = useState<Attachment[]>([]);
+
+  // Thumbnails' object URLs are released when the page goes.
+  const photosRef = useRef(photos);
+  useEffect(() => {
+    photosRef.current = photos;
+  }, [photos]);
+  useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
+
+  const fillNow = () => {
+    const now = new Date();
+    const validate = { shouldValidate: formState.isSubmitted, shouldDirty: true };
+    setValue('incident_date', new Date(now.getFullYear(), now.getMonth(), now.getDate()), validate);
+    setValue('hour', pad(now.getHours()), validate);
+    setValue('minute', pad(now.getMinutes()), validate);
+  };
+
+  const aiAssist = async () => {
+    setAiBusy(true);
+    try {
+      const answer = await requestAiAssist(getValues('narative'));
+      setValue('ai_generated_narative', answer.text, { shouldDirty: true });
+      setAiSource(answer.source);
+      // Spec §4: once an AI narrative exists its tab is the one shown.
+      setTab(1);
+    } catch (error) {
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+    } finally {
+      setAiBusy(false);
+    }
+  };
+
+  const submit = handleSubmit(async (values) => {
+    if (!user) return;
+    try {
+      const resident = values.house ? await firstResident(db, values.house) : undefined;
+      const phoneNumber = values.house ? await housePhoneNumber(db, values.house) : '';
+      const report = toNewReport(values, { residentId: resident?.id ?? '', phoneNumber }, photos.map((p) => p.file));
+      await queueReport(db, user, report);
+      reset(reportFormDefaults());
+      photos.forEach((p) => URL.revokeObjectURL(p.url));
+      setPhotos([]);
+      setAiSource(null);
+      setTab(0);
+      toast({ title: 'Success', description: 'Report created successfully' });
+      navigate('/reports');
+    } catch {
+      // Only the device's own storage can fail here; the server's answer comes later, through the outbox.
+      toast({ title: 'Fail', description: 'An error occurred while performing action', variant: 'destructive' });
+    }
+  });
+
+  const timeError = errors.hour?.message ?? errors.minute?.message;
+
+  return (
+    <section className="mx-auto max-w-2xl">
+      <h1 className="text-2xl font-semibold">Create report</h1>
+      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-5 rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectInput label="Type" error={errors.type?.message} {...register('type')}>
+            <option value="">Select type</option>
+            {REPORT_TYPES.map((t) => (
+              <option key={t.value} value={t.value}>
+                {t.label}
+              </option>
+            ))}
+          </SelectInput>
+          <SelectInput label="Weather" error={errors.weather?.message} {...register('weather')}>
+            {WEATHER_VALUES.map((w) => (
+              <option key={w} value={w}>
+                {weatherLabel(w)}
+              </option>
+            ))}
+          </SelectInput>
+        </div>
+
+        <Controller
+          control={control}
+          name="incident_date"
+          render={({ field, fieldState }) => <DateField label="Incident date" value={field.value} onChange={field.onChange} error={fieldState.error?.message} disableFuture />}
+        />
+
+        <fieldset>
+          <legend className="text-sm font-medium">Incident time</legend>
+          <div className="mt-1 flex items-end gap-3">
+            <TextInput label="Hour" type="number" inputMode="numeric" min={0} max={23} className="w-24" aria-invalid={errors.hour ? true : undefined} {...register('hour')} />
+            <TextInput label="Minute" type="number" inputMode="numeric" min={0} max={59} className="w-24" aria-invalid={errors.minute ? true : undefined} {...register('minute')} />
+            <button type="button" onClick={fillNow} className="rounded border border-gray-300 px-4 py-2 font-medium hover:bg-gray-100">
+              Now
+            </button>
+          </div>
+          <p className="mt-1 text-xs text-gray-600">Incident time MUST be in 24 hour format</p>
+          <FieldError id="incident-time-error" message={timeError} />
+        </fieldset>
+
+        <Controller control={control} name="house" render={({ field }) => <HouseCombobox value={field.value} onChange={field.onChange} />} />
+
+        <div className="flex flex-wrap gap-6">
+          <Controller control={control} name="injury" render={({ field }) => <Toggle label="Injury" checked={field.value} onChange={field.onChange} />} />
+          <Controller control={control} name="ems_pbso" render={({ field }) => <Toggle label="EMS/PBSO" checked={field.value} onChange={field.onChange} />} />
+        </div>
+
+        <NarrativeField
+          original={register('narative')}
+          ai={register('ai_generated_narative')}
+          originalText={originalText}
+          aiSource={aiSource}
+          tab={tab}
+          onTabChange={setTab}
+          online={online}
+          busy={aiBusy}
+          onAiAssist={() => void aiAssist()}
+          error={errors.narative?.message}
+          aiError={errors.ai_generated_narative?.message}
+        />
+
+        <PhotoPicker value={photos} onChange={setPhotos} />
+
+        <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60">
+          {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
+          Create report
+        </button>
+      </form>
+    </section>
+  );
 }

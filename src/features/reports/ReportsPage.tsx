@@ -1,5 +1,150 @@
-import { PlaceholderScreen } from '../../app/PlaceholderScreen.tsx';
+/**
+ * The report list (spec §2, §4): the whole current month newest first on
+ * opening; search, 'Filter + Sort', print (one report or the list) and CSV
+ * export of what is shown. It reads the local mirror only; an older range
+ * is pulled into the mirror on demand.
+ */
+import { format } from 'date-fns';
+import { useState } from 'react';
+import { flushSync } from 'react-dom';
+import { Link } from 'react-router-dom';
+import type { ReportWithLinks } from '../../data/queries.ts';
+import { useReports } from '../../data/hooks.ts';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { reportsCsv } from './csv.ts';
+import { FilterDialog } from './FilterDialog.tsx';
+import { useNow, useReportRange, type RangeState } from './hooks.ts';
+import { ReportCard } from './ReportCard.tsx';
+import { defaultFilter, type ListFilter } from './reportFilter.ts';
+
+const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm font-medium hover:bg-gray-100';
 
 export function ReportsPage() {
-  return <PlaceholderScreen title="Reports" />;
+  const [filter, setFilter] = useState<ListFilter>(() => defaultFilter());
+  const [search, setSearch] = useState('');
+  const [dialogOpen, setDialogOpen] = useState(false);
+  // While set, printing shows this report alone.
+  const [printOnly, setPrintOnly] = useState<string | null>(null);
+  const now = useNow();
+  const reports = useReports({ from: filter.from, to: filter.to, types: filter.types, sort: filter.sort, search });
+  const range = useReportRange(filter.from, filter.to);
+
+  const print = (reportId: string | null) => {
+    // The page must show the right cards before the print dialog snapshots it.
+    flushSync(() => setPrintOnly(reportId));
+    window.addEventListener('afterprint', () => setPrintOnly(null), { once: true });
+    window.print();
+  };
+
+  const period = `${format(filter.from, 'MMM d, yyyy')} – ${format(filter.to, 'MMM d, yyyy')}`;
+
+  return (
+    <section>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h1 className={`text-2xl font-semibold ${printOnly ? 'print:hidden' : ''}`}>Reports</h1>
+        <div className="no-print flex flex-wrap gap-2">
+          <button type="button" className={buttonClass} onClick={() => setDialogOpen(true)}>
+            Filter + Sort
+          </button>
+          {filter.filtered && (
+            <button type="button" className={buttonClass} onClick={() => setFilter(defaultFilter())}>
+              Clear filter
+            </button>
+          )}
+          <Link to="/reports/create" className="rounded bg-black px-3 py-2 text-sm font-medium text-white hover:bg-gray-800">
+            Create Report
+          </Link>
+        </div>
+      </div>
+
+      <p className={`mt-1 text-sm text-gray-700 ${printOnly ? 'print:hidden' : ''}`}>
+        {period}
+        {filter.types.length > 0 && <span> · {filter.types.length} type(s)</span>}
+        <span> · {filter.sort === 'newest' ? 'Newest first' : 'Oldest first'}</span>
+      </p>
+
+      <div className="no-print mt-4 flex flex-wrap items-center gap-3">
+        <input
+          type="search"
+          aria-label="Search reports"
+          placeholder="Address, type, resident, member number, etc..."
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          className="w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:ring-1 focus:ring-black focus:outline-none sm:w-auto sm:max-w-md sm:flex-1"
+        />
+        <div className="flex gap-2">
+          <button type="button" className={buttonClass} onClick={() => print(null)} disabled={!reports || reports.length === 0}>
+            Print
+          </button>
+          <button type="button" className={buttonClass} onClick={() => reports && downloadCsv(reports, filter)} disabled={!reports || reports.length === 0}>
+            Export CSV
+          </button>
+        </div>
+      </div>
+
+      <p className={`mt-3 text-sm font-medium ${printOnly ? 'print:hidden' : ''}`} aria-live="polite">
+        {reports ? `${reports.length} report(s)` : ''}
+      </p>
+      <RangeNote state={range.state} onRetry={range.retry} />
+
+      {reports === undefined ? (
+        <div className="mt-6 flex justify-center">
+          <Spinner />
+        </div>
+      ) : reports.length === 0 ? (
+        <p className="mt-6 text-center text-gray-700">No reports found</p>
+      ) : (
+        <div className="mt-3 grid gap-4 lg:grid-cols-2 print:block print:space-y-4">
+          {reports.map((item) => (
+            <ReportCard key={item.report.id} item={item} now={now} onPrint={() => print(item.report.id)} hiddenInPrint={printOnly !== null && printOnly !== item.report.id} />
+          ))}
+        </div>
+      )}
+
+      <FilterDialog
+        open={dialogOpen}
+        filter={filter}
+        onClose={() => setDialogOpen(false)}
+        onApply={(next) => {
+          setFilter(next);
+          setDialogOpen(false);
+        }}
+      />
+    </section>
+  );
+}
+
+function RangeNote({ state, onRetry }: { state: RangeState; onRetry: () => void }) {
+  if (state === 'ready') return null;
+  if (state === 'loading') {
+    return (
+      <p className="no-print mt-2 flex items-center gap-2 text-sm text-gray-700">
+        <Spinner size={18} label="Loading older reports" /> Loading older reports…
+      </p>
+    );
+  }
+  return (
+    <p role="status" className="no-print mt-2 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
+      {state === 'offline' ? 'You are offline — older reports need a connection. Showing the reports on this device.' : 'Older reports could not be loaded. Showing the reports on this device.'}
+      {state === 'failed' && (
+        <button type="button" onClick={onRetry} className="ml-2 underline">
+          Try again
+        </button>
+      )}
+    </p>
+  );
+}
+
+function downloadCsv(rows: readonly ReportWithLinks[], filter: ListFilter) {
+  // The byte-order mark makes spreadsheet programs read the file as UTF-8.
+  const blob = new Blob(['\uFEFF', reportsCsv(rows)], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `reports-${format(filter.from, 'yyyy-MM-dd')}-to-${format(filter.to, 'yyyy-MM-dd')}.csv`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has started the download.
+  window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }

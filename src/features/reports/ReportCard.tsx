@@ -1,0 +1,93 @@
+/**
+ * One report of the list (spec §2): the incident's facts, the narrative
+ * with its Original / Ai assist selector, the photos, when it was written,
+ * and a "Not yet sent" marker while it waits in the outbox.
+ */
+import { useState } from 'react';
+import type { ReportWithLinks } from '../../data/queries.ts';
+import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { formatAddress, formatCreated, formatDateTime, formatPhone, NOT_AVAILABLE, personName, weatherLabel, yesNo } from './format.ts';
+import { DEFAULT_NARRATIVE_CHOICE, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
+import { ReportPhotos } from './ReportPhotos.tsx';
+
+export function ReportCard({ item, now, onPrint, hiddenInPrint = false }: { item: ReportWithLinks; now: Date; onPrint: () => void; hiddenInPrint?: boolean }) {
+  const { report, house, resident, officer } = item;
+  const [choice, setChoice] = useState<NarrativeChoice>(DEFAULT_NARRATIVE_CHOICE);
+  const facts: Array<[string, string]> = [
+    ['Incident time', formatDateTime(report.incident_time)],
+    ['Officer', personName(officer)],
+    ['Address', formatAddress(house)],
+    ['Weather', weatherLabel(report.weather)],
+    ['Resident', personName(resident)],
+    ['Phone', formatPhone(report.phone_number)],
+    ['Member #', house?.member_number || NOT_AVAILABLE],
+    ['Injury', yesNo(report.injury)],
+    ['EMS/PBSO', yesNo(report.ems_pbso)],
+  ];
+  const chosenLabel = NARRATIVE_CHOICES.find((c) => c.value === choice)?.label;
+  const titleId = `report-${report.id}-title`;
+
+  return (
+    <article
+      aria-labelledby={titleId}
+      className={`rounded-lg border border-gray-200 bg-white p-4 shadow-sm print:break-inside-avoid print:rounded-none print:border-x-0 print:border-t-0 print:border-b-gray-400 print:px-0 print:shadow-none ${hiddenInPrint ? 'print:hidden' : ''}`}
+    >
+      <header className="flex flex-wrap items-start justify-between gap-2">
+        {/* The type heads the card; the other facts follow in the list below. */}
+        <h2 id={titleId} className="text-lg font-semibold">
+          {reportTypeLabel(report.type)}
+        </h2>
+        <div className="flex items-center gap-2">
+          {report._pending && (
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 print:border print:border-amber-900">Not yet sent</span>
+          )}
+          <button type="button" onClick={onPrint} className="no-print rounded border border-gray-300 px-3 py-1 text-sm" aria-label={`Print ${reportTypeLabel(report.type)} report of ${formatDateTime(report.incident_time)}`}>
+            Print
+          </button>
+        </div>
+      </header>
+
+      <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 text-sm sm:grid-cols-3 print:grid-cols-3">
+        {facts.map(([label, value]) => (
+          <div key={label} className="min-w-0">
+            <dt className="text-gray-600">{label}</dt>
+            <dd className="font-medium break-words">{value}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <div className="mt-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h3 className="text-sm font-medium">
+            Narrative <span className="hidden print:inline">({chosenLabel})</span>
+          </h3>
+          <div role="group" aria-label="Narrative version" className="no-print inline-flex rounded border border-gray-300 text-sm">
+            {NARRATIVE_CHOICES.map((option) => (
+              <button
+                key={option.value}
+                type="button"
+                aria-pressed={choice === option.value}
+                onClick={() => setChoice(option.value)}
+                className={`px-3 py-1 first:rounded-l last:rounded-r ${choice === option.value ? 'bg-black text-white' : 'bg-white text-gray-800'}`}
+              >
+                {option.label}
+              </button>
+            ))}
+          </div>
+        </div>
+        {/* Text, never HTML: a narrative is whatever an officer (or a model) typed. */}
+        <p className="mt-1 text-sm whitespace-pre-wrap break-words text-gray-900" data-testid="narrative">
+          {narrativeText(report, choice)}
+        </p>
+      </div>
+
+      <ReportPhotos reportId={report.id} photos={report.photos ?? []} />
+
+      {/* Paper outlives "3 minutes ago": a printout always gives the date and time. */}
+      <p className="mt-3 text-xs text-gray-600">
+        <span className="print:hidden">Created {formatCreated(report.created, now)}</span>
+        <span className="hidden print:inline">Created {formatDateTime(report.created)}</span>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,55 @@
+/**
+ * CSV export of the filtered report list (RFC 4180: comma separated, CRLF
+ * rows, fields with a comma, quote or line break quoted, quotes doubled).
+ */
+import type { ReportWithLinks } from '../../data/queries.ts';
+import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { formatAddress, formatDateTime, NOT_AVAILABLE, personName, SORTABLE_DATE_TIME, weatherLabel, yesNo } from './format.ts';
+import { stripParagraph } from './narrative.ts';
+
+export const CSV_COLUMNS = [
+  'Incident time', 'Type', 'Weather', 'Address', 'Resident', 'Phone', 'Member number', 'Injury', 'EMS/PBSO', 'Officer', 'Narrative', 'AI narrative', 'Created',
+] as const;
+
+/**
+ * Spreadsheets run a cell starting with = + - @ as a formula; a leading
+ * apostrophe keeps such text inert. Plain numbers (+15615550100, -5) are
+ * left alone.
+ */
+function neutraliseFormula(value: string): string {
+  if (/^[=+\-@\t\r]/.test(value) && !/^[+-]?[\d\s().-]+$/.test(value)) return `'${value}`;
+  return value;
+}
+
+export function csvField(value: string): string {
+  const safe = neutraliseFormula(value);
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export function csvRow(values: readonly string[]): string {
+  return values.map(csvField).join(',');
+}
+
+const orEmpty = (value: string) => (value === NOT_AVAILABLE ? '' : value);
+
+export function reportRow({ report, house, resident, officer }: ReportWithLinks): string[] {
+  return [
+    orEmpty(formatDateTime(report.incident_time, SORTABLE_DATE_TIME)),
+    reportTypeLabel(report.type),
+    weatherLabel(report.weather),
+    orEmpty(formatAddress(house)),
+    orEmpty(personName(resident)),
+    report.phone_number ?? '',
+    house?.member_number ?? '',
+    yesNo(report.injury),
+    yesNo(report.ems_pbso),
+    orEmpty(personName(officer)),
+    stripParagraph(report.narative ?? ''),
+    stripParagraph(report.ai_generated_narative ?? ''),
+    orEmpty(formatDateTime(report.created, SORTABLE_DATE_TIME)),
+  ];
+}
+
+export function reportsCsv(rows: readonly ReportWithLinks[]): string {
+  return [csvRow(CSV_COLUMNS), ...rows.map((row) => csvRow(reportRow(row)))].join('\r\n') + '\r\n';
+}
