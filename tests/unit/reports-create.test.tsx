@@ -133,7 +133,7 @@ describe('create report', () => {
     const user = renderPage();
     await user.type(screen.getByLabelText('Original narrative'), 'gate open');
     await user.click(screen.getByRole('button', { name: 'Ai Assist' }));
-    const toast = (await screen.findByText('Fail')).closest('li')!;
+    const toast = (await screen.findByText('Fail')).closest<HTMLElement>('[role=alert]')!;
     expect(toast.getAttribute('role')).toBe('alert');
     expect(within(toast).getByText('The AI service could not be reached. Please try again later.')).toBeTruthy();
     expect(screen.queryByRole('tab', { name: 'Ai Generated' })).toBeNull();

@@ -162,7 +162,7 @@ describe('report list', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Filter' }));
 
     const title = await screen.findByText('Filter error');
-    expect(within(title.closest('li')!).getByText('Dates must be selected')).toBeTruthy();
+    expect(within(title.closest('[role=alert]')!).getByText('Dates must be selected')).toBeTruthy();
     expect(screen.getByRole('dialog')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Clear filter' })).toBeNull();
     expect(load).not.toHaveBeenCalled();
@@ -192,7 +192,7 @@ describe('report list', () => {
     await user.click(within(dialog).getByRole('button', { name: /^From date/ }));
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Choose the Year' }), String(from.getFullYear()));
     await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Choose the Month' }), String(from.getMonth()));
-    await user.click(within(dialog).getByRole('button', { name: new RegExp(`^${format(from, 'EEEE d MMMM yyyy')}`) }));
+    await user.click(within(dialog).getByRole('button', { name: new RegExp(`^${format(from, 'd MMMM yyyy, EEEE')}`) }));
     await user.click(within(dialog).getByRole('button', { name: 'Filter' }));
   }
 

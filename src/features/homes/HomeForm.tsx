@@ -12,7 +12,7 @@ import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
-import { DateField } from './DateField.tsx';
+import { DateField } from '../../ui/DateField.tsx';
 import { PHONE_TYPES, showsPhoneDetails, showsResidentDetails, type HomeFormMode, type HomeFormValues } from './homeForm.ts';
 import { PhoneField } from './PhoneField.tsx';
 

@@ -5,6 +5,7 @@
  * report (marked "Not yet sent" until the server confirms it).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
+import { endOfDay } from 'date-fns';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
@@ -13,11 +14,11 @@ import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { firstResident, queueReport } from '../../data/writes.ts';
 import { REPORT_TYPES, WEATHER_VALUES } from '../../domain/reportTypes.ts';
 import { reportSchema, type ReportValues } from '../../domain/schemas.ts';
+import { DateField } from '../../ui/DateField.tsx';
 import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { requestAiAssist, type AiSource } from './aiAssist.ts';
-import { DateField } from './DateField.tsx';
 import { weatherLabel } from './format.ts';
 import { useOnline, useSignedInUser } from './hooks.ts';
 import { HouseCombobox } from './HouseCombobox.tsx';
@@ -31,6 +32,9 @@ import { Toggle } from './Toggle.tsx';
 const resolver = zodResolver(reportSchema) as unknown as Resolver<ReportFormInput, unknown, ReportValues>;
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+// Incidents have happened already: days after today cannot be picked.
+const isFutureDay = (day: Date) => day > endOfDay(new Date());
 
 export function CreateReportPage() {
   const { db } = useSyncEngine();
@@ -126,7 +130,7 @@ export function CreateReportPage() {
         <Controller
           control={control}
           name="incident_date"
-          render={({ field, fieldState }) => <DateField label="Incident date" value={field.value} onChange={field.onChange} error={fieldState.error?.message} disableFuture />}
+          render={({ field, fieldState }) => <DateField label="Incident date" value={field.value} onChange={(date) => field.onChange(date ?? undefined)} error={fieldState.error?.message} isDayDisabled={isFutureDay} yearsBack={10} />}
         />
 
         <fieldset>

@@ -10,7 +10,7 @@ import { REPORT_TYPES, type ReportType } from '../../domain/reportTypes.ts';
 import { SelectInput } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { useToast } from '../../ui/toast.tsx';
-import { DateField } from './DateField.tsx';
+import { DateField } from '../../ui/DateField.tsx';
 import { applyDraft, draftOf, type FilterDraft, type ListFilter, type ReportSort } from './reportFilter.ts';
 
 export function FilterDialog({ open, filter, onClose, onApply }: { open: boolean; filter: ListFilter; onClose: () => void; onApply: (filter: ListFilter) => void }) {
@@ -48,8 +48,8 @@ function FilterForm({ filter, onApply }: { filter: ListFilter; onApply: (filter:
       }}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <DateField label="From date" value={draft.from} onChange={(from) => update({ from })} />
-        <DateField label="To date" value={draft.to} onChange={(to) => update({ to })} />
+        <DateField label="From date" value={draft.from} onChange={(from) => update({ from: from ?? undefined })} yearsBack={10} />
+        <DateField label="To date" value={draft.to} onChange={(to) => update({ to: to ?? undefined })} yearsBack={10} />
       </div>
       <Disclosure as="div" className="rounded border border-gray-300">
         <DisclosureButton className="group flex w-full items-center justify-between px-3 py-2 text-left text-sm font-medium">
