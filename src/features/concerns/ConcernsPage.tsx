@@ -9,8 +9,8 @@ import type { ConcernRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useConcerns } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ListScreen } from '../../ui/ListScreen.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
 import { signedInStaff, useManagement, type Staff } from '../users/useManagement.ts';
 import { ConcernCard } from './ConcernCard.tsx';
 import { ConcernForm } from './ConcernForm.tsx';
@@ -47,41 +47,18 @@ function ConcernsScreen({ me }: { me: Staff }) {
   }
 
   return (
-    <section>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Concerns</h1>
-        {director && (
-          <button type="button" disabled={!canManage} onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50">
-            Add Concern
-          </button>
-        )}
-      </div>
-      {blockedReason && (
-        <p role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {blockedReason}
-        </p>
-      )}
-      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <input
-          type="search"
-          aria-label="Search concerns"
-          placeholder="Search concerns..."
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          className="w-full rounded border border-gray-300 bg-white px-3 py-2 focus:border-black focus:ring-1 focus:ring-black focus:outline-none sm:max-w-sm"
-        />
-        {concerns && <p className="text-sm text-gray-700">{concerns.length} concern(s)</p>}
-      </div>
-
-      {concerns === undefined ? (
-        <div className="mt-10 flex justify-center">
-          <Spinner label="Loading concerns" />
-        </div>
-      ) : concerns.length === 0 ? (
-        <p className="mt-10 text-center text-gray-700">No concerns found</p>
-      ) : (
+    <ListScreen
+      title="Concerns"
+      add={director ? { label: 'Add Concern', disabled: !canManage, onClick: () => setSheet({ kind: 'add' }) } : undefined}
+      notice={blockedReason}
+      search={{ value: search, onChange: setSearch, label: 'Search concerns', placeholder: 'Search concerns...' }}
+      count={concerns?.length}
+      countText={(n) => `${n} concern(s)`}
+      emptyText="No concerns found"
+      loadingLabel="Loading concerns"
+      items={
         <ul className="mt-4 grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
-          {concerns.map((concern) => (
+          {(concerns ?? []).map((concern) => (
             <ConcernCard
               key={concern.id}
               concern={concern}
@@ -92,8 +69,8 @@ function ConcernsScreen({ me }: { me: Staff }) {
             />
           ))}
         </ul>
-      )}
-
+      }
+    >
       <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit Concern' : 'Add Concern'}>
         {sheet && (
           <ConcernForm
@@ -120,6 +97,6 @@ function ConcernsScreen({ me }: { me: Staff }) {
       >
         {deleting && `"${deleting.name}" will be removed from the concern list. Calls already made keep their script.`}
       </ConfirmDialog>
-    </section>
+    </ListScreen>
   );
 }

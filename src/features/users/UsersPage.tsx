@@ -6,8 +6,8 @@ import { useState } from 'react';
 import type { UserRecord } from '../../api/records.ts';
 import { useUsers } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ListScreen } from '../../ui/ListScreen.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
 import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
 import { UserCard, userDisplayName } from './UserCard.tsx';
 import { AddUserForm, EditUserForm } from './UserForms.tsx';
@@ -37,41 +37,18 @@ export function UsersPage() {
   }
 
   return (
-    <section>
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className="text-2xl font-semibold">Users</h1>
-        {director && (
-          <button type="button" disabled={!canManage} onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50">
-            Add User
-          </button>
-        )}
-      </div>
-      {blockedReason && (
-        <p role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {blockedReason}
-        </p>
-      )}
-      <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
-        <input
-          type="search"
-          aria-label="Search users"
-          placeholder="Search users..."
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          className="w-full rounded border border-gray-300 bg-white px-3 py-2 focus:border-black focus:ring-1 focus:ring-black focus:outline-none sm:max-w-sm"
-        />
-        {users && <p className="text-sm text-gray-700">{users.length} user(s)</p>}
-      </div>
-
-      {users === undefined ? (
-        <div className="mt-10 flex justify-center">
-          <Spinner label="Loading users" />
-        </div>
-      ) : users.length === 0 ? (
-        <p className="mt-10 text-center text-gray-700">No user found</p>
-      ) : (
+    <ListScreen
+      title="Users"
+      add={director ? { label: 'Add User', disabled: !canManage, onClick: () => setSheet({ kind: 'add' }) } : undefined}
+      notice={blockedReason}
+      search={{ value: search, onChange: setSearch, label: 'Search users', placeholder: 'Search users...' }}
+      count={users?.length}
+      countText={(n) => `${n} user(s)`}
+      emptyText="No user found"
+      loadingLabel="Loading users"
+      items={
         <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {users.map((user) => {
+          {(users ?? []).map((user) => {
             const isSelf = user.id === me?.id;
             return (
               <UserCard
@@ -87,8 +64,8 @@ export function UsersPage() {
             );
           })}
         </ul>
-      )}
-
+      }
+    >
       <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit User' : 'Add User'}>
         {sheet?.kind === 'add' && (
           <AddUserForm
@@ -126,6 +103,6 @@ export function UsersPage() {
       </ConfirmDialog>
 
       <TemporaryPasswordDialog created={created} onClose={() => setCreated(null)} />
-    </section>
+    </ListScreen>
   );
 }
