@@ -1,5 +1,5 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useToastHost } from './toast.tsx';
 import { Spinner } from './Spinner.tsx';
 
@@ -25,8 +25,7 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const panel = useRef<HTMLDivElement>(null);
-  useToastHost(panel, open);
+  const panel = useToastHost(open);
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />

@@ -3,12 +3,11 @@
  * dialog sliding from the bottom on phones, centred on wide screens.
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useToastHost } from './toast.tsx';
 
 export function Sheet({ open, onClose, title, children, wide = false }: { open: boolean; onClose: () => void; title: string; children: ReactNode; wide?: boolean }) {
-  const panel = useRef<HTMLDivElement>(null);
-  useToastHost(panel, open);
+  const panel = useToastHost(open);
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />

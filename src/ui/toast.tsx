@@ -3,7 +3,7 @@
  * (50 px) to dismiss, F8 moves focus to the notification area. Titles are
  * 'Success', 'Fail' or 'Failure'; failures use the destructive style.
  */
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type PointerEvent, type RefObject } from 'react';
+import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type PointerEvent } from 'react';
 import { createPortal } from 'react-dom';
 
 export const TOAST_DURATION_MS = 5_000;
@@ -37,14 +37,19 @@ export function useToast(): ShowToast {
 /**
  * An open modal (sheet, dialog) makes everything outside it inert, toasts
  * included; while open it hosts the toast area, so a toast raised from
- * inside it is announced and can be dismissed.
+ * inside it is announced and can be dismissed. Returns the callback ref for
+ * the modal's panel: on a second opening Headless UI mounts the panel a
+ * render after `open` turns true, so a ref read in an effect was still
+ * empty and the toast landed, inert, outside the dialog.
  */
-export function useToastHost(ref: RefObject<HTMLElement | null>, open: boolean): void {
+export function useToastHost(open: boolean): (panel: HTMLElement | null) => void {
   const context = useContext(ToastContext);
+  const [panel, setPanel] = useState<HTMLElement | null>(null);
   useEffect(() => {
-    if (!open || !context || !ref.current) return;
-    return context.addHost(ref.current);
-  }, [open, context, ref]);
+    if (!open || !context || !panel) return;
+    return context.addHost(panel);
+  }, [open, context, panel]);
+  return setPanel;
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
@@ -80,12 +85,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
   const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
 
+  // A notification is for the screen: it has no place on a printed report.
   const area = (
     <section
       ref={viewport}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none"
+      className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none print:hidden"
     >
       {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
     </section>

@@ -1,0 +1,246 @@
+/**
+ * Shared steps of the Reports journeys (tests/e2e/reports-*.test.ts): a
+ * signed-in browser context at a phone or desktop size, what the server
+ * holds (read with the superuser client, the tests' source of truth), the
+ * list as the page shows it, screenshots and the axe-core check.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Result } from 'axe-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { RecordModel } from 'pocketbase';
+import { expect } from 'vitest';
+import { projectRoot } from '../../scripts/pocketbase/server.ts';
+import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
+import { reportTypeLabel } from '../../src/domain/reportTypes.ts';
+import type { TestServer } from '../support/pocketbase.ts';
+import { screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+
+export const SIZES = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type SizeName = keyof typeof SIZES;
+
+/** The demo director's community: Palm Grove Estates. */
+export const COMMUNITY = DEMO_COMMUNITY_IDS.primary;
+
+/** A tiny teal PNG (16×12), as a picked photo: small to send, visible in screenshots. */
+export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABAAAAAMCAIAAADkharWAAAAFUlEQVR42mPgndJBEmIY1TCqATsCAIV93sFVhzWVAAAAAElFTkSuQmCC', 'base64');
+
+export interface SignedIn {
+  context: BrowserContext;
+  page: Page;
+  userId: string;
+}
+
+/**
+ * A context at the given size in this process's time zone (the list's
+ * month and the tests' expectations must agree on where a month starts),
+ * signed in as the demo director once, with the first pull done.
+ */
+export async function signedIn(browser: Browser, server: TestServer, size: SizeName): Promise<SignedIn> {
+  const context = await browser.newContext({ viewport: SIZES[size], timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  // Fail in seconds, not Playwright's 30 s, so one broken step does not eat a file's budget.
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  await signIn(page, server.url, DEMO_DIRECTOR);
+  const userId = await signedInUserId(page);
+  await waitForFirstSync(page, userId);
+  return { context, page, userId };
+}
+
+/** Goes to the Reports list through the navigation (the side drawer on a phone). */
+export async function openReports(page: Page): Promise<void> {
+  if ((page.viewportSize()?.width ?? 1280) < 768) {
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('dialog').getByRole('link', { name: 'Reports', exact: true }).click();
+  } else {
+    await page.locator('nav').getByRole('link', { name: 'Reports', exact: true }).click();
+  }
+  await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+}
+
+// ---- the server's data -------------------------------------------------------
+
+export interface ServerReport extends RecordModel {
+  created: string;
+  incident_time: string;
+  type: string;
+  narative: string;
+  ai_generated_narative: string;
+  house: string;
+  resident: string;
+  created_by: string;
+  phone_number: string;
+  photos: string[];
+  expand?: { house?: RecordModel; resident?: RecordModel };
+}
+
+/** Every report of the demo community, with its home and resident. */
+export async function communityReports(server: TestServer): Promise<ServerReport[]> {
+  return server.admin.collection('reports').getFullList<ServerReport>({ filter: server.admin.filter('community = {:c}', { c: COMMUNITY }), expand: 'house,resident' });
+}
+
+/** Reports with this exact original narrative (how the journeys find the one they wrote). */
+export async function reportsByNarrative(server: TestServer, narative: string): Promise<ServerReport[]> {
+  return server.admin.collection('reports').getFullList<ServerReport>({ filter: server.admin.filter('narative = {:n}', { n: narative }) });
+}
+
+const time = (pbDate: string) => new Date(pbDate.replace(' ', 'T')).getTime();
+
+export function incidentBetween(report: ServerReport, from: Date, to: Date): boolean {
+  const at = time(report.incident_time);
+  return at >= from.getTime() && at <= to.getTime();
+}
+
+/**
+ * DESIGN.md's search rule, written out again here so the test does not
+ * trust the app's code: case-insensitive, every word of the query in one of
+ * the fields (the type both as stored and as shown).
+ */
+export function matchesSearch(report: ServerReport, query: string): boolean {
+  const house = report.expand?.house;
+  const resident = report.expand?.resident;
+  const fields = [house?.address, house?.apt, house?.city, house?.state, house?.zip, report.type, reportTypeLabel(report.type), resident?.first_name, resident?.last_name, house?.member_number]
+    .filter((field): field is string => typeof field === 'string' && field !== '')
+    .map((field) => field.toLowerCase());
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => fields.some((field) => field.includes(word)));
+}
+
+// ---- the list as shown -------------------------------------------------------
+
+/** The ids of the cards on screen, top to bottom (each card is labelled by `report-{id}-title`). */
+export async function cardIds(page: Page): Promise<string[]> {
+  const labels = await page.locator('article[aria-labelledby^="report-"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-labelledby') ?? ''));
+  return labels.map((label) => label.replace(/^report-/, '').replace(/-title$/, ''));
+}
+
+/** The card of one report. */
+export function card(page: Page, reportId: string) {
+  return page.locator(`article[aria-labelledby="report-${reportId}-title"]`);
+}
+
+async function countText(page: Page): Promise<string> {
+  return (await page.getByText(/^\d+ report\(s\)$/).textContent({ timeout: 10_000 })) ?? '';
+}
+
+/**
+ * The list shows exactly `expected` (the count line and the cards), in
+ * creation order: newest first or oldest first. Reports created in one
+ * batch may share a creation time, so the order is checked as a
+ * non-increasing (or non-decreasing) run of creation times.
+ */
+export async function expectList(page: Page, expected: readonly ServerReport[], sort: 'newest' | 'oldest'): Promise<string[]> {
+  // The mirror fills and the live query answers asynchronously: wait for the count to settle on the expected one.
+  await expect.poll(() => countText(page), { timeout: 15_000 }).toBe(`${expected.length} report(s)`);
+  const ids = await cardIds(page);
+  expect([...ids].sort()).toEqual(expected.map((r) => r.id).sort());
+  const created = new Map(expected.map((r) => [r.id, r.created]));
+  const times = ids.map((id) => created.get(id)!);
+  const sorted = [...times].sort((a, b) => (sort === 'newest' ? b.localeCompare(a) : a.localeCompare(b)));
+  expect(times).toEqual(sorted);
+  return ids;
+}
+
+/** A report waiting in the outbox, as read from the page's IndexedDB. */
+export interface QueuedReport {
+  id: string;
+  narative: string;
+  photos: number;
+  status: string;
+}
+
+/**
+ * The reports waiting in the user's outbox (src/data/db.ts's OutboxEntry
+ * shape). Read and summarised inside the page: the photos are Blobs, which
+ * do not cross to the test.
+ */
+export async function queuedReports(page: Page, userId: string): Promise<QueuedReport[]> {
+  return page.evaluate(
+    (database) =>
+      new Promise<QueuedReport[]>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const request = open.result.transaction('outbox', 'readonly').objectStore('outbox').getAll();
+          request.onerror = () => reject(request.error);
+          request.onsuccess = () => {
+            open.result.close();
+            type Op = { action: string; collection: string; id: string; body: { narative?: string }; files?: { photos?: Blob[] } };
+            const entries = request.result as Array<{ status: string; ops: Op[] }>;
+            resolve(
+              entries.flatMap((entry) =>
+                entry.ops
+                  .filter((op) => op.action === 'create' && op.collection === 'reports')
+                  .map((op) => ({ id: op.id, narative: op.body.narative ?? '', photos: op.files?.photos?.length ?? 0, status: entry.status })),
+              ),
+            );
+          };
+        };
+      }),
+    `scms-${userId}`,
+  );
+}
+
+// ---- artefacts and checks ----------------------------------------------------
+
+/** Saves test-results/screenshots/reports-{name}-{size}.png. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  const size = (page.viewportSize()?.width ?? 1280) < 768 ? 'phone' : 'desktop';
+  await page.screenshot({ path: join(screenshots, `reports-${name}-${size}.png`), fullPage });
+}
+
+const AXE_PATH = join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
+
+function describeViolations(violations: Result[]): string {
+  return violations.flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(/\s+/g, ' '))).join('\n');
+}
+
+/**
+ * Runs axe-core on the page as it is and fails on serious or critical
+ * violations, listing them. The app's "script-src 'self'" policy refuses
+ * the inline script addScriptTag writes; the journeys run under the real
+ * policy, so then the script is evaluated through the DevTools protocol,
+ * which that policy does not govern.
+ */
+export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<Result[]> {
+  const hasAxe = () => page.evaluate(() => 'axe' in window);
+  if (!(await hasAxe())) {
+    await page.addScriptTag({ path: AXE_PATH }).catch(() => undefined);
+    if (!(await hasAxe())) await page.evaluate(await readFile(AXE_PATH, 'utf8'));
+  }
+  const { violations, passes } = await page.evaluate(async () => {
+    const results = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document);
+    return { violations: results.violations, passes: results.passes.length };
+  });
+  // An empty result must come from rules that ran, not from a page axe could not read.
+  expect(passes, `axe ran no passing rule on ${what}`).toBeGreaterThan(10);
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious, `axe on ${what}:\n${describeViolations(serious)}`).toEqual([]);
+  // Lesser findings do not fail the journey, but are worth reading.
+  if (violations.length > 0) console.info(`axe on ${what}, minor/moderate:\n${describeViolations(violations)}`);
+  return violations;
+}
+
+/** Polls `read` until `done` holds; returns the last value. */
+export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    last = await read();
+  }
+  return last;
+}
+
+/** A word unique to one test run, to find what a journey wrote. */
+export function uniqueTag(): string {
+  return Math.random().toString(36).slice(2, 8);
+}
