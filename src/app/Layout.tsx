@@ -93,7 +93,8 @@ export function Layout() {
           </div>
         </div>
       </nav>
-      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} className="relative z-50 md:hidden">
+      {/* A dialog needs a name for screen readers (axe: aria-dialog-name); the drawer's visible title is only the logo. */}
+      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} aria-label="Menu" className="relative z-50 md:hidden">
         <DialogBackdrop className="fixed inset-0 bg-black/40" />
         <DialogPanel className="fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
           <span className="mb-2 text-lg font-bold">SCMS</span>

@@ -13,11 +13,14 @@ import { onOutboxWrite } from './outbox.ts';
 import { ensureReportRange, pullAll } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
+import { releaseLease } from './lease.ts';
 import { replayOutbox, type ReplayResult } from './replay.ts';
 import { SYNC_TAG } from './syncTag.ts';
 
 export { SYNC_TAG };
 const REPLAY_INTERVAL_MS = 30_000;
+/** Another replayer holds the lease (a closing tab, the worker): look again soon rather than at the next timer. */
+const BUSY_RETRY_MS = 5_000;
 const RECONCILE_INTERVAL_MS = 5 * 60_000;
 
 export interface EngineStatus {
@@ -57,12 +60,16 @@ export class SyncEngine {
       void this.replay({ retryNow: true }).then(() => this.pull());
     };
     const onOffline = () => this.setStatus({ online: false });
+    // A page that goes away mid-replay frees the lease for the next page at once
+    // (best effort: the transaction starts before the page is gone).
+    const onPageHide = () => void releaseLease(this.db, this.owner);
     const onVisible = () => {
       if (document.visibilityState === 'visible') void this.syncNow();
     };
     window.addEventListener('online', onOnline);
     window.addEventListener('offline', onOffline);
     document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('pagehide', onPageHide);
     const replayTimer = window.setInterval(() => void this.replay(), REPLAY_INTERVAL_MS);
     const reconcileTimer = window.setInterval(() => void this.reconcile(), RECONCILE_INTERVAL_MS);
     const offWrite = onOutboxWrite(() => {
@@ -73,6 +80,7 @@ export class SyncEngine {
       () => window.removeEventListener('online', onOnline),
       () => window.removeEventListener('offline', onOffline),
       () => document.removeEventListener('visibilitychange', onVisible),
+      () => window.removeEventListener('pagehide', onPageHide),
       () => window.clearInterval(replayTimer),
       () => window.clearInterval(reconcileTimer),
       offWrite,
@@ -155,7 +163,10 @@ export class SyncEngine {
   }
 
   private applyOutcome({ outcome, delivered }: ReplayResult): void {
-    if (outcome === 'offline') this.setStatus({ online: false });
+    if (outcome === 'busy') {
+      const timer = window.setTimeout(() => void this.replay(), BUSY_RETRY_MS);
+      this.cleanups.push(() => window.clearTimeout(timer));
+    } else if (outcome === 'offline') this.setStatus({ online: false });
     else if (outcome === 'auth-required') this.setStatus({ authRequired: true });
     // An empty outbox says nothing about the server: only a delivery proves it is reachable.
     else if (outcome === 'done' && delivered > 0) this.setStatus({ online: true, authRequired: false });

@@ -86,12 +86,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
 
   // A notification is for the screen: it has no place on a printed report.
+  // On phones it sits at the top, where it does not cover a sheet's buttons.
   const area = (
     <section
       ref={viewport}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed right-0 bottom-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none print:hidden"
+      className="pointer-events-none fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0 print:hidden"
     >
       {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
     </section>

@@ -28,11 +28,12 @@ export interface TestServer {
 
 export async function startTestServer(
   env: Record<string, string | undefined> = {},
-  options: { publicDir?: string } = {},
+  /** `port`: a fixed port (e.g. from freePort()), for hooks that must know the server's address before it starts; a free one when absent. */
+  options: { publicDir?: string; port?: number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
   const start = (port?: number, superuser?: typeof SUPERUSER) => startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir });
-  const server = await start(undefined, SUPERUSER);
+  const server = await start(options.port, SUPERUSER);
   const client = () => {
     const pb = new PocketBase(server.url);
     pb.autoCancellation(false);

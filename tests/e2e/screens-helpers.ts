@@ -1,0 +1,189 @@
+/**
+ * Shared steps of the screen journeys (tests/e2e/screens-*.test.ts): the
+ * built app served by a real PocketBase with the demo data (and, for calls,
+ * the telephony stand-in), the two screen sizes, navigation through the top
+ * bar or the side drawer, screenshots and the axe-core check.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Result } from 'axe-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
+import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
+import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
+import { seedDemo } from '../../scripts/seed/seed.ts';
+import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
+import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { distDir, screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+
+export { DEMO_COMMUNITY_IDS };
+
+/** The two sizes every journey runs at: a phone (nav entries in the side drawer) and a desktop. */
+export const SIZES = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type SizeName = keyof typeof SIZES;
+export const SIZE_NAMES = Object.keys(SIZES) as SizeName[];
+
+/** Tailwind's md breakpoint: below it the nav entries live in the drawer. */
+const DRAWER_BELOW_PX = 768;
+
+export const TELEPHONY = { accountSid: 'AC' + 'e2e0screens0000'.padEnd(32, '0'), authToken: 'screens-e2e-auth-token', from: '+15615550100' };
+
+export interface ScreensServer {
+  server: TestServer;
+  /** Present when started with telephony. */
+  standin: TelephonyStandin | null;
+  stop: () => Promise<void>;
+}
+
+/**
+ * PocketBase with the demo data, serving the built app. With `telephony`
+ * the stand-in runs too: PocketBase's port is chosen first, because the
+ * call route gives the provider its status-callback URL (SCMS_PUBLIC_URL)
+ * and the stand-in's URL must be in PocketBase's environment at start.
+ */
+export async function startScreensServer(options: { telephony?: { stepDelayMs: number } } = {}): Promise<ScreensServer> {
+  let standin: TelephonyStandin | null = null;
+  let env: Record<string, string> = {};
+  let port: number | undefined;
+  if (options.telephony) {
+    port = await freePort();
+    standin = await startTelephonyStandin({ port: 0, accountSid: TELEPHONY.accountSid, authToken: TELEPHONY.authToken, stepDelayMs: options.telephony.stepDelayMs });
+    env = {
+      TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
+      TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
+      TWILIO_FROM_NUMBER: TELEPHONY.from,
+      TWILIO_API_BASE: standin.url,
+      SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    };
+  }
+  const server = await startTestServer(env, { publicDir: distDir, port });
+  await seedDemo(server.admin);
+  return {
+    server,
+    standin,
+    stop: async () => {
+      await standin?.stop();
+      await server.stop();
+    },
+  };
+}
+
+export interface SizedPage {
+  size: SizeName;
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh context at the given size; a step that does not happen within 10 s fails (not after Playwright's 30 s). */
+export async function sizedContext(browser: Browser, size: SizeName): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: SIZES[size] });
+  context.setDefaultTimeout(10_000);
+  return context;
+}
+
+/** A fresh context at the given size, signed in through the login form (one sign-in per context: the server allows 20 a minute), its mirror filled. */
+export async function signedInPage(browser: Browser, baseUrl: string, size: SizeName, account: DemoAccount): Promise<SizedPage> {
+  const context = await sizedContext(browser, size);
+  const page = await context.newPage();
+  await signIn(page, baseUrl, account).catch(async (error: unknown) => {
+    // Say where the page was stuck, so a failed sign-in can be told from a slow one.
+    const body = await page.locator('body').innerText().catch(() => '');
+    throw new Error(`sign-in as ${account.email} did not reach Homes: at ${page.url()} showing "${body.slice(0, 300)}"`, { cause: error });
+  });
+  // Until the first pull is in, a home may show without its phones (and so a 'Primary phone number missing' notice).
+  await waitForFirstSync(page, await signedInUserId(page));
+  return { size, context, page };
+}
+
+export function isPhone(page: Page): boolean {
+  return (page.viewportSize()?.width ?? SIZES.desktop.width) < DRAWER_BELOW_PX;
+}
+
+/** Opens the side drawer on a phone; the top bar already shows the entries on a desktop. Returns where the entries are. */
+export async function navArea(page: Page): Promise<Locator> {
+  if (!isPhone(page)) return page.locator('nav');
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  const drawer = page.getByRole('dialog');
+  // The dialog's own element has no box; its entries show once it is open.
+  await drawer.getByRole('link', { name: 'Homes', exact: true }).waitFor();
+  return drawer;
+}
+
+/** Goes to a screen through the navigation, as a user does, and waits for its heading. */
+export async function navigate(page: Page, entry: 'Homes' | 'Users' | 'Concerns' | 'Reports'): Promise<void> {
+  const area = await navArea(page);
+  await area.getByRole('link', { name: entry, exact: true }).click();
+  await page.getByRole('heading', { name: entry, level: 1 }).waitFor();
+  // The drawer closes on navigation.
+  if (isPhone(page)) await page.getByRole('dialog').waitFor({ state: 'detached' });
+}
+
+/** Saves test-results/screenshots/screens-{name}-{size}.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(screenshots, `screens-${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
+}
+
+/** A dialog or sheet by its title. */
+export function dialog(page: Page, title: string): Locator {
+  return page.getByRole('dialog', { name: title });
+}
+
+/** Waits for the dialog with this title to be open and returns it (its own element has no box: its title shows it is open). */
+export async function openedDialog(page: Page, title: string): Promise<Locator> {
+  const found = dialog(page, title);
+  await found.getByRole('heading', { name: title }).waitFor();
+  return found;
+}
+
+/** Waits for the toast with this title and description (toasts live inside an open dialog while one is open). */
+export async function expectToast(page: Page, title: string, description: string): Promise<void> {
+  const toast = page.getByRole(title === 'Success' ? 'status' : 'alert').filter({ hasText: title }).filter({ hasText: description });
+  await toast.first().waitFor({ timeout: 10_000 });
+}
+
+const AXE_PATH = join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
+let axeSource: string | null = null;
+
+/** One line per violation and element, so a failure prints what to fix and where. */
+function describeViolations(violations: Result[]): string[] {
+  return violations.flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(/\s+/g, ' ')));
+}
+
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or
+ * critical violation. axe is evaluated through the DevTools protocol, not
+ * added with addScriptTag: the app's "script-src 'self'" policy blocks the
+ * inline script addScriptTag writes, and the journeys must run under the
+ * real policy (no bypassCSP).
+ */
+export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= readFileSync(AXE_PATH, 'utf8');
+    await page.evaluate(axeSource);
+  }
+  const violations = await page.evaluate(async () => {
+    const results = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document);
+    return results.violations;
+  });
+  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  // The lesser findings do not fail the journey; they are printed for whoever reads the run.
+  const lesser = violations.filter((v) => !serious.includes(v)).map((v) => `${v.impact} ${v.id}`);
+  if (lesser.length > 0) console.log(`axe on ${what} (${isPhone(page) ? 'phone' : 'desktop'}): ${lesser.join(', ')}`);
+  expect(describeViolations(serious), `axe on ${what} (${isPhone(page) ? 'phone' : 'desktop'})`).toEqual([]);
+}
+
+/** Polls `read` (usually the superuser client) until `done` holds; returns the last value. */
+export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  while (!done(last)) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    last = await read();
+  }
+  return last;
+}
