@@ -10,6 +10,7 @@ import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useConcerns } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { signedInStaff, useManagement, type Staff } from '../users/useManagement.ts';
 import { ConcernCard } from './ConcernCard.tsx';
@@ -34,17 +35,8 @@ function ConcernsScreen({ me }: { me: Staff }) {
   const { director, canManage, blockedReason } = useManagement(CONCERNS_OFFLINE_REASON);
   const actions = useConcernActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
-  const [deleting, setDeleting] = useState<ConcernRecord | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    // Either way the question is answered: a failure is told by a toast.
-    await actions.remove(deleting);
-    setBusy(false);
-    setDeleting(null);
-  }
+  const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<ConcernRecord>(actions.remove);
 
   return (
     <ListScreen
@@ -64,7 +56,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
               concern={concern}
               communityName={communityName}
               controls={
-                director ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', concern }), onDelete: () => setDeleting(concern) } : null
+                director ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', concern }), onDelete: () => askDelete(concern) } : null
               }
             />
           ))}
@@ -93,7 +85,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
         destructive
         busy={busy}
         onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onCancel={cancelDelete}
       >
         {deleting && `"${deleting.name}" will be removed from the concern list. Calls already made keep their script.`}
       </ConfirmDialog>

@@ -7,6 +7,7 @@ import type { UserRecord } from '../../api/records.ts';
 import { useUsers } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
 import { UserCard, userDisplayName } from './UserCard.tsx';
@@ -23,18 +24,9 @@ export function UsersPage() {
   const { director, canManage, blockedReason } = useManagement(USERS_OFFLINE_REASON);
   const actions = useUserActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
-  const [deleting, setDeleting] = useState<UserRecord | null>(null);
-  const [busy, setBusy] = useState(false);
   const [created, setCreated] = useState<CreatedUser | null>(null);
 
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    // Either way the question is answered: a failure is told by a toast.
-    await actions.remove(deleting);
-    setBusy(false);
-    setDeleting(null);
-  }
+  const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<UserRecord>(actions.remove);
 
   return (
     <ListScreen
@@ -57,7 +49,7 @@ export function UsersPage() {
                 isSelf={isSelf}
                 controls={
                   director
-                    ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => setDeleting(user) }
+                    ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => askDelete(user) }
                     : null
                 }
               />
@@ -97,7 +89,7 @@ export function UsersPage() {
         destructive
         busy={busy}
         onConfirm={() => void confirmDelete()}
-        onCancel={() => setDeleting(null)}
+        onCancel={cancelDelete}
       >
         {deleting && `${userDisplayName(deleting)} (${deleting.email}) will be removed and can no longer sign in.`}
       </ConfirmDialog>
