@@ -18,8 +18,10 @@ import { startDemoServer } from './pwa-helpers.ts';
 import {
   card,
   cardIds,
+  chooseHome,
   COMMUNITY,
   expectNoSeriousA11yViolations,
+  fillNarrative,
   openReports,
   PNG,
   reportsByNarrative,
@@ -101,16 +103,13 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
 
     const homeBox = page.getByRole('combobox', { name: 'Home' });
     await expect(homeBox.getAttribute('placeholder')).resolves.toBe('Search home...');
-    await homeBox.fill(address);
-    await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${address}`) }).click();
-    await expect(homeBox.inputValue()).resolves.toBe(address);
-    // Choosing closes the suggestions.
-    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    // Choosing fills the box with the address and closes the suggestions.
+    await chooseHome(page, address);
 
     await page.getByRole('switch', { name: 'Injury' }).click();
     await expect(page.getByRole('switch', { name: 'Injury' }).getAttribute('aria-checked')).resolves.toBe('true');
 
-    await page.getByLabel('Original narrative').fill(narrative);
+    await fillNarrative(page, narrative);
     await page.getByRole('button', { name: 'Ai Assist' }).click();
     const aiTab = page.getByRole('tab', { name: 'Ai Generated' });
     await aiTab.waitFor();

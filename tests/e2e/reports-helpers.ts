@@ -244,3 +244,24 @@ export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (
 export function uniqueTag(): string {
   return Math.random().toString(36).slice(2, 8);
 }
+
+/**
+ * Picks a home in the 'Search home...' combobox. Waits until the choice has
+ * settled: Headless UI closes the suggestions and gives the focus back to the
+ * input just after the click, and text typed elsewhere before then would
+ * land in the combobox.
+ */
+export async function chooseHome(page: Page, address: string): Promise<void> {
+  const homeBox = page.getByRole('combobox', { name: 'Home' });
+  await homeBox.fill(address);
+  await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${address}`) }).click();
+  await page.getByRole('listbox').waitFor({ state: 'detached' });
+  await expect.poll(() => homeBox.inputValue()).toBe(address);
+}
+
+/** Writes the original narrative and checks it is where it was meant to go. */
+export async function fillNarrative(page: Page, text: string): Promise<void> {
+  const narrative = page.getByLabel('Original narrative');
+  await narrative.fill(text);
+  await expect.poll(() => narrative.inputValue()).toBe(text);
+}

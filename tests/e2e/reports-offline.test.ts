@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import { startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
-import { card, cardIds, COMMUNITY, openReports, PNG, queuedReports, reportsByNarrative, screenshot, signedIn, uniqueTag, waitUntil, type SignedIn } from './reports-helpers.ts';
+import { card, cardIds, chooseHome, COMMUNITY, fillNarrative, openReports, PNG, queuedReports, reportsByNarrative, screenshot, signedIn, uniqueTag, waitUntil, type SignedIn } from './reports-helpers.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -46,9 +46,8 @@ test('a report written offline waits as "Not yet sent", survives a reload, and r
   await page.getByLabel('Type').selectOption('vehicle_tailgaite');
   await page.getByRole('button', { name: 'Now', exact: true }).click();
   // The homes come from the device's mirror: choosing one works offline.
-  await page.getByRole('combobox', { name: 'Home' }).fill(address);
-  await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${address}`) }).click();
-  await page.getByLabel('Original narrative').fill(narrative);
+  await chooseHome(page, address);
+  await fillNarrative(page, narrative);
 
   // Ai Assist needs the server: disabled, and the form says why.
   const aiAssist = page.getByRole('button', { name: 'Ai Assist' });
