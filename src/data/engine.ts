@@ -53,7 +53,8 @@ export class SyncEngine {
 
   start(): void {
     this.stopped = false;
-    this.status.online = typeof navigator === 'undefined' ? true : navigator.onLine;
+    // A new status object, announced: the screens may have read the old one already.
+    this.setStatus({ online: typeof navigator === 'undefined' ? true : navigator.onLine });
     const onOnline = () => {
       this.setStatus({ online: true });
       // Connectivity is back: do not wait out the back-off of attempts made offline.

@@ -66,7 +66,7 @@ test('after one online visit, /homes and /reports open with the network off', as
 
   await page.reload();
   await page.getByRole('heading', { name: 'Homes' }).waitFor({ timeout: 10_000 });
-  await expect(page.getByRole('button', { name: /Sync status: Offline/ }).count()).resolves.toBe(1);
+  await page.getByRole('button', { name: /Sync status: Offline/ }).waitFor({ timeout: 10_000 });
   await page.screenshot({ path: join(screenshots, 'pwa-offline-homes.png') });
 
   // A route never opened before, typed into the address bar.

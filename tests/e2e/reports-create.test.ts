@@ -103,13 +103,15 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
 
     const homeBox = page.getByRole('combobox', { name: 'Home' });
     await expect(homeBox.getAttribute('placeholder')).resolves.toBe('Search home...');
+    // The narrative first: right after a home is chosen the combobox takes the focus back.
+    await fillNarrative(page, narrative);
     // Choosing fills the box with the address and closes the suggestions.
     await chooseHome(page, address);
+    await expect(page.getByLabel('Original narrative').inputValue()).resolves.toBe(narrative);
 
     await page.getByRole('switch', { name: 'Injury' }).click();
     await expect(page.getByRole('switch', { name: 'Injury' }).getAttribute('aria-checked')).resolves.toBe('true');
 
-    await fillNarrative(page, narrative);
     await page.getByRole('button', { name: 'Ai Assist' }).click();
     const aiTab = page.getByRole('tab', { name: 'Ai Generated' });
     await aiTab.waitFor();

@@ -46,8 +46,10 @@ test('a report written offline waits as "Not yet sent", survives a reload, and r
   await page.getByLabel('Type').selectOption('vehicle_tailgaite');
   await page.getByRole('button', { name: 'Now', exact: true }).click();
   // The homes come from the device's mirror: choosing one works offline.
-  await chooseHome(page, address);
+  // The narrative first: right after a home is chosen the combobox takes the focus back.
   await fillNarrative(page, narrative);
+  await chooseHome(page, address);
+  await expect(page.getByLabel('Original narrative').inputValue()).resolves.toBe(narrative);
 
   // Ai Assist needs the server: disabled, and the form says why.
   const aiAssist = page.getByRole('button', { name: 'Ai Assist' });
