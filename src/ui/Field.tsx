@@ -20,43 +20,46 @@ interface Labelled {
   error?: string;
 }
 
-export const TextInput = forwardRef<HTMLInputElement, Labelled & InputHTMLAttributes<HTMLInputElement>>(function TextInput({ label, error, className, ...props }, ref) {
+/** The label, the control and its error message, with the ids that tie them together. */
+function Labelled({ label, error, className, control }: Labelled & { className?: string; control: (aria: ControlAria) => ReactNode }) {
   const id = useId();
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
-      <input ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props} />
+      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined, className: inputClass })}
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
+}
+
+interface ControlAria {
+  id: string;
+  'aria-invalid': true | undefined;
+  'aria-describedby': string | undefined;
+  className: string;
+}
+
+export const TextInput = forwardRef<HTMLInputElement, Labelled & InputHTMLAttributes<HTMLInputElement>>(function TextInput({ label, error, className, ...props }, ref) {
+  return <Labelled label={label} error={error} className={className} control={(aria) => <input ref={ref} {...aria} {...props} />} />;
 });
 
 export const TextArea = forwardRef<HTMLTextAreaElement, Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>>(function TextArea({ label, error, className, ...props }, ref) {
-  const id = useId();
-  return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <textarea ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props} />
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
-  );
+  return <Labelled label={label} error={error} className={className} control={(aria) => <textarea ref={ref} {...aria} {...props} />} />;
 });
 
 export const SelectInput = forwardRef<HTMLSelectElement, Labelled & SelectHTMLAttributes<HTMLSelectElement>>(function SelectInput({ label, error, className, children, ...props }, ref) {
-  const id = useId();
   return (
-    <div className={className}>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <select ref={ref} id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} className={inputClass} {...props}>
-        {children}
-      </select>
-      <FieldError id={`${id}-error`} message={error} />
-    </div>
+    <Labelled
+      label={label}
+      error={error}
+      className={className}
+      control={(aria) => (
+        <select ref={ref} {...aria} {...props}>
+          {children}
+        </select>
+      )}
+    />
   );
 });

@@ -5,23 +5,12 @@
  * protected route goes back to the login page. axe checks the login page
  * and the phone's side drawer.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { expectNoSeriousA11yViolations, isPhone, navArea, navigate, screenshot, sizedContext, SIZE_NAMES, startScreensServer, type ScreensServer } from './screens-helpers.ts';
+import { expectNoSeriousA11yViolations, isPhone, navArea, navigate, screenshot, sizedContext, SIZE_NAMES, useScreensApp } from './screens-helpers.ts';
 
-let app: ScreensServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startScreensServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const env = useScreensApp();
 
 const LOGIN_HEADING = 'Log in to manage your community';
 const NAV_ENTRIES = ['Homes', 'Users', 'Concerns', 'Reports'] as const;
@@ -43,13 +32,13 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   let context: BrowserContext;
   let page: Page;
   beforeAll(async () => {
-    context = await sizedContext(browser, size);
+    context = await sizedContext(env.browser, size);
     page = await context.newPage();
   });
   afterAll(() => context?.close());
 
   test('a wrong password shows the banner; the right one opens Homes, highlighted in the nav', async () => {
-    await page.goto(app.server.url);
+    await page.goto(env.app.server.url);
     await page.getByRole('heading', { name: LOGIN_HEADING }).waitFor();
     await expectNoSeriousA11yViolations(page, 'the login page');
     await screenshot(page, 'login');
@@ -81,7 +70,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // The saved sign-in is gone, not just hidden.
     await expect(page.evaluate(() => localStorage.getItem('pocketbase_auth'))).resolves.toBeNull();
 
-    await page.goto(`${app.server.url}/homes`);
+    await page.goto(`${env.app.server.url}/homes`);
     await page.getByRole('heading', { name: LOGIN_HEADING }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
     await expect(page.getByRole('heading', { name: 'Homes' }).count()).resolves.toBe(0);

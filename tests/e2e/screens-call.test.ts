@@ -7,10 +7,9 @@
  * pending concerns; and a fourth concern refused in the sheet. axe checks
  * the sheet and the confirmation.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import {
   openedDialog,
@@ -19,10 +18,9 @@ import {
   screenshot,
   signedInPage,
   SIZE_NAMES,
-  startScreensServer,
+  useScreensApp,
   TELEPHONY,
   waitUntil,
-  type ScreensServer,
   type SizedPage,
 } from './screens-helpers.ts';
 
@@ -33,32 +31,22 @@ const STEP_DELAY_MS = 800;
 const MARKER_RESET_MS = 20_000;
 const LIMIT_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
-let app: ScreensServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startScreensServer({ telephony: { stepDelayMs: STEP_DELAY_MS } });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const env = useScreensApp({ telephony: { stepDelayMs: STEP_DELAY_MS } });
 
 /** Demo homes with phones and no house check due, one per size. */
 const MEMBER_NUMBERS = { phone: 'PGE-1001', desktop: 'PGE-1004' } as const;
 
 async function houseByMember(memberNumber: string): Promise<{ house: RecordModel; primaryPhone: string }> {
-  const admin = app.server.admin;
+  const admin = env.app.server.admin;
   const house = await admin.collection('houses').getFirstListItem(admin.filter('member_number = {:m}', { m: memberNumber }));
   const phones = await admin.collection('phones').getFullList({ filter: admin.filter('house = {:id} && primary = true', { id: house.id }) });
   return { house, primaryPhone: String(phones[0]?.phone_number) };
 }
 
-const callsOf = (houseId: string) => app.server.admin.collection('calls').getFullList({ filter: app.server.admin.filter('house = {:id}', { id: houseId }) });
+const callsOf = (houseId: string) => env.app.server.admin.collection('calls').getFullList({ filter: env.app.server.admin.filter('house = {:id}', { id: houseId }) });
 
 async function concernIds(names: string[]): Promise<string[]> {
-  const admin = app.server.admin;
+  const admin = env.app.server.admin;
   return Promise.all(names.map(async (name) => (await admin.collection('concerns').getFirstListItem(admin.filter('name = {:name}', { name }))).id));
 }
 
@@ -77,14 +65,14 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   let sized: SizedPage;
   let page: Page;
   beforeAll(async () => {
-    sized = await signedInPage(browser, app.server.url, size, DEMO_DIRECTOR);
+    sized = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR);
     page = sized.page;
   });
   afterAll(() => sized?.context.close());
 
   test('a call with two concerns is placed, followed to completion, and its notice clears; a fourth concern is refused', async () => {
     const { house, primaryPhone } = await houseByMember(MEMBER_NUMBERS[size]);
-    const director = await app.server.admin.collection('users').getFirstListItem(app.server.admin.filter('email = {:e}', { e: DEMO_DIRECTOR.email }));
+    const director = await env.app.server.admin.collection('users').getFirstListItem(env.app.server.admin.filter('email = {:e}', { e: DEMO_DIRECTOR.email }));
     await page.getByLabel('Search homes').fill(MEMBER_NUMBERS[size]);
     const card = page.getByRole('article');
     await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
@@ -117,8 +105,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // The stand-in rings the primary phone and reports back until the call completes.
     const [call] = await waitUntil('the call to complete', () => callsOf(house.id), (calls) => calls[0]?.status === 'completed');
     expect(call).toMatchObject({ status: 'completed', concerns: await concernIds(chosen), to_number: primaryPhone, created_by: director.id, error: '' });
-    expect(app.standin?.calls.filter((c) => c.to === primaryPhone).map((c) => [c.from, c.status])).toEqual([[TELEPHONY.from, 'completed']]);
-    expect((await app.server.admin.collection('houses').getOne(house.id)).pending_call_concerns_ids).toBe('');
+    expect(env.app.standin?.calls.filter((c) => c.to === primaryPhone).map((c) => [c.from, c.status])).toEqual([[TELEPHONY.from, 'completed']]);
+    expect((await env.app.server.admin.collection('houses').getOne(house.id)).pending_call_concerns_ids).toBe('');
     // The server cleared the pending concerns: so does the card.
     await notice.getByText('Call pending').waitFor({ state: 'detached' });
 

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Result } from 'axe-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
@@ -186,4 +187,21 @@ export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (
     last = await read();
   }
   return last;
+}
+
+/**
+ * One demo server and one Chromium for a test file: registers the file's
+ * beforeAll/afterAll and returns their handles (set once beforeAll ran).
+ */
+export function useScreensApp(options: Parameters<typeof startScreensServer>[0] = {}): { app: ScreensServer; browser: Browser } {
+  const env = {} as { app: ScreensServer; browser: Browser };
+  beforeAll(async () => {
+    env.app = await startScreensServer(options);
+    env.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.app?.stop();
+  });
+  return env;
 }

@@ -5,10 +5,9 @@
  * its resident and phone (stored in E.164). axe checks the screen and both
  * sheets.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -18,23 +17,12 @@ import {
   screenshot,
   signedInPage,
   SIZE_NAMES,
-  startScreensServer,
+  useScreensApp,
   waitUntil,
-  type ScreensServer,
   type SizedPage,
 } from './screens-helpers.ts';
 
-let app: ScreensServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startScreensServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const env = useScreensApp();
 
 const COUNT = /^Showing (\d+) home\(s\)$/;
 
@@ -45,7 +33,7 @@ async function shownCount(page: Page): Promise<number> {
 
 /** The demo community's homes as the server has them. */
 function serverHouses(): Promise<RecordModel[]> {
-  return app.server.admin.collection('houses').getFullList({ filter: app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
+  return env.app.server.admin.collection('houses').getFullList({ filter: env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
 }
 
 /**
@@ -78,7 +66,7 @@ async function expectSearch(page: Page, query: string): Promise<number> {
 
 /** The house with this address on the server, with its residents and phones. */
 async function serverHome(address: string) {
-  const admin = app.server.admin;
+  const admin = env.app.server.admin;
   const houses = await admin.collection('houses').getFullList({ filter: admin.filter('address = {:address}', { address }) });
   const house = houses[0];
   if (!house) return { count: 0, house: null, residents: [] as RecordModel[], phones: [] as RecordModel[] };
@@ -96,7 +84,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   let sized: SizedPage;
   let page: Page;
   beforeAll(async () => {
-    sized = await signedInPage(browser, app.server.url, size, DEMO_DIRECTOR);
+    sized = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR);
     page = sized.page;
   });
   afterAll(() => sized?.context.close());

@@ -6,10 +6,9 @@
  * report by that user reaches the server with the house's last-checked
  * date. The dialog is also opened at phone size for its screenshot and axe.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/lease.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
@@ -19,34 +18,23 @@ import {
   screenshot,
   signedInPage,
   sizedContext,
-  startScreensServer,
+  useScreensApp,
   waitUntil,
-  type ScreensServer,
 } from './screens-helpers.ts';
 
-let app: ScreensServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  app = await startScreensServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
+const env = useScreensApp();
 
 /** Demo homes whose house check is due today (demo-data.ts: homes 3 and 10 of Palm Grove Estates). */
 const DUE = { desktop: 'PGE-1003', phone: 'PGE-1010' } as const;
 const OK_NARRATIVE = 'House was inspected on the date and time mentioned above and everything is ok.';
 
 async function houseByMember(memberNumber: string): Promise<RecordModel> {
-  return app.server.admin.collection('houses').getFirstListItem(app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
+  return env.app.server.admin.collection('houses').getFirstListItem(env.app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
 }
 
 function houseCheckReports(houseId: string, userId: string): Promise<RecordModel[]> {
-  const filter = app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", { house: houseId, user: userId });
-  return app.server.admin.collection('reports').getFullList({ filter });
+  const filter = env.app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", { house: houseId, user: userId });
+  return env.app.server.admin.collection('reports').getFullList({ filter });
 }
 
 /** Shows only the card of this home and returns it. */
@@ -62,11 +50,11 @@ describe('at desktop size', () => {
   let page: Page;
   let userId = '';
   beforeAll(async () => {
-    context = await sizedContext(browser, 'desktop');
+    context = await sizedContext(env.browser, 'desktop');
     page = await context.newPage();
-    await page.goto(app.server.url);
+    await page.goto(env.app.server.url);
     await waitForWorkerControl(page);
-    await signIn(page, app.server.url, DEMO_DIRECTOR);
+    await signIn(page, env.app.server.url, DEMO_DIRECTOR);
     userId = await signedInUserId(page);
     await waitForFirstSync(page, userId);
   });
@@ -125,7 +113,7 @@ describe('at desktop size', () => {
 
 describe('at phone size', () => {
   test('the House check dialog opens from the card and closes without saving', async () => {
-    const { context, page } = await signedInPage(browser, app.server.url, 'phone', DEMO_DIRECTOR);
+    const { context, page } = await signedInPage(env.browser, env.app.server.url, 'phone', DEMO_DIRECTOR);
     try {
       const card = await findCard(page, DUE.phone);
       await card.getByRole('button', { name: 'House check' }).click();

@@ -5,10 +5,9 @@
  * checked on the server; a regular officer sees none of the management
  * controls. axe checks both screens and every form and dialog on the way.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -19,30 +18,19 @@ import {
   screenshot,
   signedInPage,
   SIZE_NAMES,
-  startScreensServer,
+  useScreensApp,
   waitUntil,
-  type ScreensServer,
   type SizedPage,
 } from './screens-helpers.ts';
 
-let app: ScreensServer;
-let browser: Browser;
+const env = useScreensApp();
 
-beforeAll(async () => {
-  app = await startScreensServer();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await app?.stop();
-});
-
-const inCommunity = () => app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary });
-const serverUsers = () => app.server.admin.collection('users').getFullList({ filter: inCommunity() });
-const serverConcerns = () => app.server.admin.collection('concerns').getFullList({ filter: inCommunity() });
+const inCommunity = () => env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary });
+const serverUsers = () => env.app.server.admin.collection('users').getFullList({ filter: inCommunity() });
+const serverConcerns = () => env.app.server.admin.collection('concerns').getFullList({ filter: inCommunity() });
 
 async function byField(collection: 'users' | 'concerns', field: string, value: string): Promise<RecordModel[]> {
-  return app.server.admin.collection(collection).getFullList({ filter: app.server.admin.filter(`${field} = {:value}`, { value }) });
+  return env.app.server.admin.collection(collection).getFullList({ filter: env.app.server.admin.filter(`${field} = {:value}`, { value }) });
 }
 
 /** Waits for the list's count line ('3 user(s)', '10 concern(s)') to say `count`. */
@@ -61,7 +49,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     let page: Page;
     let directorId = '';
     beforeAll(async () => {
-      sized = await signedInPage(browser, app.server.url, size, DEMO_DIRECTOR);
+      sized = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR);
       page = sized.page;
       directorId = (await byField('users', 'email', DEMO_DIRECTOR.email))[0]!.id;
     });
@@ -94,7 +82,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       expect(password.length).toBeGreaterThanOrEqual(8);
       await expectNoSeriousA11yViolations(page, 'the Temporary password dialog');
       // The password the director hands over really signs in (one sign-in of the 20 a minute).
-      const colleague = app.server.client();
+      const colleague = env.app.server.client();
       const auth = await colleague.collection('users').authWithPassword(email, password);
       expect(auth.record).toMatchObject({ email, first_name: 'Riley', last_name: last, type: 'regular', community: DEMO_COMMUNITY_IDS.primary });
       await shown.getByRole('button', { name: 'Done' }).click();
@@ -174,7 +162,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   describe('a regular officer', () => {
     let sized: SizedPage;
     beforeAll(async () => {
-      sized = await signedInPage(browser, app.server.url, size, DEMO_REGULAR);
+      sized = await signedInPage(env.browser, env.app.server.url, size, DEMO_REGULAR);
     });
     afterAll(() => sized?.context.close());
 
