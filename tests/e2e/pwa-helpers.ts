@@ -11,7 +11,8 @@ import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
 
-export const distDir = join(projectRoot, 'dist');
+/** The built app the journeys serve: dist/, or SCMS_E2E_DIST_DIR (several builds side by side while developing). */
+export const distDir = process.env.SCMS_E2E_DIST_DIR ?? join(projectRoot, 'dist');
 export const screenshots = join(projectRoot, 'test-results', 'screenshots');
 
 /** A PocketBase with the demo data, serving `publicDir` (the built app unless told). */

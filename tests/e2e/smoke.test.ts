@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { distDir } from './pwa-helpers.ts';
 
 // The built app (npm test builds it first) served by a real PocketBase.
 let server: TestServer;
@@ -12,7 +13,7 @@ let browser: Browser;
 const artifacts = join(projectRoot, 'test-results', 'screenshots');
 
 beforeAll(async () => {
-  server = await startTestServer({}, { publicDir: join(projectRoot, 'dist') });
+  server = await startTestServer({}, { publicDir: distDir });
   browser = await launchChromium();
   mkdirSync(artifacts, { recursive: true });
 });
