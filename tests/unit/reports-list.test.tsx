@@ -97,7 +97,7 @@ describe('report list', () => {
     expect(screen.getByPlaceholderText('Address, type, resident, member number, etc...')).toBeTruthy();
   });
 
-  it('a card shows its facts and the AI narrative by default, as text', async () => {
+  it('a card shows its facts and the AI narrative by default (the original without one), as text', async () => {
     const user = await renderList();
     const loud = card('Loud noise');
     const fact = (label: string) => within(loud).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent;
@@ -120,7 +120,11 @@ describe('report list', () => {
     expect(narrative.textContent).toBe('Music <b>loud</b> at 2am');
     expect(narrative.querySelector('b')).toBeNull();
 
+    // Written without AI: the card opens on the officer's text, not on 'N/A'.
     const alarm = card('False alarm');
+    expect(within(alarm).getByRole('button', { name: 'Original' }).getAttribute('aria-pressed')).toBe('true');
+    expect(within(alarm).getByTestId('narrative').textContent).toBe('Alarm tripped by wind');
+    await user.click(within(alarm).getByRole('button', { name: 'Ai assist' }));
     expect(within(alarm).getByTestId('narrative').textContent).toBe('N/A');
     expect(within(alarm).getByText('Address', { selector: 'dt' }).nextElementSibling?.textContent).toBe('N/A');
     // The type heads the card and is not repeated among the facts.

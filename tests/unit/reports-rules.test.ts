@@ -8,7 +8,7 @@ import type { HouseRecord, ResidentRecord, UserRecord } from '../../src/api/reco
 import type { ReportWithLinks } from '../../src/data/queries.ts';
 import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/csv.ts';
 import { formatCreated, parsePbDate } from '../../src/features/reports/format.ts';
-import { DEFAULT_NARRATIVE_CHOICE, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
+import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
 import { MAX_PHOTOS, MAX_PHOTO_BYTES, PHOTO_TOO_LARGE, pickPhotos, TOO_MANY_PHOTOS, WRONG_PHOTO_TYPE } from '../../src/features/reports/photos.ts';
 import { applyDraft, defaultFilter } from '../../src/features/reports/reportFilter.ts';
 import { incidentTime, primaryPhone, reportFormDefaults } from '../../src/features/reports/reportForm.ts';
@@ -75,8 +75,17 @@ describe('CSV export', () => {
 describe('narrative on a card', () => {
   const report = { narative: '<p>Gate left open</p>', ai_generated_narative: '' };
 
-  test('opens on the AI narrative and says N/A when the chosen one is absent', () => {
-    expect(DEFAULT_NARRATIVE_CHOICE).toBe('ai');
+  test('opens on the AI narrative when there is one, else on the original (DESIGN.md)', () => {
+    expect(defaultNarrativeChoice({ narative: 'x', ai_generated_narative: '<p>The gate was open.</p>' })).toBe('ai');
+    expect(defaultNarrativeChoice(report)).toBe('original');
+    // An AI narrative that is only an empty paragraph does not count.
+    expect(defaultNarrativeChoice({ narative: 'x', ai_generated_narative: ' <p> </p> ' })).toBe('original');
+    // Neither: the card opens on Original and says N/A.
+    expect(defaultNarrativeChoice({ narative: '', ai_generated_narative: '' })).toBe('original');
+    expect(narrativeText({ narative: '', ai_generated_narative: '' }, 'original')).toBe('N/A');
+  });
+
+  test('says N/A when the chosen one is absent', () => {
     expect(narrativeText(report, 'ai')).toBe('N/A');
     expect(narrativeText(report, 'original')).toBe('Gate left open');
     expect(narrativeText({ narative: '', ai_generated_narative: 'The gate was open.' }, 'original')).toBe('N/A');

@@ -7,12 +7,15 @@ import { useState } from 'react';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress, formatCreated, formatDateTime, formatPhone, NOT_AVAILABLE, personName, weatherLabel, yesNo } from './format.ts';
-import { DEFAULT_NARRATIVE_CHOICE, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
+import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
 
 export function ReportCard({ item, now, onPrint, hiddenInPrint = false }: { item: ReportWithLinks; now: Date; onPrint: () => void; hiddenInPrint?: boolean }) {
   const { report, house, resident, officer } = item;
-  const [choice, setChoice] = useState<NarrativeChoice>(DEFAULT_NARRATIVE_CHOICE);
+  // Null until the user picks: the default follows the report, so an AI
+  // narrative that arrives with a later sync is shown without a tap.
+  const [picked, setChoice] = useState<NarrativeChoice | null>(null);
+  const choice = picked ?? defaultNarrativeChoice(report);
   const facts: Array<[string, string]> = [
     ['Incident time', formatDateTime(report.incident_time)],
     ['Officer', personName(officer)],

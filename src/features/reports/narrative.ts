@@ -8,8 +8,6 @@ import { NOT_AVAILABLE } from './format.ts';
 
 export type NarrativeChoice = 'original' | 'ai';
 
-/** Spec §2: the card opens on the AI-assisted narrative. */
-export const DEFAULT_NARRATIVE_CHOICE: NarrativeChoice = 'ai';
 
 export const NARRATIVE_CHOICES: ReadonlyArray<{ value: NarrativeChoice; label: string }> = [
   { value: 'original', label: 'Original' },
@@ -20,8 +18,22 @@ export function stripParagraph(text: string): string {
   return text.replace(/^\s*<p>/i, '').replace(/<\/p>\s*$/i, '');
 }
 
-export function narrativeText(report: { narative: string; ai_generated_narative: string }, choice: NarrativeChoice): string {
+type Narratives = { narative: string; ai_generated_narative: string };
+
+function chosenText(report: Narratives, choice: NarrativeChoice): string {
   const raw = choice === 'ai' ? report.ai_generated_narative : report.narative;
-  const text = stripParagraph(raw ?? '').trim();
-  return text || NOT_AVAILABLE;
+  return stripParagraph(raw ?? '').trim();
+}
+
+/**
+ * DESIGN.md: the card opens on 'Ai assist' when an AI narrative exists,
+ * otherwise on 'Original' — most reports are written without AI, and opening
+ * them on an empty 'N/A' hid the text the officer wrote.
+ */
+export function defaultNarrativeChoice(report: Narratives): NarrativeChoice {
+  return chosenText(report, 'ai') ? 'ai' : 'original';
+}
+
+export function narrativeText(report: Narratives, choice: NarrativeChoice): string {
+  return chosenText(report, choice) || NOT_AVAILABLE;
 }
