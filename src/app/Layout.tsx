@@ -10,7 +10,9 @@ import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
+import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { useToast } from '../ui/toast.tsx';
+import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
 import { pendingCount, signOut } from './session.ts';
 import { SyncBadge } from './SyncBadge.tsx';
 
@@ -53,6 +55,7 @@ function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
 export function Layout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const toast = useToast();
   const engine = useSyncEngine();
   const user = pb.authStore.record;
@@ -92,6 +95,8 @@ export function Layout() {
             <div className="hidden md:block">{logOutButton}</div>
           </div>
         </div>
+        {/* Inside the sticky bar, so scrolling never takes it away or under the bar. */}
+        <SessionExpiredBanner />
       </nav>
       {/* A dialog needs a name for screen readers (axe: aria-dialog-name); the drawer's visible title is only the logo. */}
       <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} aria-label="Menu" className="relative z-50 md:hidden">
@@ -104,7 +109,10 @@ export function Layout() {
         </DialogPanel>
       </Dialog>
       <main className="mx-auto max-w-6xl px-4 py-6">
-        <Outlet />
+        {/* Each screen on its own: a failed one keeps the navigation and tries again on the next route. */}
+        <ScreenErrorBoundary resetKey={pathname} onBack={() => navigate('/homes')}>
+          <Outlet />
+        </ScreenErrorBoundary>
       </main>
     </div>
   );

@@ -1,7 +1,8 @@
 /**
- * The navigation bar's sync state: online or offline, how many changes wait
- * to be sent, how many failed (open the panel to retry or discard), and when
- * the last sync finished.
+ * The navigation bar's sync state: online or offline, an expired session,
+ * how many changes wait to be sent, how many failed (open the panel to retry
+ * or discard), and when the last sync finished. What to do about an expired
+ * session is said by the layout's banner (SessionExpiredBanner).
  */
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { formatDistanceToNow } from 'date-fns';
@@ -15,8 +16,17 @@ export function SyncBadge() {
   const status = useSyncStatus();
   const engine = useSyncEngine();
   const entries = useOutboxEntries() ?? [];
-  const colour = !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : 'bg-green-600';
-  const summary = !status.online ? 'Offline' : status.failed > 0 ? `${status.failed} failed` : status.pending > 0 ? `${status.pending} to send` : 'Synced';
+  // An expired session first: nothing is synced, whatever the connection says.
+  const colour = status.authRequired ? 'bg-red-600' : !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : 'bg-green-600';
+  const summary = status.authRequired
+    ? 'Session expired'
+    : !status.online
+      ? 'Offline'
+      : status.failed > 0
+        ? `${status.failed} failed`
+        : status.pending > 0
+          ? `${status.pending} to send`
+          : 'Synced';
   return (
     <Popover className="relative">
       <PopoverButton className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm" aria-label={`Sync status: ${summary}`}>
@@ -25,7 +35,6 @@ export function SyncBadge() {
       </PopoverButton>
       <PopoverPanel anchor="bottom end" className="z-50 mt-2 w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl">
         <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
-        {status.authRequired && <p className="mt-1 text-amber-700">Your session expired. Log in again to send your changes.</p>}
         <p className="mt-1 text-gray-600">
           {status.pending} waiting to be sent · {status.failed} failed
         </p>

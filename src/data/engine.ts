@@ -5,6 +5,13 @@
  * timer, each new write). Background Sync is registered too, so the service
  * worker replays when the page is gone; browsers without it rely on the
  * window's triggers.
+ *
+ * It also watches the session: PocketBase answers a void token's reads as a
+ * guest's (empty lists, no error), so a sync could look fine while nothing
+ * can be sent. Each sync first renews the token; a refusal (or any 401)
+ * sets `authRequired`, which stops replays, pulls and reconciliation (an
+ * empty guest list would otherwise look like every record was deleted) until
+ * the user signs in again. A network error is never taken for an expiry.
  */
 import type PocketBase from 'pocketbase';
 import { MIRRORED_COLLECTIONS } from '../api/records.ts';
@@ -15,6 +22,7 @@ import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
 import { replayOutbox, type ReplayResult } from './replay.ts';
+import { refreshSession, type SessionCheck } from './session.ts';
 import { SYNC_TAG } from './syncTag.ts';
 
 export { SYNC_TAG };
@@ -27,7 +35,7 @@ export interface EngineStatus {
   /** The browser says it is online and the last request reached the server. */
   online: boolean;
   syncing: boolean;
-  /** The session expired: queued work waits for the next sign-in. */
+  /** The server refused the session (expired or revoked): queued work waits for the next sign-in. */
   authRequired: boolean;
   lastError: string | null;
 }
@@ -41,6 +49,7 @@ export class SyncEngine {
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
   private pulling: Promise<void> | null = null;
+  private checkingSession: Promise<SessionCheck> | null = null;
   private stopped = false;
   private readonly owner = `window-${Math.random().toString(36).slice(2)}`;
 
@@ -58,7 +67,9 @@ export class SyncEngine {
     const onOnline = () => {
       this.setStatus({ online: true });
       // Connectivity is back: do not wait out the back-off of attempts made offline.
-      void this.replay({ retryNow: true }).then(() => this.pull());
+      void this.checkSession()
+        .then(() => this.replay({ retryNow: true }))
+        .then(() => this.pull());
     };
     const onOffline = () => this.setStatus({ online: false });
     // A page that goes away mid-replay frees the lease for the next page at once
@@ -112,17 +123,40 @@ export class SyncEngine {
   private noteError(error: unknown): void {
     const status = (error as { status?: number } | null)?.status;
     if (status === 0) this.setStatus({ online: false });
+    else if (status === 401) this.setStatus({ authRequired: true });
     else this.setStatus({ lastError: error instanceof Error ? error.message : String(error) });
   }
 
-  /** Sends the outbox, then pulls what changed. */
+  /**
+   * Renews the token, which tells whether the server still accepts it. Runs
+   * even while `authRequired` is set: another tab may have signed in again
+   * (the SDK shares the token through local storage).
+   */
+  async checkSession(): Promise<SessionCheck> {
+    if (this.stopped) return 'offline';
+    this.checkingSession ??= (async () => {
+      try {
+        const result = await refreshSession(this.pb);
+        if (!this.stopped && result !== 'offline' && this.status.authRequired !== (result === 'expired')) {
+          this.setStatus({ authRequired: result === 'expired' });
+        }
+        return result;
+      } finally {
+        this.checkingSession = null;
+      }
+    })();
+    return this.checkingSession;
+  }
+
+  /** Checks the session, sends the outbox, then pulls what changed. */
   async syncNow(): Promise<void> {
+    await this.checkSession();
     await this.replay();
     await this.pull();
   }
 
   async pull(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.status.authRequired) return;
     this.pulling ??= (async () => {
       this.setStatus({ syncing: true });
       try {
@@ -140,7 +174,7 @@ export class SyncEngine {
 
   /** One replay at a time in this window; a write during a replay asks for another round. */
   async replay(options: { retryNow?: boolean } = {}): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || this.status.authRequired) return;
     if (this.replaying) {
       this.replayAgain = true;
       return this.replaying;
@@ -173,7 +207,9 @@ export class SyncEngine {
     else if (outcome === 'done' && delivered > 0) this.setStatus({ online: true, authRequired: false });
   }
 
+  /** Also the periodic session check: reconciling with a void token would read empty lists. */
   async reconcile(): Promise<void> {
+    if ((await this.checkSession()) !== 'ok') return;
     try {
       await reconcileAll({ pb: this.pb, db: this.db }, MIRRORED_COLLECTIONS);
     } catch (error) {

@@ -23,6 +23,7 @@ import type { CollectionName } from '../api/records.ts';
 import type { OutboxEntry, OutboxOperation, ScmsDatabase } from './db.ts';
 import { acquireLease, releaseLease, renewLease } from './lease.ts';
 import { applyServerRecords } from './mirror.ts';
+import { refreshSession } from './session.ts';
 
 export const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
@@ -143,6 +144,24 @@ async function deliveredBefore(pb: PocketBase, entry: OutboxEntry): Promise<Deli
   }
 }
 
+/** The ops without the deletes of records the server no longer has; null when that cannot be told now. */
+async function withoutGoneDeletes(pb: PocketBase, ops: OutboxOperation[]): Promise<OutboxOperation[] | null> {
+  const remaining: OutboxOperation[] = [];
+  for (const op of ops) {
+    if (op.action !== 'delete') {
+      remaining.push(op);
+      continue;
+    }
+    try {
+      await pb.collection(op.collection).getOne(op.id, { ...sendOptions(), fields: 'id' });
+      remaining.push(op);
+    } catch (error) {
+      if (statusOf(error) !== 404) return null;
+    }
+  }
+  return remaining;
+}
+
 async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Delivery> {
   const { pb, db } = options;
   const now = options.now ?? Date.now;
@@ -171,6 +190,18 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
       const earlier = await deliveredBefore(pb, entry);
       if (earlier?.kind === 'delivered') return earlier;
     }
+    // A delete of a record that is gone already (removed by a colleague, or
+    // by an earlier attempt whose answer was lost) has done its job; a batch
+    // fails whole on it, so the rest is sent again without it.
+    if ((status === 404 || status === 400) && entry.ops.some((op) => op.action === 'delete')) {
+      const remaining = await withoutGoneDeletes(pb, entry.ops);
+      if (remaining && remaining.length < entry.ops.length) {
+        if (remaining.length === 0) return { kind: 'delivered', records: [] };
+        await db.outbox.update(entry.seq!, { ops: remaining });
+        // Nothing of the failed batch landed (all or nothing): no delivery check needed.
+        return deliver(options, { ...entry, ops: remaining, sentAt: undefined });
+      }
+    }
     // PocketBase serves a request with a void token (expired, or revoked by a
     // password change) as a guest's: the refusal comes as a 400 or 404, never
     // a 401. Only a refusal to a valid session parks the entry.
@@ -191,16 +222,6 @@ async function confirm(db: ScmsDatabase, entry: OutboxEntry, records: Array<{ co
       await applyServerRecords(db, collection, records.filter((r) => r.collection === collection).map((r) => r.record));
     }
   });
-}
-
-async function refreshSession(pb: PocketBase): Promise<'ok' | 'offline' | 'expired'> {
-  if (!pb.authStore.token) return 'expired';
-  try {
-    await pb.collection('users').authRefresh(sendOptions());
-    return 'ok';
-  } catch (error) {
-    return statusOf(error) === 0 ? 'offline' : 'expired';
-  }
 }
 
 async function firstPending(db: ScmsDatabase): Promise<OutboxEntry | undefined> {

@@ -5,7 +5,7 @@
  * replays the outbox with it (and saves a refreshed token back).
  */
 import Dexie, { type Table } from 'dexie';
-import PocketBase, { type AuthRecord } from 'pocketbase';
+import PocketBase, { ClientResponseError, type AuthRecord } from 'pocketbase';
 
 interface SessionRow {
   key: 'current';
@@ -58,4 +58,28 @@ export async function clientFromSavedSession(baseUrl: string): Promise<PocketBas
     if (pb.authStore.token && pb.authStore.record) void saveSession(pb.authStore.token, pb.authStore.record);
   });
   return pb;
+}
+
+export type SessionCheck = 'ok' | 'offline' | 'expired';
+
+/** Past this a refresh counts as unanswered (a network that hangs rather than fails). */
+const REFRESH_TIMEOUT_MS = 20_000;
+
+/**
+ * Asks the server whether the saved token still holds, and renews it. This is
+ * the one reliable test: PocketBase 0.40 serves a void token (expired, revoked
+ * by a password change, or of a deleted user) as a guest, so list requests
+ * come back empty rather than refused, while the refresh answers 401 (403 or
+ * 404 from older or proxied servers). A network error or a 5xx says nothing
+ * about the session: it counts as 'offline', never as an expiry.
+ */
+export async function refreshSession(pb: PocketBase): Promise<SessionCheck> {
+  if (!pb.authStore.token) return 'expired';
+  try {
+    await pb.collection('users').authRefresh({ requestKey: null, signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+    return 'ok';
+  } catch (error) {
+    const status = error instanceof ClientResponseError ? error.status : 0;
+    return status === 401 || status === 403 || status === 404 ? 'expired' : 'offline';
+  }
 }

@@ -1,0 +1,152 @@
+/**
+ * The sync engine notices an expired or revoked session on its own, against
+ * a real PocketBase: PocketBase 0.40 serves a void token's reads as a guest's
+ * (empty lists, no error), so the engine renews the token on start, on every
+ * sync and with each reconciliation, and reports `authRequired` as soon as
+ * the server refuses it — never earlier, and never for a network failure.
+ * While it is set the engine neither pulls nor reconciles (a guest's empty
+ * lists must not empty the mirror) and the outbox waits for the next sign-in.
+ */
+import '../support/browser-globals.ts';
+import PocketBase from 'pocketbase';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { newRecordId } from '../../src/data/ids.ts';
+import { SyncEngine } from '../../src/data/engine.ts';
+import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
+import { pbDate } from '../../src/data/pull.ts';
+import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
+import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+
+// The engine listens to the window (online, timers) and the document
+// (visibility); Node has neither, and jsdom breaks the test server's build
+// tools, so the few parts it uses are given here.
+Object.assign(globalThis, {
+  window: Object.assign(new EventTarget(), { setInterval, clearInterval, setTimeout, clearTimeout }),
+  document: Object.assign(new EventTarget(), { visibilityState: 'visible' }),
+});
+
+let t: TestServer;
+let proxy: FlakyProxy;
+const engines: SyncEngine[] = [];
+
+beforeAll(async () => {
+  t = await startTestServer();
+  proxy = await startFlakyProxy(t.url);
+});
+afterEach(async () => {
+  for (const engine of engines.splice(0)) await engine.stop();
+  proxy.reset();
+});
+afterAll(async () => {
+  await proxy?.close();
+  await t?.stop();
+});
+
+/** A community with one house; its officer signed in on a client of `baseUrl`. */
+async function officer(slug: string, baseUrl = t.url): Promise<{ f: CommunityFixture; pb: PocketBase; houseId: string }> {
+  const f = await createCommunity(t.admin, `${slug}${newId().slice(0, 5)}`);
+  const house = await t.admin.collection('houses').create({ address: `1 Palm Way ${newId()}`, city: 'Jupiter', state: 'FL', zip: '33458', community: f.community.id });
+  const pb = new PocketBase(baseUrl);
+  pb.autoCancellation(false);
+  await pb.collection('users').authWithPassword(f.regular.email, TEST_PASSWORD);
+  return { f, pb, houseId: house.id };
+}
+
+function engineFor(pb: PocketBase): SyncEngine {
+  const engine = new SyncEngine(pb, pb.authStore.record!.id);
+  engines.push(engine);
+  return engine;
+}
+
+/** Every token issued before is void (PocketBase renews the user's tokenKey with the password). */
+async function revoke(userId: string): Promise<void> {
+  const password = `changed-${newId()}`;
+  await t.admin.collection('users').update(userId, { password, passwordConfirm: password });
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a session revoked while the engine runs is reported at the next sync, not before; the mirror is kept', async () => {
+  const { f, pb, houseId } = await officer('revoked');
+  const engine = engineFor(pb);
+  engine.start();
+  await until('the first pull', async () => (await engine.db.houses.get(houseId)) !== undefined);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(false);
+
+  await revoke(f.regular.id);
+  // Nothing has asked the server yet: nothing is known.
+  expect(engine.getStatus().authRequired).toBe(false);
+
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+  // The periodic reconciliation would read a guest's empty lists: it must not take the homes away.
+  await engine.reconcile();
+  expect(await engine.db.houses.get(houseId)).toBeDefined();
+
+  // The officer goes on writing: the report waits in the outbox.
+  const id = newRecordId();
+  const narative = `Gate left open ${newId()}`;
+  await enqueue(engine.db, {
+    userId: f.regular.id,
+    label: 'Report',
+    ops: [{ action: 'create', collection: 'reports', id, body: { narative, type: 'loud_noise', weather: 'clear', incident_time: pbDate(new Date()), community: f.community.id, created_by: f.regular.id } }],
+  });
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+  expect((await outboxEntries(engine.db)).map((e) => e.status)).toEqual(['pending']);
+  await engine.stop();
+
+  // The same user signs in again: a new engine for them sends it, once.
+  const password = `again-${newId()}`;
+  await t.admin.collection('users').update(f.regular.id, { password, passwordConfirm: password });
+  await pb.collection('users').authWithPassword(f.regular.email, password);
+  const next = engineFor(pb);
+  next.start();
+  await until('the outbox to empty', async () => (await outboxEntries(next.db)).length === 0);
+  expect(next.getStatus().authRequired).toBe(false);
+  const onServer = await t.admin.collection('reports').getFullList({ filter: t.admin.filter('narative = {:n}', { n: narative }) });
+  expect(onServer.map((r) => r.id)).toEqual([id]);
+});
+
+test('a token that is already void when the engine starts is reported after the first refresh', async () => {
+  const { f, pb } = await officer('stale');
+  await revoke(f.regular.id);
+  const engine = engineFor(pb);
+  let announced = 0;
+  engine.subscribe(() => void (engine.getStatus().authRequired && announced++));
+  engine.start();
+  await until('the expired session', () => engine.getStatus().authRequired);
+  expect(announced).toBeGreaterThan(0);
+});
+
+test("a deleted user's token is reported the same way", async () => {
+  const { f, pb } = await officer('deleted');
+  const engine = engineFor(pb);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(false);
+  await t.admin.collection('users').delete(f.regular.id);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+});
+
+test('a network failure is not an expiry: offline with a void token, nothing is reported until a request is refused', async () => {
+  const { f, pb } = await officer('offline', proxy.url);
+  const engine = engineFor(pb);
+  proxy.setOffline(true);
+  await revoke(f.regular.id);
+
+  await engine.syncNow();
+  await engine.reconcile();
+  expect(engine.getStatus()).toMatchObject({ authRequired: false, online: false });
+
+  proxy.setOffline(false);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+});
