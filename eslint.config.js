@@ -19,7 +19,7 @@ const pocketbaseGlobals = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', '.pocketbase/', '.data/', '.scratch/', 'test-results/', 'pocketbase/pb_hooks/lib/generated/'] },
+  { ignores: ['dist/', 'dist-*/', 'node_modules/', '.pocketbase/', '.data/', '.scratch/', 'test-results/', 'pocketbase/pb_hooks/lib/generated/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -34,6 +34,11 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // A classic (IIFE) worker bundle: the plugin's ES-module path sets
+        // Rollup's inlineDynamicImports, which Vite 8 (Rolldown) deprecates
+        // with a warning on every build; one self-contained file is what a
+        // service worker needs anyway.
+        rollupFormat: 'iife',
       },
       devOptions: { enabled: false },
     }),

@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import PocketBase from 'pocketbase';
 import { dataDir, env } from './config.ts';
-import type { PocketBaseOptions } from './pocketbase/server.ts';
+import { waitForHealth, type PocketBaseOptions } from './pocketbase/server.ts';
 import { DEMO_DIRECTOR } from './seed/demo-account.ts';
 import { seedDemo } from './seed/seed.ts';
 import { startTelephonyStandin } from './standins/telephony.ts';
@@ -20,6 +20,7 @@ export interface Services {
   pocketBaseOptions: PocketBaseOptions;
   /** Lines to print once everything runs. */
   notes: string[];
+  /** Seeds the demo data (demo mode), then waits until /api/health says ready. Start PocketBase with startedWhen 'listening' before it. */
   afterStart: (serverUrl: string) => Promise<void>;
   onStop: (stop: () => Promise<void>) => void;
   stop: () => Promise<void>;
@@ -87,13 +88,16 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
     pocketBaseOptions: { dataDir: folder, port, host, superuser, env: hookEnv },
     notes,
     afterStart: async (serverUrl) => {
-      if (!demo) return;
-      const pb = new PocketBase(serverUrl);
-      pb.autoCancellation(false);
-      await pb.collection('_superusers').authWithPassword(superuser.email, superuser.password);
-      const summary = await seedDemo(pb);
-      notes.unshift(`Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`);
-      notes.unshift(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
+      if (demo) {
+        const pb = new PocketBase(serverUrl);
+        pb.autoCancellation(false);
+        await pb.collection('_superusers').authWithPassword(superuser.email, superuser.password);
+        const summary = await seedDemo(pb);
+        notes.unshift(`Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`);
+        notes.unshift(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
+      }
+      // Only a server that says ready (migrations applied, demo seed in) is announced.
+      await waitForHealth(serverUrl, 'ready');
     },
     onStop: (stop) => stops.unshift(stop),
     stop: async () => {

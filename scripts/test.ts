@@ -9,13 +9,11 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePocketBase } from './pocketbase/install.ts';
 import { projectRoot } from './pocketbase/server.ts';
+import { addCounts, countTests, type TestCounts, type VitestJsonReport } from './test-summary.ts';
 
-interface VitestJson {
-  numPassedTests: number;
-  numFailedTests: number;
-  numPendingTests: number;
-  numTodoTests: number;
-  success: boolean;
+interface StageResult {
+  counts: TestCounts;
+  ok: boolean;
 }
 
 const resultsDir = join(projectRoot, 'test-results');
@@ -27,34 +25,37 @@ function run(command: string, args: string[]): number {
   return result.status ?? 1;
 }
 
-function runVitest(stage: string, projects: string[]): VitestJson {
+/** A stage that could not even report (Vitest or the build crashed) counts as one failure. */
+const CRASHED: StageResult = { counts: { passed: 0, failed: 1, skipped: 0 }, ok: false };
+
+function runVitest(stage: string, projects: string[]): StageResult {
   const output = join(resultsDir, 'vitest', `${stage}.json`);
   const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${output}`];
   const status = run('npx', args);
+  let report: VitestJsonReport;
   try {
-    return JSON.parse(readFileSync(output, 'utf8')) as VitestJson;
+    report = JSON.parse(readFileSync(output, 'utf8')) as VitestJsonReport;
   } catch {
-    // Vitest could not even report (a crash or a config error).
-    return { numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, success: status === 0 && false };
+    return CRASHED;
   }
+  const counts = countTests(report);
+  return { counts, ok: status === 0 && report.success && counts.failed === 0 };
 }
 
 async function main(): Promise<void> {
   await ensurePocketBase();
-  const results: VitestJson[] = [];
+  const results: StageResult[] = [];
   results.push(runVitest('unit-integration', ['unit', 'integration']));
 
   process.stdout.write('\nBuilding the app for the browser tests...\n');
   if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
-    results.push({ numPassedTests: 0, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0, success: false });
+    results.push(CRASHED);
   } else {
     results.push(runVitest('e2e', ['e2e']));
   }
 
-  const passed = results.reduce((n, r) => n + r.numPassedTests, 0);
-  const failed = results.reduce((n, r) => n + r.numFailedTests, 0);
-  const skipped = results.reduce((n, r) => n + r.numPendingTests + r.numTodoTests, 0);
-  const ok = failed === 0 && results.every((r) => r.success);
+  const { passed, failed, skipped } = addCounts(results.map((r) => r.counts));
+  const ok = failed === 0 && results.every((r) => r.ok);
   process.stdout.write(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}\n`);
   process.exit(ok ? 0 : 1);
 }

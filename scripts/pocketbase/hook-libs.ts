@@ -3,8 +3,15 @@
  * for PocketBase's goja VM (pb_hooks/lib/generated/, not committed), so a
  * rule such as the call script exists once. Runs before every PocketBase
  * start (startPocketBase) and in `npm run build`.
+ *
+ * A file is written only when its content changed, and then by an atomic
+ * rename: `npm run dev` watches pb_hooks and restarts PocketBase on every
+ * write there, so an unchanged rebuild (every test worker's server start)
+ * must not touch the folder, and a changed one must never be seen half
+ * written.
  */
 import { buildSync } from 'esbuild';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hooksDir, projectRoot } from './paths.ts';
@@ -17,10 +24,13 @@ export const SHARED_MODULES: Record<string, string> = {
 export const generatedDir = join(hooksDir, 'lib', 'generated');
 
 export function buildHookLibs(): void {
+  mkdirSync(generatedDir, { recursive: true });
   for (const [source, name] of Object.entries(SHARED_MODULES)) {
-    buildSync({
+    const outfile = join(generatedDir, `${name}.js`);
+    const built = buildSync({
       entryPoints: [join(projectRoot, source)],
-      outfile: join(generatedDir, `${name}.js`),
+      outfile,
+      write: false,
       bundle: true,
       format: 'cjs',
       // goja runs ES2015-level code.
@@ -29,6 +39,11 @@ export function buildHookLibs(): void {
       logLevel: 'warning',
       banner: { js: `// GENERATED from ${source} by scripts/pocketbase/hook-libs.ts — edit the source, not this file.` },
     });
+    const text = built.outputFiles[0]!.text;
+    if (existsSync(outfile) && readFileSync(outfile, 'utf8') === text) continue;
+    const temporary = `${outfile}.${process.pid}.tmp`;
+    writeFileSync(temporary, text);
+    renameSync(temporary, outfile);
   }
 }
 

@@ -29,6 +29,13 @@ export interface PocketBaseOptions {
   inheritOutput?: boolean;
   /** Restart on changes in pb_hooks (npm run dev only: a restart mid-test fails requests). */
   watchHooks?: boolean;
+  /**
+   * 'ready' (the default): return once /api/health says ready. 'listening':
+   * return as soon as it answers at all, for a caller that seeds the demo
+   * data first (health stays 503 until the seed is in) and then waits for
+   * ready itself.
+   */
+  startedWhen?: StartedWhen;
 }
 
 export interface RunningPocketBase {
@@ -37,6 +44,8 @@ export interface RunningPocketBase {
   process: ChildProcess;
   /** Everything the server printed so far (when output is not inherited). */
   output: () => string;
+  /** What the one-off commands before `serve` (migrate up, superuser upsert) printed. */
+  setupLog: string;
   stop: () => Promise<void>;
 }
 
@@ -54,26 +63,48 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   });
 }
 
-function runCommand(bin: string, args: string[], env: NodeJS.ProcessEnv): void {
+/**
+ * Runs a one-off PocketBase command (migrate up, superuser upsert). Hook
+ * watching is always off here: PocketBase watches pb_hooks by default and
+ * restarts the process on any change there, which closed the database under
+ * a running `migrate up` ('sql: database is closed') whenever a parallel
+ * test worker rebuilt the generated hook libraries. Returns what it printed.
+ */
+function runCommand(bin: string, command: string[], common: string[], positional: string[], env: NodeJS.ProcessEnv): string {
+  // Flags first, then `--`, then the values: a value that starts with '-'
+  // (a generated password can) is never read as a flag.
+  const args = [...command, ...common, '--hooksWatch=false', ...(positional.length > 0 ? ['--', ...positional] : [])];
   const result = spawnSync(bin, args, { env, encoding: 'utf8' });
+  const printed = `${result.stdout ?? ''}${result.stderr ?? ''}`;
   if (result.status !== 0) {
-    throw new Error(`pocketbase ${args[0]} ${args[1] ?? ''} failed (exit ${result.status}): ${result.stderr || result.stdout}`);
+    throw new Error(`pocketbase ${command.join(' ')} failed (exit ${result.status}): ${printed}`);
   }
+  return printed;
 }
 
-async function waitForHealth(url: string, child: ChildProcess, output: () => string, timeoutMs = 20_000): Promise<void> {
+/** How far the server must be before startPocketBase returns. */
+export type StartedWhen = 'listening' | 'ready';
+
+/**
+ * Polls /api/health. 'listening': any HTTP answer. 'ready': 200, which the
+ * readiness hook (pb_hooks/readiness.pb.js) gives only once every migration
+ * is applied and, in demo mode, the demo seed is in.
+ */
+export async function waitForHealth(url: string, when: StartedWhen, child?: ChildProcess, output: () => string = () => '', timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`PocketBase exited with code ${child.exitCode}:\n${output()}`);
+    if (child && child.exitCode !== null) throw new Error(`PocketBase exited with code ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${url}/api/health`);
-      if (response.ok) return;
+      if (response.ok || when === 'listening') return;
+      last = `${response.status} ${await response.text()}`;
     } catch {
       // not listening yet
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`PocketBase did not become healthy within ${timeoutMs} ms:\n${output()}`);
+  throw new Error(`PocketBase was not ${when} within ${timeoutMs} ms (last health answer: ${last}):\n${output()}`);
 }
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<RunningPocketBase> {
@@ -82,14 +113,15 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
   mkdirSync(options.dataDir, { recursive: true });
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
+  // The readiness hook compares this folder with the applied migrations.
+  const env: NodeJS.ProcessEnv = { ...process.env, SCMS_MIGRATIONS_DIR: migrationsDir, ...options.env };
   const common = [`--dir=${options.dataDir}`, `--migrationsDir=${migrationsDir}`, `--hooksDir=${hooksDir}`];
 
   // Apply the migrations first so that a broken one fails loudly here, and the
   // superuser exists before anything talks to the server.
-  runCommand(bin, ['migrate', 'up', ...common], env);
+  let setupLog = runCommand(bin, ['migrate', 'up'], common, [], env);
   if (options.superuser) {
-    runCommand(bin, ['superuser', 'upsert', options.superuser.email, options.superuser.password, ...common], env);
+    setupLog += runCommand(bin, ['superuser', 'upsert'], common, [options.superuser.email, options.superuser.password], env);
   }
 
   const args = [
@@ -117,10 +149,10 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
   };
 
   try {
-    await waitForHealth(url, child, output);
+    await waitForHealth(url, options.startedWhen ?? 'ready', child, output);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { url, port, process: child, output, stop };
+  return { url, port, process: child, output, setupLog, stop };
 }

@@ -53,6 +53,18 @@ async function createAll(pb: PocketBase, collection: SeedCollection, records: Se
   }
 }
 
+/**
+ * The seed's last step: the `demo_seed` fact the readiness hook waits for
+ * (pb_hooks/lib/readiness.js). Until it is written, /api/health answers 503
+ * and the login page is not handed the demo sign-in.
+ */
+export async function markDemoSeeded(pb: PocketBase, records: number): Promise<void> {
+  const value = { records, at: new Date().toISOString() };
+  const existing = await pb.collection('scms_meta').getFirstListItem(pb.filter('key = {:key}', { key: 'demo_seed' })).catch(() => null);
+  if (existing) await pb.collection('scms_meta').update(existing.id, { value });
+  else await pb.collection('scms_meta').create({ key: 'demo_seed', value });
+}
+
 export async function seedDemo(pb: PocketBase, options: { now?: Date } = {}): Promise<SeedSummary> {
   const started = performance.now();
   const data = buildDemoData(options.now ?? new Date());
@@ -65,6 +77,7 @@ export async function seedDemo(pb: PocketBase, options: { now?: Date } = {}): Pr
     counts[collection] = { created: missing.length, present: wanted.length - missing.length };
   }
   const values = Object.values(counts);
+  await markDemoSeeded(pb, values.reduce((sum, c) => sum + c.created + c.present, 0));
   return {
     counts,
     createdTotal: values.reduce((sum, c) => sum + c.created, 0),

@@ -32,7 +32,10 @@ export async function startTestServer(
   options: { publicDir?: string; port?: number } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
-  const start = (port?: number, superuser?: typeof SUPERUSER) => startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir });
+  // In demo mode health says ready only after the demo seed (readiness.pb.js):
+  // such a test seeds (or marks the seed done) itself once the server listens.
+  const startedWhen = env.SCMS_DEMO === '1' ? 'listening' : 'ready';
+  const start = (port?: number, superuser?: typeof SUPERUSER) => startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen });
   const server = await start(options.port, SUPERUSER);
   const client = () => {
     const pb = new PocketBase(server.url);

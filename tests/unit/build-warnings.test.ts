@@ -1,0 +1,25 @@
+/**
+ * The production build prints no warning: a warning on every build hides
+ * the one that matters (it was Rolldown's 'inlineDynamicImports option is
+ * deprecated', from the service worker's bundle format).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { projectRoot } from '../../scripts/pocketbase/server.ts';
+
+test('vite build warns about nothing and emits the service worker', () => {
+  const outDir = mkdtempSync(join(tmpdir(), 'scms-build-'));
+  try {
+    const build = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: projectRoot, encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+    const printed = `${build.stdout}\n${build.stderr}`;
+    expect(printed.split('\n').filter((line) => /warn|deprecat/i.test(line))).toEqual([]);
+    expect(existsSync(join(outDir, 'sw.js'))).toBe(true);
+    expect(existsSync(join(outDir, 'index.html'))).toBe(true);
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}, 120_000);
