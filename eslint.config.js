@@ -9,7 +9,7 @@ const pocketbaseGlobals = Object.fromEntries(
     '$app', '$apis', '$http', '$os', '$security', '$filesystem', '$template', '$mails', '$tokens', '$dbx', '__hooks',
     'routerAdd', 'routerUse', 'cronAdd', 'cronRemove', 'migrate', 'Collection', 'Record', 'RecordModel', 'TextField',
     'SelectField', 'RelationField', 'BoolField', 'DateField', 'FileField', 'AutodateField', 'NumberField',
-    'DynamicModel', 'BadRequestError', 'NotFoundError', 'ForbiddenError', 'UnauthorizedError', 'ApiError',
+    'DynamicModel', 'DateTime', 'BadRequestError', 'NotFoundError', 'ForbiddenError', 'UnauthorizedError', 'ApiError',
     'TooManyRequestsError', 'InternalServerError', 'toString', 'sleep', 'readerToString', 'arrayOf',
     'onBootstrap', 'onServe', 'onRecordCreateRequest', 'onRecordUpdateRequest', 'onRecordAfterCreateSuccess',
     'onRecordCreate', 'onRecordUpdate', 'onRecordValidate', 'onRecordEnrich', 'onRecordsListRequest', 'onRecordViewRequest',

@@ -7,7 +7,8 @@
  * Everything is deterministic: record ids are derived from stable keys (so a
  * second seed recognises what is already there) and the rest comes from a
  * seeded PRNG, so the same `now` always gives the same data. `now` only moves
- * dates (house-check windows, incident times).
+ * dates (house-check windows, incident times and when each report was
+ * written).
  */
 import { createHash } from 'node:crypto';
 import { addDays, format, startOfDay, startOfMonth, subMonths } from 'date-fns';
@@ -536,6 +537,27 @@ function buildReports(plan: CommunityPlan, communityId: string, now: Date, homes
       created_by: pick(rng, staff).id,
     });
   }
+  writtenAfterIncidents(data.reports.filter((r) => r.community === communityId), now, rngFor(`${plan.key}:report-writing`));
+}
+
+/**
+ * When each report was written (`original_created`, kept as `created` by
+ * pb_hooks/reports.pb.js): a few minutes to an hour after its incident, as a
+ * real month of reports would be, never after `now`. The list's "Newest
+ * first" sorts by creation (spec §4), so creation order must follow incident
+ * order: a report is written before the next incident happens, which keeps
+ * reports close together in time in the right order too.
+ */
+function writtenAfterIncidents(reports: SeedRecord[], now: Date, rng: Rng): void {
+  const incident = (r: SeedRecord) => new Date(String(r.incident_time).replace(' ', 'T')).getTime();
+  const byIncident = [...reports].sort((a, b) => incident(a) - incident(b));
+  byIncident.forEach((report, i) => {
+    const at = incident(report);
+    const next = byIncident[i + 1];
+    const written = at + int(rng, 3 * 60, 60 * 60) * 1000;
+    const limit = Math.min(next ? incident(next) - 1000 : Infinity, now.getTime());
+    report.original_created = pbDate(new Date(Math.max(at, Math.min(written, limit))));
+  });
 }
 
 /** All demo records, grouped by collection, for the given moment. */

@@ -151,6 +151,42 @@ test('about 150 reports over this and last month, every type, none in the future
   expect(reports.some((r) => !r.ems_pbso)).toBe(true);
 });
 
+test('reports were written after their incidents, so newest-created first is newest incident first', async () => {
+  const pb = await t.signIn(DEMO_REGULAR.email, DEMO_REGULAR.password);
+  // What the report list does for 'Newest' (spec §4: descending by creation).
+  const reports = await pb.collection('reports').getFullList({ sort: '-created', fields: 'id,created,incident_time' });
+  expect(reports.length).toBeGreaterThanOrEqual(140);
+  const incidents = reports.map((r) => pbDate(r.incident_time).getTime());
+  expect(incidents).toEqual([...incidents].sort((a, b) => b - a));
+  const afterSeed = Date.now();
+  for (const r of reports) {
+    const created = pbDate(r.created).getTime();
+    expect(created).toBeGreaterThanOrEqual(pbDate(r.incident_time).getTime());
+    expect(created).toBeLessThanOrEqual(afterSeed);
+  }
+  // A month of writing, not one minute; mostly a few minutes to an hour after the incident.
+  expect(pbDate(reports[0]!.created).getTime() - pbDate(reports.at(-1)!.created).getTime()).toBeGreaterThan(20 * 86_400_000);
+  const delays = reports.map((r) => pbDate(r.created).getTime() - pbDate(r.incident_time).getTime());
+  expect(delays.filter((d) => d >= 3 * 60_000 && d <= 3_600_000).length).toBeGreaterThan(reports.length * 0.7);
+});
+
+test("only a superuser's create keeps original_created, and never a future one", async () => {
+  const officer = await t.signIn(DEMO_REGULAR.email, DEMO_REGULAR.password);
+  const report = {
+    community: DEMO_COMMUNITY_IDS.primary, created_by: officer.authStore.record!.id, type: 'loud_noise', weather: 'clear',
+    narative: 'Music at 2am', incident_time: '2020-01-01 02:00:00.000Z', original_created: '2020-01-01 02:30:00.000Z',
+  };
+  const before = Date.now() - 1000;
+  const mine = await officer.collection('reports').create(report);
+  // An officer's report is created now, whatever it says.
+  expect(pbDate(mine.created).getTime()).toBeGreaterThanOrEqual(before);
+  const imported = await t.admin.collection('reports').create(report);
+  expect(imported.created).toBe('2020-01-01 02:30:00.000Z');
+  await expect(t.admin.collection('reports').create({ ...report, original_created: '2999-01-01 00:00:00.000Z' })).rejects.toMatchObject({ status: 400 });
+  await expect(t.admin.collection('reports').create({ ...report, original_created: 'yesterday' })).rejects.toMatchObject({ status: 400 });
+  for (const id of [mine.id, imported.id]) await t.admin.collection('reports').delete(id);
+});
+
 test('the second community is isolated and has its own staff, homes and reports', async () => {
   const director = await t.signIn(DEMO_SECOND_DIRECTOR.email, DEMO_SECOND_DIRECTOR.password);
   await t.signIn(DEMO_SECOND_MANAGER.email, DEMO_SECOND_MANAGER.password);
