@@ -13,7 +13,7 @@ const pocketbaseGlobals = Object.fromEntries(
     'TooManyRequestsError', 'InternalServerError', 'toString', 'sleep', 'readerToString', 'arrayOf',
     'onBootstrap', 'onServe', 'onRecordCreateRequest', 'onRecordUpdateRequest', 'onRecordAfterCreateSuccess',
     'onRecordCreate', 'onRecordUpdate', 'onRecordValidate', 'onRecordEnrich', 'onRecordsListRequest', 'onRecordViewRequest',
-    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onBatchRequest', 'onModelCreate',
+    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onBatchRequest', 'onModelCreate', 'onRecordDeleteRequest',
     'require', 'module', 'console',
   ].map((name) => [name, 'readonly']),
 );

@@ -7,3 +7,16 @@ onRecordCreateRequest((e) => {
   if (e.record.getString('state') === '') e.record.set('state', 'FL');
   return e.next();
 }, 'houses');
+
+// A home with reports cannot be deleted (issue 10): the reports are the
+// community's record of what happened there and keep their house. The
+// reports' link does not cascade, so PocketBase alone would delete the home
+// and blank the reports' house; this refuses first, with a message the
+// client's outbox shows on the parked entry. The community rule has run
+// already (a foreign home is a 404 before this), and residents and phones
+// go with a home that is deleted (their links cascade, see the schema).
+onRecordDeleteRequest((e) => {
+  const count = e.app.countRecords('reports', $dbx.hashExp({ house: e.record.id }));
+  if (count > 0) throw new BadRequestError(`This home has ${count} report(s) and cannot be deleted.`);
+  return e.next();
+}, 'houses');

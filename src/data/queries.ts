@@ -4,6 +4,7 @@
  * same code the screens run.
  */
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { sortHomes } from '../domain/homeOrder.ts';
 import { reportTypeLabel } from '../domain/reportTypes.ts';
 import { searchList } from '../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
@@ -17,9 +18,12 @@ export interface HouseWithPeople {
 
 export const houseSearchFields = (h: HouseRecord) => [h.address, h.apt, h.city, h.state, h.zip, h.security_code, h.member_number];
 
-/** Homes with their residents and phones (oldest first, so the first is the primary one of spec §4). */
+/**
+ * Homes in address order (street, number, apt), with their residents and
+ * phones (oldest first, so the first is the primary one of spec §4).
+ */
 export async function queryHouses(db: ScmsDatabase, search = ''): Promise<HouseWithPeople[]> {
-  const houses = searchList(await db.houses.orderBy('address').toArray(), search, houseSearchFields);
+  const houses = sortHomes(searchList(await db.houses.toArray(), search, houseSearchFields), 'address', (h) => h);
   const ids = houses.map((h) => h.id);
   const [residents, phones] = await Promise.all([db.residents.where('house').anyOf(ids).toArray(), db.phones.where('house').anyOf(ids).toArray()]);
   const byHouse = <T extends { house: string; created: string }>(rows: T[]) => {

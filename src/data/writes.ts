@@ -1,8 +1,9 @@
 /**
  * The offline-capable writes of the screens (DESIGN.md), each one outbox
  * entry: create a report, log a house check (report + last-checked date in
- * one transactional batch), add or update a home with its first resident
- * and phone. The mirror shows the result at once; replay sends it later.
+ * one transactional batch), add or update a home with its residents and
+ * phones, delete a home. The mirror shows the result at once; replay sends
+ * it later.
  */
 import type { HouseRecord, PhoneRecord, ResidentRecord } from '../api/records.ts';
 import { houseCheckNarrative } from '../domain/houseCheck.ts';
@@ -89,15 +90,19 @@ export async function queueHouseCheck(db: ScmsDatabase, user: SignedInUser, hous
 
 export interface HomeForm {
   house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
-  resident?: Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'>;
-  phone?: Pick<PhoneRecord, 'phone_number' | 'primary' | 'type'>;
+  /** With `id`: a saved one to update; without: a new one. */
+  residents?: Array<Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'> & { id?: string }>;
+  phones?: Array<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type'> & { id?: string }>;
+  /** Saved residents and phones of the home the user removed. */
+  removed?: { residents?: readonly string[]; phones?: readonly string[] };
   image?: Blob;
 }
 
 /**
- * Adds a home, or updates one (houseId given), with its first resident and
- * first phone (spec §4: residents only when both names are filled, phones
- * only when a number is; an existing first one is updated, else created).
+ * Adds a home, or updates one (houseId given), with its residents and
+ * phones, as one entry sent as one batch so they land together (spec §4:
+ * residents only when both names are filled, phones only when a number is;
+ * a saved one is updated, a new one created, a removed one deleted).
  * Returns the home's id.
  */
 export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: HomeForm, houseId?: string): Promise<string> {
@@ -108,18 +113,38 @@ export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: 
       : { action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } },
   ];
   if (form.image) ops[0]!.files = { image: [form.image] };
-  const resident = form.resident;
-  if (resident && resident.first_name.trim() && resident.last_name.trim()) {
-    const existing = houseId ? await firstResident(db, id) : undefined;
-    ops.push(existing ? { action: 'update', collection: 'residents', id: existing.id, body: { ...resident, house: id } } : { action: 'create', collection: 'residents', id: newRecordId(), body: { ...resident, house: id } });
+  const person = (collection: 'residents' | 'phones', { id: saved, ...fields }: { id?: string } & Record<string, unknown>): OutboxOperation =>
+    saved ? { action: 'update', collection, id: saved, body: { ...fields, house: id } } : { action: 'create', collection, id: newRecordId(), body: { ...fields, house: id } };
+  for (const resident of form.residents ?? []) {
+    if (resident.first_name.trim() && resident.last_name.trim()) ops.push(person('residents', resident));
   }
-  const phone = form.phone;
-  if (phone && phone.phone_number.trim()) {
-    const phones = houseId ? await db.phones.where('house').equals(id).toArray() : [];
-    const existing = phones.sort((a, b) => a.created.localeCompare(b.created))[0];
-    ops.push(existing ? { action: 'update', collection: 'phones', id: existing.id, body: { ...phone, house: id } } : { action: 'create', collection: 'phones', id: newRecordId(), body: { ...phone, house: id } });
+  for (const phone of form.phones ?? []) {
+    if (phone.phone_number.trim()) ops.push(person('phones', phone));
+  }
+  if (houseId) {
+    for (const removed of form.removed?.residents ?? []) ops.push({ action: 'delete', collection: 'residents', id: removed, body: {} });
+    for (const removed of form.removed?.phones ?? []) ops.push({ action: 'delete', collection: 'phones', id: removed, body: {} });
   }
   const address = form.house.address ?? (await db.houses.get(id))?.address ?? '';
   await enqueue(db, { userId: user.id, label: `${houseId ? 'Update home' : 'Add home'}: ${address}`, ops });
   return id;
+}
+
+/**
+ * Reports the mirror holds for a home. A home with reports cannot be
+ * deleted (the reports keep their house; the server refuses too), so the
+ * screen can say so at once; the mirror may hold only recent reports, so
+ * 0 here still leaves the last word to the server.
+ */
+export async function homeReportCount(db: ScmsDatabase, houseId: string): Promise<number> {
+  return db.reports.where('house').equals(houseId).count();
+}
+
+/**
+ * Deletes a home. The mirror hides it at once; the server removes its
+ * residents and phones with it (cascade), or refuses a home with reports,
+ * and the entry is then parked with the server's message.
+ */
+export async function queueDeleteHome(db: ScmsDatabase, user: SignedInUser, house: Pick<HouseRecord, 'id' | 'address'>): Promise<void> {
+  await enqueue(db, { userId: user.id, label: `Delete home: ${house.address}`, ops: [{ action: 'delete', collection: 'houses', id: house.id, body: {} }] });
 }

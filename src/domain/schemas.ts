@@ -37,6 +37,36 @@ export const phoneNumberSchema = z
   .trim()
   .refine((value) => value === '' || (/^\+[1-9]\d{1,14}$/.test(value) && isValidPhoneNumber(value)), 'Invalid phone number');
 
+/** A resident row of the house forms; `id` is '' for one not yet saved. Saved only with both names (spec §4). */
+export const residentSchema = z.object({
+  id: z.string(),
+  first_name: optionalText('First name', LIMITS.resident.name),
+  last_name: optionalText('Last name', LIMITS.resident.name),
+  owner: z.boolean(),
+});
+export type ResidentValues = z.infer<typeof residentSchema>;
+
+/** A phone row of the house forms; `id` is '' for one not yet saved. Saved only with a number (spec §4). */
+export const phoneSchema = z.object({
+  id: z.string(),
+  phone_number: phoneNumberSchema,
+  type: z.enum(['cell', 'home', 'business']),
+  primary: z.boolean(),
+});
+export type PhoneValues = z.infer<typeof phoneSchema>;
+
+export const ONE_PRIMARY_PHONE = 'Only one phone can be primary';
+
+/** The home's number to call is one: a second primary phone (of those with a number) is refused. */
+function onePrimaryPhone(phones: PhoneValues[], ctx: z.RefinementCtx): void {
+  let seen = false;
+  phones.forEach((phone, i) => {
+    if (!phone.primary || !phone.phone_number.trim()) return;
+    if (seen) ctx.addIssue({ code: 'custom', path: [i, 'primary'], message: ONE_PRIMARY_PHONE });
+    seen = true;
+  });
+}
+
 const houseFields = {
   address: z.string().trim().min(1, 'Address must be longer than a character').max(LIMITS.house.address, notExceed('Address', LIMITS.house.address)),
   apt: optionalText('Apt.', LIMITS.house.apt),
@@ -46,12 +76,8 @@ const houseFields = {
   note: optionalText('Note', LIMITS.house.note),
   member_number: optionalText('Member number', LIMITS.house.memberNumber),
   security_code: optionalText('Security code', LIMITS.house.securityCode),
-  resident_first_name: optionalText('First name', LIMITS.resident.name),
-  resident_last_name: optionalText('Last name', LIMITS.resident.name),
-  resident_owner: z.boolean(),
-  phone_number: phoneNumberSchema,
-  phone_type: z.enum(['cell', 'home', 'business']),
-  phone_primary: z.boolean(),
+  residents: z.array(residentSchema),
+  phones: z.array(phoneSchema).superRefine(onePrimaryPhone),
 };
 
 export const addHouseSchema = z.object(houseFields);

@@ -127,6 +127,19 @@ describe('home form', () => {
     expect(hidden()).toBe(true);
   });
 
+  test('each resident row shows its own Owner once both its names have text', async () => {
+    const user = userEvent.setup();
+    form('add');
+    await user.click(screen.getByRole('button', { name: 'Add resident' }));
+    const second = screen.getByRole('group', { name: 'Resident 2' });
+    await user.type(within(second).getByLabelText('First name'), 'Bob');
+    await user.type(within(second).getByLabelText('Last name'), 'Ray');
+    expect(within(second).getByLabelText('Owner')).toBeTruthy();
+    expect(within(screen.getByRole('group', { name: 'Resident 1' })).queryByLabelText('Owner')).toBeNull();
+    // The home's member number and security code show once any resident is named.
+    expect(screen.getByLabelText('Member number')).toBeTruthy();
+  });
+
   test('phone type and primary show only when a number is entered', async () => {
     const user = userEvent.setup();
     form('add');
@@ -137,6 +150,66 @@ describe('home form', () => {
     expect(screen.getByLabelText('Primary')).toBeTruthy();
     // The country selector defaults to the US.
     expect((screen.getByRole('combobox', { name: 'Phone number country' }) as HTMLSelectElement).value).toBe('US');
+  });
+
+  test('update: every resident and phone is there to edit; rows are added and removed; saved ones carry their id', async () => {
+    const user = userEvent.setup();
+    const onSubmit = form('update', {
+      address: '12 Palm Way', city: 'Jupiter', zip: '33458',
+      residents: [{ id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true }, { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false }, { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false }],
+      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true }],
+    });
+    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual(['Ann', 'Bob', 'Cy']);
+    // The third resident, beyond the first one the old form could reach, is edited…
+    const third = screen.getByRole('group', { name: 'Resident 3' });
+    await user.clear(within(third).getByLabelText('First name'));
+    await user.type(within(third).getByLabelText('First name'), 'Cyrus');
+    await user.click(within(third).getByLabelText('Owner'));
+    // …the second removed…
+    await user.click(screen.getByRole('button', { name: 'Remove resident 2' }));
+    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual(['Ann', 'Cyrus']);
+    // …and a second phone added.
+    await user.click(screen.getByRole('button', { name: 'Add phone' }));
+    const phone2 = screen.getByRole('group', { name: 'Phone 2' });
+    await user.type(within(phone2).getByLabelText('Phone number'), '5615550199');
+    await user.selectOptions(within(phone2).getByLabelText('Type'), 'business');
+    // The home had a primary phone: the new one is not.
+    expect((within(phone2).getByLabelText('Primary') as HTMLInputElement).checked).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenCalledOnce();
+    const values = onSubmit.mock.calls[0]![0];
+    expect(values.residents).toEqual([
+      { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+      { id: 'r3', first_name: 'Cyrus', last_name: 'Lee', owner: true },
+    ]);
+    expect(values.phones).toEqual([
+      { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true },
+      { id: '', phone_number: '+15615550199', type: 'business', primary: false },
+    ]);
+  });
+
+  test('only one phone is primary: ticking one unticks the others', async () => {
+    const user = userEvent.setup();
+    const onSubmit = form('update', {
+      address: '12 Palm Way', city: 'Jupiter', zip: '33458',
+      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true }, { id: 'p2', phone_number: '+15615550101', type: 'home', primary: false }],
+    });
+    const primary = (n: number) => within(screen.getByRole('group', { name: `Phone ${n}` })).getByLabelText('Primary') as HTMLInputElement;
+    await user.click(primary(2));
+    expect(primary(2).checked).toBe(true);
+    expect(primary(1).checked).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit.mock.calls[0]![0].phones.map((p) => p.primary)).toEqual([false, true]);
+  });
+
+  test('a row with a bad value shows the message under that row', async () => {
+    const user = userEvent.setup();
+    const onSubmit = form('update', { address: 'a', city: 'b', zip: 'c' });
+    await user.click(screen.getByRole('button', { name: 'Add resident' }));
+    await user.type(within(screen.getByRole('group', { name: 'Resident 2' })).getByLabelText('Last name'), 'x'.repeat(31));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await within(screen.getByRole('group', { name: 'Resident 2' })).findByText('Last name must not exceed 30 characters')).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
   });
 
   test('the state choice: label, placeholder, Florida by default, Alaska as Ak', () => {
@@ -167,7 +240,7 @@ describe('home form', () => {
     await user.type(screen.getByLabelText('Phone number'), '5615550100');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledOnce();
-    expect(onSubmit.mock.calls[0]).toMatchObject([{ address: '1 Ocean Dr', city: 'Tequesta', state: 'FL', zip: '33469', phone_number: '+15615550100', phone_type: 'cell' }, undefined]);
+    expect(onSubmit.mock.calls[0]).toMatchObject([{ address: '1 Ocean Dr', city: 'Tequesta', state: 'FL', zip: '33469', phones: [{ phone_number: '+15615550100', type: 'cell', primary: true }] }, undefined]);
   });
 
   test('the add form has no house-check section; the update form does', () => {

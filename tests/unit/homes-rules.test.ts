@@ -4,10 +4,11 @@ import type { HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
 import { checkEndValue, checkStartValue, isEndDayDisabled, isStartDayDisabled, parsePbDate } from '../../src/features/homes/checkDates.ts';
 import { initialSelection, MAX_CONCERNS, toggleConcern } from '../../src/features/homes/concernSelection.ts';
-import { addDefaults, showsPhoneDetails, showsResidentDetails, toHomeForm, updateDefaults } from '../../src/features/homes/homeForm.ts';
+import { addDefaults, showsMemberFields, showsPhoneDetails, showsResidentDetails, toHomeForm, updateDefaults } from '../../src/features/homes/homeForm.ts';
 import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
 import { homeNotices, housesWithActiveCall, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
 import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
+import { sortHomes, splitAddress } from '../../src/domain/homeOrder.ts';
 
 const iso = (d: Date) => d.toISOString().replace('T', ' ');
 
@@ -144,36 +145,71 @@ describe('home form values', () => {
     expect(showsPhoneDetails('')).toBe(false);
     expect(showsPhoneDetails(undefined)).toBe(false);
   });
-  test('a new home starts in Florida with a primary cell phone', () => {
-    expect(addDefaults()).toMatchObject({ state: 'FL', phone_type: 'cell', phone_primary: true, resident_owner: false, house_check: false });
+  test('a new home starts in Florida with an empty resident and a primary cell phone', () => {
+    expect(addDefaults()).toMatchObject({ state: 'FL', residents: [{ id: '', first_name: '', last_name: '', owner: false }], phones: [{ id: '', phone_number: '', type: 'cell', primary: true }], house_check: false });
   });
-  test('update pre-fills from the home, its first resident and its first phone', () => {
+  test('member number and security code show once any resident has both names', () => {
+    expect(showsMemberFields([])).toBe(false);
+    expect(showsMemberFields([{ first_name: 'Ann', last_name: '' }, { first_name: ' ', last_name: 'Lee' }])).toBe(false);
+    expect(showsMemberFields([{ first_name: 'Ann', last_name: '' }, { first_name: 'Bob', last_name: 'Lee' }])).toBe(true);
+  });
+  test('update pre-fills from the home and every resident and phone', () => {
     const home: HouseWithPeople = {
       house: house({ state: 'AK', member_number: 'M1', house_check: true, house_check_start_date: '2026-12-01 05:00:00.000Z', house_check_note: 'Away' }),
       residents: [
         { id: 'r1', created: '', updated: '', first_name: 'Ann', last_name: 'Lee', owner: true, house: 'h1' },
         { id: 'r2', created: '', updated: '', first_name: 'Bob', last_name: 'Lee', owner: false, house: 'h1' },
       ],
-      phones: [{ id: 'p1', created: '', updated: '', phone_number: '+15615550100', primary: false, type: '', house: 'h1' }],
+      phones: [
+        { id: 'p1', created: '', updated: '', phone_number: '+15615550100', primary: false, type: '', house: 'h1' },
+        { id: 'p2', created: '', updated: '', phone_number: '+15615550101', primary: true, type: 'home', house: 'h1' },
+      ],
     };
     const values = updateDefaults(home);
-    expect(values).toMatchObject({ state: 'Ak', member_number: 'M1', resident_first_name: 'Ann', resident_owner: true, phone_number: '+15615550100', phone_primary: false, phone_type: 'cell', house_check: true, house_check_note: 'Away' });
+    expect(values).toMatchObject({ state: 'Ak', member_number: 'M1', house_check: true, house_check_note: 'Away' });
+    expect(values.residents).toEqual([
+      { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+      { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
+    ]);
+    expect(values.phones).toEqual([
+      { id: 'p1', phone_number: '+15615550100', primary: false, type: 'cell' },
+      { id: 'p2', phone_number: '+15615550101', primary: true, type: 'home' },
+    ]);
     expect(values.house_check_start_date?.toISOString()).toBe('2026-12-01T05:00:00.000Z');
     expect(values.house_check_end_date).toBeNull();
+    // A home with nobody yet gets the empty rows of the Add form.
+    expect(updateDefaults({ ...home, residents: [], phones: [] })).toMatchObject({ residents: [{ id: '' }], phones: [{ id: '', primary: true }] });
   });
   test('the add form sends no house check; the update form sends the window as start and end of day', () => {
     const values = { ...addDefaults(), address: '1 A St', house_check: true, house_check_start_date: new Date(2026, 11, 1, 12), house_check_end_date: new Date(2026, 11, 5, 12) };
     const added = toHomeForm(values, 'add');
     expect(added.house).not.toHaveProperty('house_check');
     expect(added.house.address).toBe('1 A St');
+    expect(added.removed).toBeUndefined();
     const updated = toHomeForm(values, 'update');
     expect(updated.house).toMatchObject({
       house_check: true,
       house_check_start_date: iso(new Date(2026, 11, 1)),
       house_check_end_date: iso(new Date(2026, 11, 5, 23, 59, 59, 999)),
     });
-    expect(updated.resident).toEqual({ first_name: '', last_name: '', owner: false });
-    expect(updated.phone).toEqual({ phone_number: '', primary: true, type: 'cell' });
+    expect(updated.residents).toEqual([{ first_name: '', last_name: '', owner: false }]);
+    expect(updated.phones).toEqual([{ phone_number: '', primary: true, type: 'cell' }]);
+  });
+  test('update sends every row (saved ones with their id) and the saved ones removed', () => {
+    const initial = {
+      ...addDefaults(),
+      residents: [{ id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true }, { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false }],
+      phones: [{ id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const }, { id: 'p2', phone_number: '+15615550101', primary: false, type: 'home' as const }],
+    };
+    const values = {
+      ...initial,
+      residents: [{ ...initial.residents[1]!, first_name: 'Bobby' }, { id: '', first_name: 'Cy', last_name: 'Lee', owner: false }],
+      phones: [initial.phones[0]!],
+    };
+    const form = toHomeForm(values, 'update', initial);
+    expect(form.residents).toEqual([{ id: 'r2', first_name: 'Bobby', last_name: 'Lee', owner: false }, { first_name: 'Cy', last_name: 'Lee', owner: false }]);
+    expect(form.phones).toEqual([{ id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' }]);
+    expect(form.removed).toEqual({ residents: ['r1'], phones: ['p2'] });
   });
 });
 
@@ -183,5 +219,51 @@ describe('home image', () => {
     expect(homeImageUrl('https://x.test', house())).toBeNull();
     // A queued upload has no file on the server yet.
     expect(homeImageUrl('https://x.test', house({ image: 'pending-0' }))).toBeNull();
+  });
+});
+
+describe('homes order (DESIGN.md: street, number, apt; or house check due first)', () => {
+  const addresses = (homes: HouseRecord[]) => homes.map((h) => [h.address, h.apt].filter(Boolean).join(' #'));
+  const homes = [
+    house({ id: 'a', address: '102 Heron Way' }),
+    house({ id: 'b', address: '101 Osprey Ln' }),
+    house({ id: 'c', address: '101 Banyan Cir', apt: '10' }),
+    house({ id: 'd', address: '9 Heron Way' }),
+    house({ id: 'e', address: '101 Banyan Cir', apt: '2' }),
+    house({ id: 'f', address: '20 banyan cir' }),
+    house({ id: 'g', address: 'Clubhouse' }),
+  ];
+
+  test('by street name, then house number, then apt, in natural order', () => {
+    // As text: '101 Banyan Cir', '101 Osprey Ln', '102 Heron Way', … (the old order).
+    expect(addresses(sortHomes(homes, 'address', (h) => h))).toEqual(['20 banyan cir', '101 Banyan Cir #2', '101 Banyan Cir #10', 'Clubhouse', '9 Heron Way', '102 Heron Way', '101 Osprey Ln']);
+  });
+
+  test('the number is the leading token that starts with a digit', () => {
+    expect(splitAddress('101 Banyan Cir')).toEqual({ number: '101', street: 'Banyan Cir' });
+    expect(splitAddress('12B, Palm Way')).toEqual({ number: '12B', street: 'Palm Way' });
+    expect(splitAddress('Clubhouse')).toEqual({ number: '', street: 'Clubhouse' });
+    expect(splitAddress('  7 Seas Ct ')).toEqual({ number: '7', street: 'Seas Ct' });
+  });
+
+  test('house check due first, each group in address order', () => {
+    const now = new Date(2026, 10, 22, 12);
+    const due = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25)) };
+    const list = [
+      ...homes,
+      house({ id: 'x', address: '5 Osprey Ln', ...due }),
+      house({ id: 'y', address: '3 Banyan Cir', ...due }),
+      // Checked already in this window: not due.
+      house({ id: 'z', address: '1 Banyan Cir', ...due, house_check_last_date: iso(new Date(2026, 10, 21)) }),
+    ];
+    expect(addresses(sortHomes(list, 'house-check-due', (h) => h, now)).slice(0, 4)).toEqual(['3 Banyan Cir', '5 Osprey Ln', '1 Banyan Cir', '20 banyan cir']);
+    // The address order ignores the house check.
+    expect(addresses(sortHomes(list, 'address', (h) => h, now)).slice(0, 3)).toEqual(['1 Banyan Cir', '3 Banyan Cir', '20 banyan cir']);
+  });
+
+  test('the list is copied, not sorted in place', () => {
+    const copy = [...homes];
+    sortHomes(homes, 'address', (h) => h);
+    expect(homes).toEqual(copy);
   });
 });

@@ -17,6 +17,7 @@ import {
   parseHourMinute,
   phoneNumberSchema,
   reportFilterSchema,
+  residentSchema,
   reportSchema,
   updateHouseSchema,
   updateUserSchema,
@@ -51,13 +52,11 @@ const house = {
   note: '',
   member_number: '',
   security_code: '',
-  resident_first_name: '',
-  resident_last_name: '',
-  resident_owner: false,
-  phone_number: '',
-  phone_type: 'cell',
-  phone_primary: true,
+  residents: [],
+  phones: [],
 };
+const resident = { id: '', first_name: 'Ann', last_name: 'Lee', owner: false };
+const phone = { id: '', phone_number: '+15615550100', type: 'cell', primary: true };
 const houseUpdate = { ...house, house_check: false, house_check_start_date: null, house_check_end_date: null, house_check_note: '' };
 const houseCheck = { everything_ok: 'yes', remark: '' };
 const user = { first_name: 'Ada', last_name: 'Lovelace', type: 'regular' };
@@ -116,8 +115,6 @@ const houseTextLimits = (name: string, schema: z.ZodType, baseline: Record<strin
   { schema, name, baseline, field: 'note', min: 0, max: LIMITS.house.note, tooLong: 'Note must not exceed 4500 characters', trims: true },
   { schema, name, baseline, field: 'member_number', min: 0, max: LIMITS.house.memberNumber, tooLong: 'Member number must not exceed 14 characters', trims: true },
   { schema, name, baseline, field: 'security_code', min: 0, max: LIMITS.house.securityCode, tooLong: 'Security code must not exceed 8 characters', trims: true },
-  { schema, name, baseline, field: 'resident_first_name', min: 0, max: LIMITS.resident.name, tooLong: 'First name must not exceed 30 characters', trims: true },
-  { schema, name, baseline, field: 'resident_last_name', min: 0, max: LIMITS.resident.name, tooLong: 'Last name must not exceed 30 characters', trims: true },
 ];
 
 const userTextLimits = (name: string, schema: z.ZodType, baseline: Record<string, unknown>): TextLimit[] => [
@@ -130,6 +127,9 @@ const textLimits: TextLimit[] = [
   { schema: loginSchema, name: 'login', baseline: login, field: 'password', min: 8, max: 24, tooShort: 'Password must be between 8 and 24 characters', tooLong: 'Password must be between 8 and 24 characters', trims: false },
   ...houseTextLimits('addHouse', addHouseSchema, house),
   ...houseTextLimits('updateHouse', updateHouseSchema, houseUpdate),
+  // Each resident row of the house forms.
+  { schema: residentSchema, name: 'resident', baseline: resident, field: 'first_name', min: 0, max: LIMITS.resident.name, tooLong: 'First name must not exceed 30 characters', trims: true },
+  { schema: residentSchema, name: 'resident', baseline: resident, field: 'last_name', min: 0, max: LIMITS.resident.name, tooLong: 'Last name must not exceed 30 characters', trims: true },
   { schema: updateHouseSchema, name: 'updateHouse', baseline: houseUpdate, field: 'house_check_note', min: 0, max: LIMITS.house.houseCheckNote, tooLong: 'House check note must not exceed 4500 characters', trims: true },
   { schema: houseCheckSchema, name: 'houseCheck', baseline: houseCheck, field: 'remark', min: 0, max: LIMITS.report.narrative, tooLong: 'Remark must not exceed 4500 characters', trims: true },
   ...userTextLimits('updateUser', updateUserSchema, user),
@@ -238,12 +238,25 @@ describe('house', () => {
     expect(errors(updateHouseSchema, { ...houseUpdate, state })).toEqual({ state: 'State must be selected' });
   });
 
-  test.each(['cell', 'home', 'business'])('phone type %s passes', (phone_type) => {
-    expect(errors(addHouseSchema, { ...house, phone_type })).toEqual({});
+  test.each(['cell', 'home', 'business'])('phone type %s passes', (type) => {
+    expect(errors(addHouseSchema, { ...house, phones: [{ ...phone, type }] })).toEqual({});
   });
 
-  test.each(['', 'mobile', 'Cell'])('phone type %j fails', (phone_type) => {
-    expect(Object.keys(errors(addHouseSchema, { ...house, phone_type }))).toEqual(['phone_type']);
+  test.each(['', 'mobile', 'Cell'])('phone type %j fails', (type) => {
+    expect(Object.keys(errors(addHouseSchema, { ...house, phones: [{ ...phone, type }] }))).toEqual(['phones.0.type']);
+  });
+
+  test('residents and phones: each row is checked, with its place in the message path', () => {
+    const residents = [resident, { ...resident, last_name: text(31) }];
+    expect(errors(updateHouseSchema, { ...houseUpdate, residents })).toEqual({ 'residents.1.last_name': 'Last name must not exceed 30 characters' });
+    expect(errors(addHouseSchema, { ...house, phones: [phone, { ...phone, phone_number: '561', primary: false }] })).toEqual({ 'phones.1.phone_number': 'Invalid phone number' });
+  });
+
+  test('only one phone can be primary (phones without a number do not count)', () => {
+    const second = { ...phone, phone_number: '+15615550101' };
+    expect(errors(addHouseSchema, { ...house, phones: [phone, second] })).toEqual({ 'phones.1.primary': 'Only one phone can be primary' });
+    expect(errors(updateHouseSchema, { ...houseUpdate, phones: [phone, { ...second, primary: false }] })).toEqual({});
+    expect(errors(addHouseSchema, { ...house, phones: [phone, { ...second, phone_number: '' }] })).toEqual({});
   });
 
   test.each([
@@ -279,7 +292,7 @@ describe('phone numbers', () => {
     ['whitespace only (no phone)', '   '],
   ])('%s passes', (_what, phone) => {
     expect(phoneNumberSchema.safeParse(phone).success).toBe(true);
-    expect(errors(addHouseSchema, { ...house, phone_number: phone })).toEqual({});
+    expect(errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] })).toEqual({});
   });
 
   test('the stored value is trimmed', () => {
@@ -301,7 +314,7 @@ describe('phone numbers', () => {
     ['oversized', `+1${'5'.repeat(OVERSIZED)}`],
   ])('%s fails', (_what, phone) => {
     expect(errors(phoneNumberSchema, phone)).toEqual({ '': 'Invalid phone number' });
-    expect(errors(addHouseSchema, { ...house, phone_number: phone })).toEqual({ phone_number: 'Invalid phone number' });
+    expect(errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] })).toEqual({ 'phones.0.phone_number': 'Invalid phone number' });
   });
 
   test('every number the client accepts matches the server pattern', () => {

@@ -1,19 +1,20 @@
 /**
  * The Add Home / Update Home form (spec §2): sections Home, Resident, Phone
- * and, on update, House check. Validation is the schemas' (spec §5); the
- * messages show under the fields.
+ * and, on update, House check. Every resident and phone of the home can be
+ * added, edited and removed (field arrays). Validation is the schemas'
+ * (spec §5); the messages show under the fields.
  */
 import { Field as HField, Label, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { Controller, useFieldArray, useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
-import { SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
+import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
-import { PHONE_TYPES, showsPhoneDetails, showsResidentDetails, type HomeFormMode, type HomeFormValues } from './homeForm.ts';
+import { emptyPhone, emptyResident, PHONE_TYPES, showsMemberFields, showsPhoneDetails, showsResidentDetails, type HomeFormMode, type HomeFormValues } from './homeForm.ts';
 import { PhoneField } from './PhoneField.tsx';
 
 // One value shape for both forms; the add schema simply ignores (strips) the house-check fields.
@@ -42,6 +43,112 @@ function Checkbox({ label, ...props }: { label: string } & InputHTMLAttributes<H
   );
 }
 
+function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" onClick={onClick} aria-label={label} className="rounded border border-gray-300 px-3 py-1 text-sm font-medium hover:bg-gray-100">
+      Remove
+    </button>
+  );
+}
+
+function AddButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <button type="button" onClick={onClick} className="rounded border border-dashed border-gray-400 px-3 py-2 text-sm font-medium hover:bg-gray-100">
+      {label}
+    </button>
+  );
+}
+
+/** One block per row, named 'Resident 1', 'Phone 2'…, so each row's fields and Remove are told apart. */
+function Row({ name, onRemove, children }: { name: string; onRemove: () => void; children: ReactNode }) {
+  return (
+    <div role="group" aria-label={name} className="space-y-3 border-b border-gray-200 pb-3 last:border-b-0">
+      <div className="flex items-center justify-between">
+        <span className="text-sm font-semibold text-gray-700">{name}</span>
+        <RemoveButton label={`Remove ${name.toLowerCase()}`} onClick={onRemove} />
+      </div>
+      {children}
+    </div>
+  );
+}
+
+interface RowsProps {
+  control: Control<HomeFormValues>;
+  register: UseFormRegister<HomeFormValues>;
+  errors: FieldErrors<HomeFormValues>;
+}
+
+function Residents({ control, register, errors }: RowsProps) {
+  // keyName: the rows carry their record's `id`, which the default key name would overwrite.
+  const { fields, append, remove } = useFieldArray({ control, name: 'residents', keyName: 'key' });
+  const rows = useWatch({ control, name: 'residents' });
+  return (
+    <>
+      {fields.map((field, i) => {
+        const rowErrors = errors.residents?.[i];
+        const row = rows?.[i];
+        return (
+          <Row key={field.key} name={`Resident ${i + 1}`} onRemove={() => remove(i)}>
+            <div className="grid gap-3 sm:grid-cols-2">
+              <TextInput label="First name" autoComplete="off" error={rowErrors?.first_name?.message} {...register(`residents.${i}.first_name`)} />
+              <TextInput label="Last name" autoComplete="off" error={rowErrors?.last_name?.message} {...register(`residents.${i}.last_name`)} />
+            </div>
+            {showsResidentDetails(row?.first_name, row?.last_name) && <Checkbox label="Owner" {...register(`residents.${i}.owner`)} />}
+          </Row>
+        );
+      })}
+      <AddButton label="Add resident" onClick={() => append(emptyResident())} />
+    </>
+  );
+}
+
+function Phones({ control, register, setValue, errors }: RowsProps & { setValue: UseFormSetValue<HomeFormValues> }) {
+  const { fields, append, remove } = useFieldArray({ control, name: 'phones', keyName: 'key' });
+  const rows = useWatch({ control, name: 'phones' });
+  return (
+    <>
+      {fields.map((field, i) => {
+        const rowErrors = errors.phones?.[i];
+        const primary = register(`phones.${i}.primary`);
+        return (
+          <Row key={field.key} name={`Phone ${i + 1}`} onRemove={() => remove(i)}>
+            <Controller
+              control={control}
+              name={`phones.${i}.phone_number`}
+              render={({ field: number, fieldState }) => <PhoneField label="Phone number" value={number.value} onChange={number.onChange} onBlur={number.onBlur} error={fieldState.error?.message} />}
+            />
+            {showsPhoneDetails(rows?.[i]?.phone_number) && (
+              <div className="grid items-end gap-3 sm:grid-cols-2">
+                <SelectInput label="Type" error={rowErrors?.type?.message} {...register(`phones.${i}.type`)}>
+                  {PHONE_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {PHONE_TYPE_LABELS[type]}
+                    </option>
+                  ))}
+                </SelectInput>
+                <div className="pb-2">
+                  <Checkbox
+                    label="Primary"
+                    {...primary}
+                    onChange={(event) => {
+                      // One primary phone: choosing this one unticks the others.
+                      if (event.target.checked) rows?.forEach((_, j) => j !== i && setValue(`phones.${j}.primary`, false));
+                      return primary.onChange(event);
+                    }}
+                  />
+                  <FieldError id={`phone-${i}-primary-error`} message={rowErrors?.primary?.message} />
+                </div>
+              </div>
+            )}
+          </Row>
+        );
+      })}
+      {/* A phone added to a home without a primary one becomes the primary. */}
+      <AddButton label="Add phone" onClick={() => append(emptyPhone(!rows?.some((p) => p.primary && p.phone_number.trim())))} />
+    </>
+  );
+}
+
 export interface HomeFormProps {
   mode: HomeFormMode;
   defaultValues: HomeFormValues;
@@ -54,7 +161,7 @@ export interface HomeFormProps {
 export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: HomeFormProps) {
   const [image, setImage] = useState<File | undefined>();
   const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({ resolver: resolvers[mode], defaultValues });
-  const [firstName, lastName, phoneNumber, start] = useWatch({ control, name: ['resident_first_name', 'resident_last_name', 'phone_number', 'house_check_start_date'] });
+  const [residents, start] = useWatch({ control, name: ['residents', 'house_check_start_date'] });
   const errors = formState.errors;
   const submit = handleSubmit((values) => onSubmit(values, image));
 
@@ -87,41 +194,17 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
       </Section>
 
       <Section title="Resident">
-        <div className="grid gap-3 sm:grid-cols-2">
-          <TextInput label="First name" autoComplete="off" error={errors.resident_first_name?.message} {...register('resident_first_name')} />
-          <TextInput label="Last name" autoComplete="off" error={errors.resident_last_name?.message} {...register('resident_last_name')} />
-        </div>
-        {showsResidentDetails(firstName, lastName) && (
-          <>
-            <Checkbox label="Owner" {...register('resident_owner')} />
-            <div className="grid gap-3 sm:grid-cols-2">
-              <TextInput label="Member number" error={errors.member_number?.message} {...register('member_number')} />
-              <TextInput label="Security code" error={errors.security_code?.message} {...register('security_code')} />
-            </div>
-          </>
+        <Residents control={control} register={register} errors={errors} />
+        {showsMemberFields(residents) && (
+          <div className="grid gap-3 sm:grid-cols-2">
+            <TextInput label="Member number" error={errors.member_number?.message} {...register('member_number')} />
+            <TextInput label="Security code" error={errors.security_code?.message} {...register('security_code')} />
+          </div>
         )}
       </Section>
 
       <Section title="Phone">
-        <Controller
-          control={control}
-          name="phone_number"
-          render={({ field, fieldState }) => <PhoneField label="Phone number" value={field.value} onChange={field.onChange} onBlur={field.onBlur} error={fieldState.error?.message} />}
-        />
-        {showsPhoneDetails(phoneNumber) && (
-          <div className="grid items-end gap-3 sm:grid-cols-2">
-            <SelectInput label="Type" error={errors.phone_type?.message} {...register('phone_type')}>
-              {PHONE_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {PHONE_TYPE_LABELS[type]}
-                </option>
-              ))}
-            </SelectInput>
-            <div className="pb-2">
-              <Checkbox label="Primary" {...register('phone_primary')} />
-            </div>
-          </div>
-        )}
+        <Phones control={control} register={register} setValue={setValue} errors={errors} />
       </Section>
 
       {mode === 'update' && (

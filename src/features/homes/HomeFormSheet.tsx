@@ -26,7 +26,7 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   async function save(values: HomeFormValues, image: File | undefined) {
     try {
       if (!user) throw new Error('Not signed in');
-      await queueSaveHome(db, user, { ...toHomeForm(values, mode), image }, home?.house.id);
+      await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, home?.house.id);
       toast({ title: 'Success', description: mode === 'add' ? 'New home added' : 'Home updated' });
       onClose();
     } catch (error) {

@@ -1,12 +1,12 @@
 /**
  * The Add Home / Update Home form's values: defaults, pre-fill from a home
- * (its first resident and first phone, spec §4), which fields show (spec
- * §2), and the shape queueSaveHome takes.
+ * (all its residents and phones), which fields show (spec §2), and the
+ * shape queueSaveHome takes.
  */
 import type { PhoneType } from '../../api/records.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import type { HomeForm } from '../../data/writes.ts';
-import type { UpdateHouseValues } from '../../domain/schemas.ts';
+import type { PhoneValues, ResidentValues, UpdateHouseValues } from '../../domain/schemas.ts';
 import { DEFAULT_STATE, STATE_VALUES } from '../../domain/states.ts';
 import { checkEndValue, checkStartValue, parsePbDate } from './checkDates.ts';
 
@@ -26,6 +26,16 @@ export function showsPhoneDetails(phoneNumber: string | undefined): boolean {
   return Boolean(phoneNumber?.trim());
 }
 
+/** Member number and security code belong to the home; they show once a resident has both names. */
+export function showsMemberFields(residents: ReadonlyArray<Pick<ResidentValues, 'first_name' | 'last_name'>> | undefined): boolean {
+  return (residents ?? []).some((r) => showsResidentDetails(r.first_name, r.last_name));
+}
+
+export const emptyResident = (): ResidentValues => ({ id: '', first_name: '', last_name: '', owner: false });
+
+/** A new phone row; the first phone of a home is the one to call. */
+export const emptyPhone = (primary: boolean): PhoneValues => ({ id: '', phone_number: '', type: 'cell', primary });
+
 export function addDefaults(): HomeFormValues {
   return {
     address: '',
@@ -36,13 +46,8 @@ export function addDefaults(): HomeFormValues {
     note: '',
     member_number: '',
     security_code: '',
-    resident_first_name: '',
-    resident_last_name: '',
-    resident_owner: false,
-    phone_number: '',
-    phone_type: 'cell',
-    // A home's first phone is the one to call.
-    phone_primary: true,
+    residents: [emptyResident()],
+    phones: [emptyPhone(true)],
     house_check: false,
     house_check_start_date: null,
     house_check_end_date: null,
@@ -55,9 +60,8 @@ function stateChoice(state: string): string {
   return STATE_VALUES.find((value) => value.toUpperCase() === state.toUpperCase()) ?? '';
 }
 
+/** An empty row stands ready when the home has no resident or phone yet, as on the Add form. */
 export function updateDefaults({ house, residents, phones }: HouseWithPeople): HomeFormValues {
-  const resident = residents[0];
-  const phone = phones[0];
   return {
     address: house.address ?? '',
     apt: house.apt ?? '',
@@ -67,12 +71,8 @@ export function updateDefaults({ house, residents, phones }: HouseWithPeople): H
     note: house.note ?? '',
     member_number: house.member_number ?? '',
     security_code: house.security_code ?? '',
-    resident_first_name: resident?.first_name ?? '',
-    resident_last_name: resident?.last_name ?? '',
-    resident_owner: resident?.owner ?? false,
-    phone_number: phone?.phone_number ?? '',
-    phone_type: phone?.type || 'cell',
-    phone_primary: phone ? phone.primary : true,
+    residents: residents.length > 0 ? residents.map((r) => ({ id: r.id, first_name: r.first_name ?? '', last_name: r.last_name ?? '', owner: r.owner ?? false })) : [emptyResident()],
+    phones: phones.length > 0 ? phones.map((p) => ({ id: p.id, phone_number: p.phone_number ?? '', type: p.type || 'cell', primary: p.primary ?? false })) : [emptyPhone(true)],
     house_check: house.house_check ?? false,
     house_check_start_date: parsePbDate(house.house_check_start_date),
     house_check_end_date: parsePbDate(house.house_check_end_date),
@@ -80,12 +80,20 @@ export function updateDefaults({ house, residents, phones }: HouseWithPeople): H
   };
 }
 
+/** Ids of the saved rows the form started with and no longer has. */
+function removedIds(initial: ReadonlyArray<{ id: string }>, current: ReadonlyArray<{ id: string }>): string[] {
+  const kept = new Set(current.map((row) => row.id));
+  return initial.map((row) => row.id).filter((id) => id && !kept.has(id));
+}
+
 /**
  * What queueSaveHome sends (spec §7): the house fields, plus the house
- * check on update (start of day / end of day); the resident and phone are
- * skipped there when their names or number are empty.
+ * check on update (start of day / end of day); every resident and phone
+ * row (queueSaveHome skips the ones without both names or a number), and on
+ * update the saved ones the user removed (`initial`: the values the form
+ * opened with).
  */
-export function toHomeForm(values: HomeFormValues, mode: HomeFormMode): HomeForm {
+export function toHomeForm(values: HomeFormValues, mode: HomeFormMode, initial?: HomeFormValues): HomeForm {
   const house: HomeForm['house'] = {
     address: values.address,
     apt: values.apt,
@@ -104,7 +112,8 @@ export function toHomeForm(values: HomeFormValues, mode: HomeFormMode): HomeForm
   }
   return {
     house,
-    resident: { first_name: values.resident_first_name, last_name: values.resident_last_name, owner: values.resident_owner },
-    phone: { phone_number: values.phone_number, primary: values.phone_primary, type: values.phone_type },
+    residents: values.residents.map(({ id, first_name, last_name, owner }) => ({ ...(id ? { id } : {}), first_name, last_name, owner })),
+    phones: values.phones.map(({ id, phone_number, primary, type }) => ({ ...(id ? { id } : {}), phone_number, primary, type })),
+    removed: mode === 'update' && initial ? { residents: removedIds(initial.residents, values.residents), phones: removedIds(initial.phones, values.phones) } : undefined,
   };
 }
