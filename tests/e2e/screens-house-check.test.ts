@@ -14,6 +14,7 @@ import { LEASE_TTL_MS } from '../../src/data/lease.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
+  expectToast,
   openedDialog,
   screenshot,
   signedInPage,
@@ -77,6 +78,8 @@ describe('at desktop size', () => {
     await check.locator('label', { hasText: /^Yes$/ }).click();
     await check.getByRole('button', { name: 'Submit' }).click();
     await check.waitFor({ state: 'detached' });
+    // Said so, and that it waits for the connection.
+    await expectToast(page, 'Success', 'House check saved on this device; it will be sent when you are back online.');
     // Checked at once on this device.
     await checkButton.waitFor({ state: 'detached' });
 
@@ -112,9 +115,10 @@ describe('at desktop size', () => {
 });
 
 describe('at phone size', () => {
-  test('the House check dialog opens from the card and closes without saving', async () => {
+  test('the House check dialog opens from the card, closes without saving, and saves online with a toast', async () => {
     const { context, page } = await signedInPage(env.browser, env.app.server.url, 'phone', DEMO_DIRECTOR);
     try {
+      const userId = await signedInUserId(page);
       const card = await findCard(page, DUE.phone);
       await card.getByRole('button', { name: 'House check' }).click();
       const check = await openedDialog(page, 'House Check');
@@ -128,6 +132,18 @@ describe('at phone size', () => {
       // Closed, not submitted: the check is still due, and nothing was queued.
       await card.getByRole('button', { name: 'House check' }).waitFor();
       await expect(page.getByRole('button', { name: 'Sync status: Synced' }).count()).resolves.toBe(1);
+
+      // Online this time: saved, and said so.
+      await card.getByRole('button', { name: 'House check' }).click();
+      const again = await openedDialog(page, 'House Check');
+      await again.locator('label', { hasText: /^Yes$/ }).click();
+      await again.getByRole('button', { name: 'Submit' }).click();
+      await again.waitFor({ state: 'detached' });
+      await expectToast(page, 'Success', 'House check saved');
+      await screenshot(page, 'house-check-saved');
+      await card.getByRole('button', { name: 'House check' }).waitFor({ state: 'detached' });
+      const house = await houseByMember(DUE.phone);
+      await waitUntil('the house check on the server', () => houseCheckReports(house.id, userId), (reports) => reports.length === 1);
     } finally {
       await context.close();
     }

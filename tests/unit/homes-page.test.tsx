@@ -147,9 +147,30 @@ describe('house check dialog', () => {
     await user.click(submit);
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'House Check' })).toBeNull());
     await waitFor(() => expect(screen.queryByRole('button', { name: 'House check' })).toBeNull());
+    // Confirmed on the page once the dialog has gone.
+    const toast = within(screen.getByRole('region', { name: 'Notifications (F8)' }));
+    await toast.findByText('Success');
+    expect(toast.getByText('House check saved')).toBeTruthy();
     const [entry] = await db.outbox.toArray();
     expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['create reports', 'update houses']);
     expect(entry?.ops[0]?.body).toMatchObject({ type: 'house_check', narative: 'Back door unlocked', house: 'h1', resident: 'r-h1', created_by: 'u1' });
+  });
+
+  test('offline, the toast says the check is kept on this device until the connection is back', async () => {
+    const user = userEvent.setup();
+    status = { ...status, online: false };
+    const today = startOfDay(new Date());
+    await db.houses.put(house({ house_check: true, house_check_start_date: pbDate(addDays(today, -2)), house_check_end_date: pbDate(addDays(today, 3)) }));
+    renderWithToasts(<HomesPage />);
+    await user.click(await screen.findByRole('button', { name: 'House check' }));
+    const dialog = await screen.findByRole('dialog', { name: 'House Check' });
+    await user.click(within(dialog).getByRole('radio', { name: 'Yes' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Submit' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'House Check' })).toBeNull());
+    const toast = within(screen.getByRole('region', { name: 'Notifications (F8)' }));
+    await toast.findByText('Success');
+    expect(toast.getByText('House check saved on this device; it will be sent when you are back online.')).toBeTruthy();
+    expect(await db.outbox.count()).toBe(1);
   });
 });
 

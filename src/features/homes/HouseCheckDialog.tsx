@@ -2,7 +2,8 @@
  * The House check dialog (spec §2, §4): the home's notes, 'Is everything
  * ok?', an optional remark. Saved through the outbox (works offline): the
  * report and the last-checked date land in the mirror at once, so the
- * card's due notice goes away immediately.
+ * card's due notice goes away immediately. A toast confirms it, and says
+ * when it waits on this device for a connection.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
@@ -13,8 +14,13 @@ import { houseCheckSchema, type HouseCheckValues } from '../../domain/schemas.ts
 import { FieldError, TextArea } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { useToast } from '../../ui/toast.tsx';
 import { addressLine } from './HomeCard.tsx';
-import { useSignedInUser } from './hooks.ts';
+import { useOnline, useSignedInUser } from './hooks.ts';
+
+export const HOUSE_CHECK_SAVED = 'House check saved';
+// Offline the dialog closing alone left officers unsure the check was kept.
+export const HOUSE_CHECK_SAVED_OFFLINE = 'House check saved on this device; it will be sent when you are back online.';
 
 function Answer({ value, label, register }: { value: 'yes' | 'no'; label: string; register: UseFormRegister<HouseCheckValues> }) {
   return (
@@ -28,6 +34,8 @@ function Answer({ value, label, register }: { value: 'yes' | 'no'; label: string
 export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClose: () => void }) {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
+  const online = useOnline();
+  const toast = useToast();
   const { register, control, handleSubmit, formState } = useForm<HouseCheckValues>({
     resolver: zodResolver(houseCheckSchema),
     defaultValues: { remark: '' },
@@ -39,6 +47,7 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
     try {
       if (!user) throw new Error('Not signed in');
       await queueHouseCheck(db, user, house, { everythingOk: values.everything_ok === 'yes', remark: values.remark });
+      toast({ title: 'Success', description: online ? HOUSE_CHECK_SAVED : HOUSE_CHECK_SAVED_OFFLINE });
       onClose();
     } catch (error) {
       // Spec §4: submit failures are only logged (with the outbox only local storage can fail here).
