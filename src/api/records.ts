@@ -113,3 +113,10 @@ export interface RecordsByCollection {
 export type CollectionName = keyof RecordsByCollection;
 
 export const MIRRORED_COLLECTIONS: readonly CollectionName[] = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports', 'calls'];
+
+/**
+ * File fields that hold at most one file (maxSelect 1 in the schema): the
+ * server stores one file name string there, not a list, and the mirror must
+ * keep that shape while an upload is queued.
+ */
+export const SINGLE_FILE_FIELDS: { readonly [C in CollectionName]?: readonly string[] } = { houses: ['image'], users: ['avatar'] };

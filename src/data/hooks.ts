@@ -5,9 +5,10 @@
  */
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useSyncExternalStore } from 'react';
-import type { ConcernRecord, UserRecord } from '../api/records.ts';
+import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { OutboxEntry } from './db.ts';
 import { useSyncEngine } from './DataProvider.tsx';
+import { pendingFile } from './outbox.ts';
 import { LAST_SYNC_KEY } from './pull.ts';
 import { queryConcerns, queryHouses, queryReports, queryUsers, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
 
@@ -36,6 +37,13 @@ export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
     [db, from.getTime(), to.getTime(), (types ?? []).join(','), sort, search],
   );
 }
+
+/** The Blob of a record's queued upload (e.g. a home's photo added offline); undefined when none or while loading. */
+export function usePendingFile(collection: CollectionName, id: string, field: string): Blob | undefined {
+  const { db } = useSyncEngine();
+  return useLiveQuery(() => pendingFile(db, collection, id, field), [db, collection, id, field]);
+}
+
 export interface SyncStatus {
   online: boolean;
   syncing: boolean;

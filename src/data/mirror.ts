@@ -5,8 +5,32 @@
  * makes a queued edit flicker away.
  */
 import type { RecordModel } from 'pocketbase';
-import type { CollectionName } from '../api/records.ts';
-import { recordKey, type MirrorRow, type OutboxEntry, type ScmsDatabase } from './db.ts';
+import { SINGLE_FILE_FIELDS, type CollectionName } from '../api/records.ts';
+import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
+
+const PENDING_FILE_PREFIX = 'pending-';
+
+/** A stand-in file name of the mirror for an upload still in the outbox. */
+export function isPendingFileName(name: unknown): boolean {
+  return typeof name === 'string' && name.startsWith(PENDING_FILE_PREFIX);
+}
+
+/**
+ * The file fields of an operation as the mirror shows them until the server
+ * names the files: the server's shape ('pending-0' for a single-file field,
+ * ['pending-0', …] for a multi-file one), while the Blobs stay in the outbox.
+ * Screens read file fields as names, so a Blob or a list in a single-file
+ * field would break them (issue 10).
+ */
+export function pendingFileNames(op: Pick<OutboxOperation, 'collection' | 'files'>): Record<string, string | string[]> {
+  const single = SINGLE_FILE_FIELDS[op.collection] ?? [];
+  const fields: Record<string, string | string[]> = {};
+  for (const [field, blobs] of Object.entries(op.files ?? {})) {
+    const names = blobs.map((_, i) => `${PENDING_FILE_PREFIX}${i}`);
+    fields[field] = single.includes(field) ? (names[0] ?? '') : names;
+  }
+  return fields;
+}
 
 interface PendingOverlay {
   body: Record<string, unknown>;
@@ -21,7 +45,8 @@ export function pendingOverlays(entries: readonly OutboxEntry[], collection: Col
       if (op.collection !== collection) continue;
       const overlay = overlays.get(op.id) ?? { body: {}, deleted: false };
       if (op.action === 'delete') overlay.deleted = true;
-      else Object.assign(overlay.body, op.body);
+      // Queued uploads too, so a pull does not swap a queued photo for the server's older one.
+      else Object.assign(overlay.body, op.body, pendingFileNames(op));
       overlays.set(op.id, overlay);
     }
   }

@@ -6,6 +6,7 @@
  */
 import type { CollectionName } from '../api/records.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
+import { pendingFileNames } from './mirror.ts';
 import { pbDate } from './pull.ts';
 
 export interface NewOutboxEntry {
@@ -26,11 +27,8 @@ export function onOutboxWrite(listener: Listener): () => void {
 /** The row the mirror shows for an operation before the server confirms it. */
 function optimisticRow(op: OutboxOperation, existing: Record<string, unknown> | undefined, now: string): Record<string, unknown> | null {
   if (op.action === 'delete') return null;
-  const files: Record<string, string[]> = {};
-  // File fields hold names on the server; locally the Blobs stay in the outbox.
-  for (const [field, blobs] of Object.entries(op.files ?? {})) files[field] = blobs.map((_, i) => `pending-${i}`);
   const base = op.action === 'create' ? { created: now, collectionName: op.collection } : (existing ?? {});
-  return { ...base, ...op.body, ...files, id: op.id, updated: now, _pending: 1 };
+  return { ...base, ...op.body, ...pendingFileNames(op), id: op.id, updated: now, _pending: 1 };
 }
 
 export async function enqueue(db: ScmsDatabase, entry: NewOutboxEntry, now: Date = new Date()): Promise<number> {
@@ -82,6 +80,19 @@ export async function discardEntry(db: ScmsDatabase, seq: number, refetch: (coll
     for (const op of entry.ops) if (op.action === 'create') await db.mirror(op.collection).delete(op.id);
   });
   for (const op of entry.ops) if (op.action !== 'create') await refetch(op.collection, op.id).catch(() => undefined);
+}
+
+/**
+ * The newest Blob the outbox holds for a record's file field (its first
+ * file): what a screen shows until the upload lands. Undefined when none.
+ */
+export async function pendingFile(db: ScmsDatabase, collection: CollectionName, id: string, field: string): Promise<Blob | undefined> {
+  const entries = await db.outbox.where('recordKeys').equals(recordKey(collection, id)).sortBy('seq');
+  let blob: Blob | undefined;
+  for (const entry of entries) {
+    for (const op of entry.ops) if (op.collection === collection && op.id === id && op.files?.[field]?.[0]) blob = op.files[field][0];
+  }
+  return blob;
 }
 
 export async function outboxEntries(db: ScmsDatabase): Promise<OutboxEntry[]> {

@@ -9,6 +9,7 @@ import type { ConcernRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useConcerns } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
@@ -51,14 +52,15 @@ function ConcernsScreen({ me }: { me: Staff }) {
       items={
         <ul className="mt-4 grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
           {(concerns ?? []).map((concern) => (
-            <ConcernCard
-              key={concern.id}
-              concern={concern}
-              communityName={communityName}
-              controls={
-                director ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', concern }), onDelete: () => askDelete(concern) } : null
-              }
-            />
+            <ItemErrorBoundary key={concern.id} resetKey={concern.updated} as="li">
+              <ConcernCard
+                concern={concern}
+                communityName={communityName}
+                controls={
+                  director ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', concern }), onDelete: () => askDelete(concern) } : null
+                }
+              />
+            </ItemErrorBoundary>
           ))}
         </ul>
       }

@@ -4,8 +4,11 @@
  * buttons.
  */
 import { useState } from 'react';
+import { usePendingFile } from '../../data/hooks.ts';
+import { isPendingFileName } from '../../data/mirror.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
+import { BlobImage } from '../../ui/BlobImage.tsx';
 import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
 import type { HomeNotice } from './homeNotices.ts';
 import { notePreview } from './notePreview.ts';
@@ -22,6 +25,8 @@ function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boole
   return pending(house) || residents.some(pending) || phones.some(pending);
 }
 
+const IMAGE_CLASS = 'h-40 w-full rounded-t-lg bg-gray-200 object-cover sm:h-44';
+
 function HomeImage({ src, address }: { src: string | null; address: string }) {
   // Remember which URL failed, so a later, different image is tried again.
   const [failed, setFailed] = useState<string | null>(null);
@@ -34,9 +39,20 @@ function HomeImage({ src, address }: { src: string | null; address: string }) {
       loading="lazy"
       width={400}
       height={300}
-      className="h-40 w-full rounded-t-lg bg-gray-200 object-cover sm:h-44"
+      className={IMAGE_CLASS}
     />
   );
+}
+
+/**
+ * A photo added or changed on this device that the server has not stored
+ * yet: shown from the outbox's Blob until the upload lands and the server's
+ * file name replaces the mirror's 'pending-0'.
+ */
+function PendingHomeImage({ houseId, address }: { houseId: string; address: string }) {
+  const blob = usePendingFile('houses', houseId, 'image');
+  if (!blob) return <HomeImage src={null} address={address} />;
+  return <BlobImage blob={blob} alt={`Home at ${address}`} width={400} height={300} className={IMAGE_CLASS} />;
 }
 
 function Note({ note }: { note: string }) {
@@ -86,6 +102,14 @@ const PhoneIcon = () => (
   </svg>
 );
 
+const TrashIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <path d="M3 6h18" />
+    <path d="M8 6V4h8v2" />
+    <path d="M19 6l-1 14H6L5 6" />
+  </svg>
+);
+
 const PencilIcon = () => (
   <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
     <path d="M12 20h9" />
@@ -101,16 +125,18 @@ export interface HomeCardProps {
   callDisabledReason: string | null;
   onCall: () => void;
   onEdit: () => void;
+  /** Directors only (the server allows no one else); absent, no Delete button. */
+  onDelete?: () => void;
   onHouseCheck: () => void;
 }
 
-export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onHouseCheck }: HomeCardProps) {
+export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onDelete, onHouseCheck }: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
   const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
   return (
     <article aria-label={address} className="flex flex-col rounded-lg border border-gray-200 bg-white shadow-sm">
-      <HomeImage src={imageUrl} address={address} />
+      {isPendingFileName(house.image) ? <PendingHomeImage houseId={house.id} address={address} /> : <HomeImage src={imageUrl} address={address} />}
       <div className="flex flex-1 flex-col gap-2 p-4">
         <div className="flex items-start justify-between gap-2">
           <h2 className="font-semibold">{address}</h2>
@@ -164,6 +190,17 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
             <PencilIcon />
             Edit
           </button>
+          {onDelete && (
+            <button
+              type="button"
+              onClick={onDelete}
+              aria-label={`Delete ${address}`}
+              className="inline-flex items-center gap-1 rounded border border-red-300 px-3 py-2 text-sm font-medium text-red-800 hover:bg-red-50"
+            >
+              <TrashIcon />
+              Delete
+            </button>
+          )}
         </div>
       </div>
     </article>

@@ -10,6 +10,7 @@ import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { useReports } from '../../data/hooks.ts';
+import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { reportsCsv } from './csv.ts';
 import { FilterDialog } from './FilterDialog.tsx';
@@ -96,7 +97,9 @@ export function ReportsPage() {
       ) : (
         <div className="mt-3 grid gap-4 lg:grid-cols-2 print:block print:space-y-4">
           {reports.map((item) => (
-            <ReportCard key={item.report.id} item={item} now={now} onPrint={() => print(item.report.id)} hiddenInPrint={printOnly !== null && printOnly !== item.report.id} />
+            <ItemErrorBoundary key={item.report.id} resetKey={item.report.updated}>
+              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} hiddenInPrint={printOnly !== null && printOnly !== item.report.id} />
+            </ItemErrorBoundary>
           ))}
         </div>
       )}

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import type { UserRecord } from '../../api/records.ts';
 import { useUsers } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
@@ -43,16 +44,17 @@ export function UsersPage() {
           {(users ?? []).map((user) => {
             const isSelf = user.id === me?.id;
             return (
-              <UserCard
-                key={user.id}
-                user={user}
-                isSelf={isSelf}
-                controls={
-                  director
-                    ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => askDelete(user) }
-                    : null
-                }
-              />
+              <ItemErrorBoundary key={user.id} resetKey={user.updated} as="li">
+                <UserCard
+                  user={user}
+                  isSelf={isSelf}
+                  controls={
+                    director
+                      ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => askDelete(user) }
+                      : null
+                  }
+                />
+              </ItemErrorBoundary>
             );
           })}
         </ul>
