@@ -4,11 +4,12 @@
  * check). The list is the local mirror, so it works offline and updates
  * live; only calls need a connection.
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
 import { useHouses } from '../../data/hooks.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
-import { inputClass } from '../../ui/Field.tsx';
+import { HOME_ORDER_LABELS, HOME_ORDERS, sortHomes, type HomeOrder } from '../../domain/homeOrder.ts';
+import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { HomeCard } from './HomeCard.tsx';
@@ -25,11 +26,14 @@ type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: Ho
 export function HomesPage() {
   const [search, setSearch] = useState('');
   const [sheet, setSheet] = useState<OpenSheet>(null);
-  const homes = useHouses(search);
+  const [order, setOrder] = useState<HomeOrder>('address');
+  const found = useHouses(search);
   const online = useOnline();
   const activeCalls = useActiveCalls();
   const { marked, mark } = useCallMarkers();
   const now = useMinuteClock();
+  // The mirror's list is in address order already; only "due first" needs the clock.
+  const homes = useMemo(() => (found && order !== 'address' ? sortHomes(found, order, (home) => home.house, now) : found), [found, order, now]);
   const close = () => setSheet(null);
   const addButton = (
     <button type="button" onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800">
@@ -43,11 +47,20 @@ export function HomesPage() {
         <h1 className="text-2xl font-bold">Homes</h1>
         {addButton}
       </div>
-      <div>
-        <label htmlFor="homes-search" className="sr-only">
-          Search homes
-        </label>
-        <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="flex-1">
+          <label htmlFor="homes-search" className="sr-only">
+            Search homes
+          </label>
+          <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
+        </div>
+        <SelectInput label="Sort by" className="sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
+          {HOME_ORDERS.map((value) => (
+            <option key={value} value={value}>
+              {HOME_ORDER_LABELS[value]}
+            </option>
+          ))}
+        </SelectInput>
       </div>
       {!online && (
         <p role="status" className="rounded border border-gray-300 bg-gray-100 px-3 py-2 text-sm text-gray-800">
