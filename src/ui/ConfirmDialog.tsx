@@ -11,6 +11,7 @@ export function ConfirmDialog({
   confirmLabel,
   cancelLabel = 'Cancel',
   busy = false,
+  confirmDisabled = false,
   destructive = false,
   onConfirm,
   onCancel,
@@ -21,6 +22,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   cancelLabel?: string;
   busy?: boolean;
+  /** The answer cannot be yes (the text says why). */
+  confirmDisabled?: boolean;
   destructive?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
@@ -40,7 +43,7 @@ export function ConfirmDialog({
             <button
               type="button"
               onClick={onConfirm}
-              disabled={busy}
+              disabled={busy || confirmDisabled}
               className={`inline-flex items-center gap-2 rounded px-4 py-2 font-medium text-white disabled:opacity-60 ${destructive ? 'bg-red-700' : 'bg-black'}`}
             >
               {busy && <Spinner size={16} label="Working" />}

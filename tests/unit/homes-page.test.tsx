@@ -126,6 +126,81 @@ describe('homes list', () => {
   });
 });
 
+describe('homes order', () => {
+  test('addresses by street, number and apt; or house check due first', async () => {
+    const user = userEvent.setup();
+    const today = startOfDay(new Date());
+    await db.houses.bulkPut([
+      house({ id: 'a', address: '102 Heron Way' }),
+      house({ id: 'b', address: '101 Osprey Ln', house_check: true, house_check_start_date: pbDate(addDays(today, -1)), house_check_end_date: pbDate(addDays(today, 2)) }),
+      house({ id: 'c', address: '101 Banyan Cir' }),
+      house({ id: 'd', address: '9 Heron Way' }),
+    ]);
+    renderWithToasts(<HomesPage />);
+    const order = () => screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent?.split(',')[0]);
+    await screen.findByText('Showing 4 home(s)');
+    const sort = screen.getByLabelText('Sort by') as HTMLSelectElement;
+    expect(sort.value).toBe('address');
+    expect(order()).toEqual(['101 Banyan Cir', '9 Heron Way', '102 Heron Way', '101 Osprey Ln']);
+    await user.selectOptions(sort, 'House check due first');
+    expect(order()).toEqual(['101 Osprey Ln', '101 Banyan Cir', '9 Heron Way', '102 Heron Way']);
+  });
+});
+
+describe('deleting a home', () => {
+  const asDirector = () => pb.authStore.save('token', { id: 'u1', community: 'c1', type: 'director', collectionId: 'users', collectionName: 'users' });
+  afterEach(() => pb.authStore.save('token', { id: 'u1', community: 'c1', collectionId: 'users', collectionName: 'users' }));
+
+  test('only directors see Delete', async () => {
+    await db.houses.put(house());
+    renderWithToasts(<HomesPage />);
+    await screen.findByText('Showing 1 home(s)');
+    expect(screen.queryByRole('button', { name: /^Delete/ })).toBeNull();
+  });
+
+  test('the confirmation names the address; Delete queues it, the card goes at once, and a toast says so', async () => {
+    asDirector();
+    const user = userEvent.setup();
+    await db.houses.bulkPut([house(), house({ id: 'h2', address: '7 Ocean Dr' })]);
+    await db.residents.put(resident('h1'));
+    renderWithToasts(<HomesPage />);
+    await user.click(await screen.findByRole('button', { name: 'Delete 12 Palm Way, Jupiter, FL 33458' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete home?' });
+    expect(within(dialog).getByText('12 Palm Way, Jupiter, FL 33458')).toBeTruthy();
+    // Cancel keeps it.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await db.outbox.count()).toBe(0);
+
+    await user.click(screen.getByRole('button', { name: 'Delete 12 Palm Way, Jupiter, FL 33458' }));
+    const again = await screen.findByRole('dialog', { name: 'Delete home?' });
+    await waitFor(() => expect((within(again).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(false));
+    await user.click(within(again).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Home deleted')).toBeTruthy();
+    expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
+    expect(screen.queryByRole('article', { name: /12 Palm Way/ })).toBeNull();
+    const [entry] = await db.outbox.toArray();
+    expect(entry).toMatchObject({ label: 'Delete home: 12 Palm Way', ops: [{ action: 'delete', collection: 'houses', id: 'h1' }] });
+  });
+
+  test('a home with reports cannot be deleted: the dialog says how many and Delete stays off', async () => {
+    asDirector();
+    const user = userEvent.setup();
+    await db.houses.put(house());
+    for (const id of ['rep1', 'rep2']) {
+      await db.reports.put({ id, created: stamp, updated: stamp, narative: 'x', ai_generated_narative: '', type: 'loud_noise', weather: 'clear', incident_time: stamp, phone_number: '', injury: false, ems_pbso: false, photos: [], community: 'c1', house: 'h1', resident: '', created_by: 'u1' });
+    }
+    renderWithToasts(<HomesPage />);
+    await user.click(await screen.findByRole('button', { name: /^Delete 12 Palm Way/ }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete home?' });
+    expect(await within(dialog).findByText('This home has 2 report(s) and cannot be deleted.')).toBeTruthy();
+    expect((within(dialog).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    expect(await db.outbox.count()).toBe(0);
+    expect(await db.houses.get('h1')).toBeTruthy();
+  });
+});
+
 describe('house check dialog', () => {
   test('Submit waits for yes or no; submitting queues the check and the due notice goes away', async () => {
     const user = userEvent.setup();

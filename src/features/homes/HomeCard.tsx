@@ -102,6 +102,14 @@ const PhoneIcon = () => (
   </svg>
 );
 
+const TrashIcon = () => (
+  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <path d="M3 6h18" />
+    <path d="M8 6V4h8v2" />
+    <path d="M19 6l-1 14H6L5 6" />
+  </svg>
+);
+
 const PencilIcon = () => (
   <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
     <path d="M12 20h9" />
@@ -117,10 +125,12 @@ export interface HomeCardProps {
   callDisabledReason: string | null;
   onCall: () => void;
   onEdit: () => void;
+  /** Directors only (the server allows no one else); absent, no Delete button. */
+  onDelete?: () => void;
   onHouseCheck: () => void;
 }
 
-export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onHouseCheck }: HomeCardProps) {
+export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onDelete, onHouseCheck }: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
   const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
@@ -180,6 +190,17 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
             <PencilIcon />
             Edit
           </button>
+          {onDelete && (
+            <button
+              type="button"
+              onClick={onDelete}
+              aria-label={`Delete ${address}`}
+              className="inline-flex items-center gap-1 rounded border border-red-300 px-3 py-2 text-sm font-medium text-red-800 hover:bg-red-50"
+            >
+              <TrashIcon />
+              Delete
+            </button>
+          )}
         </div>
       </div>
     </article>

@@ -6,18 +6,24 @@
  */
 import { useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
+import { errorMessage } from '../../api/errorMessage.ts';
+import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useHouses } from '../../data/hooks.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
+import { queueDeleteHome } from '../../data/writes.ts';
 import { HOME_ORDER_LABELS, HOME_ORDERS, sortHomes, type HomeOrder } from '../../domain/homeOrder.ts';
 import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { HomeCard } from './HomeCard.tsx';
+import { useToast } from '../../ui/toast.tsx';
+import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
+import { addressLine, HomeCard } from './HomeCard.tsx';
 import { HomeFormSheet } from './HomeFormSheet.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { homeNotices } from './homeNotices.ts';
 import { HouseCheckDialog } from './HouseCheckDialog.tsx';
-import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useMinuteClock, useOnline } from './hooks.ts';
+import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount, useIsDirector, useMinuteClock, useOnline, useSignedInUser } from './hooks.ts';
 import { SelectConcernsSheet } from './SelectConcernsSheet.tsx';
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
@@ -35,6 +41,21 @@ export function HomesPage() {
   // The mirror's list is in address order already; only "due first" needs the clock.
   const homes = useMemo(() => (found && order !== 'address' ? sortHomes(found, order, (home) => home.house, now) : found), [found, order, now]);
   const close = () => setSheet(null);
+  const { db } = useSyncEngine();
+  const user = useSignedInUser();
+  const director = useIsDirector();
+  const toast = useToast();
+  // Through the outbox like every home write: works offline, the mirror hides the home at once.
+  const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<HouseWithPeople>(async (home) => {
+    try {
+      if (!user) throw new Error('Not signed in');
+      await queueDeleteHome(db, user, home.house);
+      toast({ title: 'Success', description: 'Home deleted' });
+    } catch (error) {
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+    }
+  });
+  const reportCount = useHomeReportCount(deleting?.house.id);
   const addButton = (
     <button type="button" onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800">
       Add Home
@@ -92,6 +113,7 @@ export function HomesPage() {
                     callDisabledReason={online ? null : OFFLINE_CALL_REASON}
                     onCall={() => setSheet({ kind: 'call', home })}
                     onEdit={() => setSheet({ kind: 'update', home })}
+                  onDelete={director ? () => askDelete(home) : undefined}
                     onHouseCheck={() => setSheet({ kind: 'check', home })}
                   />
                 </ItemErrorBoundary>
@@ -104,6 +126,30 @@ export function HomesPage() {
       {sheet?.kind === 'update' && <HomeFormSheet mode="update" home={sheet.home} onClose={close} />}
       {sheet?.kind === 'call' && <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete home?"
+        confirmLabel="Delete"
+        destructive
+        busy={busy}
+        // A home with reports keeps them, so it stays (the server refuses too, for reports this device has not pulled).
+        confirmDisabled={reportCount === undefined || reportCount > 0}
+        onConfirm={() => void confirmDelete()}
+        onCancel={cancelDelete}
+      >
+        {deleting && (
+          <>
+            <p className="font-semibold text-gray-900">{addressLine(deleting.house)}</p>
+            {reportCount ? (
+              <p role="alert" className="mt-2 font-medium text-red-800">
+                This home has {reportCount} report(s) and cannot be deleted.
+              </p>
+            ) : (
+              <p className="mt-2">The home will be removed with its residents and phones.</p>
+            )}
+          </>
+        )}
+      </ConfirmDialog>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSyncStatus } from '../../data/hooks.ts';
-import type { SignedInUser } from '../../data/writes.ts';
+import { homeReportCount, type SignedInUser } from '../../data/writes.ts';
 import { housesWithActiveCall } from './homeNotices.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
@@ -47,6 +47,17 @@ export function useSignedInUser(): SignedInUser | null {
   const record = pb.authStore.record;
   if (!record) return null;
   return { id: record.id, community: String(record.community ?? '') };
+}
+
+/** Only directors delete homes (the server's rule). */
+export function useIsDirector(): boolean {
+  return pb.authStore.record?.type === 'director';
+}
+
+/** How many reports the mirror holds for a home (undefined while counting, or with no home). */
+export function useHomeReportCount(houseId: string | undefined): number | undefined {
+  const { db } = useSyncEngine();
+  return useLiveQuery(async () => (houseId ? homeReportCount(db, houseId) : undefined), [db, houseId]);
 }
 
 /** The community's name for the call script (from the mirror). */
