@@ -168,4 +168,43 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await expect(mine.getByTestId('narrative').textContent()).resolves.toBe(narrative);
     await screenshot(page, 'created');
   });
+
+  test('Cancel goes back to the list, asking first only when a narrative was typed', async () => {
+    const openCreate = async () => {
+      await page.getByRole('link', { name: 'Create Report' }).click();
+      await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
+    };
+    const backOnList = async () => {
+      await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/reports');
+    };
+    await openReports(page);
+
+    // Nothing typed: straight back, no question.
+    await openCreate();
+    await page.getByLabel('Type').selectOption('loud_noise');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await backOnList();
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+
+    const narrative = `music too loud at the clubhouse, ref ${uniqueTag()}`;
+    await openCreate();
+    await fillNarrative(page, narrative);
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    const ask = page.getByRole('dialog', { name: 'Discard this report?' });
+    // The dialog's own element has no box: its title shows it is open.
+    await ask.getByRole('heading', { name: 'Discard this report?' }).waitFor();
+    await screenshot(page, 'create-discard');
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await ask.waitFor({ state: 'detached' });
+    await expect(page.getByRole('heading', { name: 'Create report', level: 1 }).count()).resolves.toBe(1);
+    await expect(page.getByLabel('Original narrative').inputValue()).resolves.toBe(narrative);
+
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await ask.getByRole('button', { name: 'Discard' }).click();
+    await backOnList();
+    // Discarded: nothing queued, nothing on the server.
+    await page.waitForTimeout(500);
+    expect(await reportsByNarrative(server, narrative)).toHaveLength(0);
+  });
 });

@@ -177,6 +177,30 @@ describe('create report', () => {
     expect(await fake.db.outbox.count()).toBe(1);
   });
 
+  it('Cancel goes back to the list at once when nothing was typed', async () => {
+    const user = renderPage();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('heading', { name: 'Report list' })).toBeTruthy();
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(await fake.db.outbox.count()).toBe(0);
+  });
+
+  it('Cancel asks before discarding a typed narrative: Keep editing stays, Discard goes back unsent', async () => {
+    const user = renderPage();
+    await user.type(screen.getByLabelText('Original narrative'), 'Gate left open');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    const ask = await screen.findByRole('dialog', { name: 'Discard this report?' });
+    await user.click(within(ask).getByRole('button', { name: 'Keep editing' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect((screen.getByLabelText('Original narrative') as HTMLTextAreaElement).value).toBe('Gate left open');
+    expect(screen.queryByRole('heading', { name: 'Report list' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Discard this report?' })).getByRole('button', { name: 'Discard' }));
+    expect(await screen.findByRole('heading', { name: 'Report list' })).toBeTruthy();
+    expect(await fake.db.outbox.count()).toBe(0);
+  });
+
   it('emptying the home box clears the chosen home', async () => {
     const user = renderPage();
     const box = screen.getByPlaceholderText('Search home...') as HTMLInputElement;

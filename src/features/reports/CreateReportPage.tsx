@@ -2,7 +2,8 @@
  * Create report (spec §2, §4, §5, §7): the form of reportSchema, sent
  * through the outbox so it works offline too; on success the form resets,
  * 'Report created successfully' shows and the list opens with the new
- * report (marked "Not yet sent" until the server confirms it).
+ * report (marked "Not yet sent" until the server confirms it). Cancel goes
+ * back to the list, asking first when a narrative or photo would be lost.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { endOfDay } from 'date-fns';
@@ -14,6 +15,7 @@ import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { firstResident, queueReport } from '../../data/writes.ts';
 import { REPORT_TYPES, WEATHER_VALUES } from '../../domain/reportTypes.ts';
 import { reportSchema, type ReportValues } from '../../domain/schemas.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DateField } from '../../ui/DateField.tsx';
 import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -48,10 +50,12 @@ export function CreateReportPage() {
   });
   const errors = formState.errors;
   const originalText = useWatch({ control, name: 'narative' });
+  const aiText = useWatch({ control, name: 'ai_generated_narative' });
   const [aiSource, setAiSource] = useState<AiSource | null>(null);
   const [aiBusy, setAiBusy] = useState(false);
   const [tab, setTab] = useState(0);
   const [photos, setPhotos] = useState<Attachment[]>([]);
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
 
   // Thumbnails' object URLs are released when the page goes.
   const photosRef = useRef(photos);
@@ -104,6 +108,12 @@ export function CreateReportPage() {
   });
 
   const timeError = errors.hour?.message ?? errors.minute?.message;
+
+  // A narrative (or a photo) is the officer's work: leaving asks first. A
+  // chosen type or time alone is quick to redo and is not worth a question.
+  const wouldLoseWork = Boolean(originalText?.trim() || aiText?.trim()) || photos.length > 0;
+  const backToList = () => navigate('/reports');
+  const cancel = () => (wouldLoseWork ? setConfirmDiscard(true) : backToList());
 
   return (
     <section className="mx-auto max-w-2xl">
@@ -169,11 +179,27 @@ export function CreateReportPage() {
 
         <PhotoPicker value={photos} onChange={setPhotos} />
 
-        <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60">
-          {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
-          Create report
-        </button>
+        <div className="flex gap-3">
+          <button type="button" onClick={cancel} disabled={formState.isSubmitting} className="rounded border border-gray-300 px-5 py-2.5 font-medium hover:bg-gray-100 disabled:opacity-60">
+            Cancel
+          </button>
+          <button type="submit" disabled={formState.isSubmitting} className="flex flex-1 items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60">
+            {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
+            Create report
+          </button>
+        </div>
       </form>
+      <ConfirmDialog
+        open={confirmDiscard}
+        title="Discard this report?"
+        confirmLabel="Discard"
+        cancelLabel="Keep editing"
+        destructive
+        onConfirm={backToList}
+        onCancel={() => setConfirmDiscard(false)}
+      >
+        What you have entered will be lost.
+      </ConfirmDialog>
     </section>
   );
 }
