@@ -2,8 +2,10 @@
  * The Homes screen (spec §2, §4) at phone and desktop size: the search
  * narrows the list to what the server holds for the query, and a home added
  * and then edited in the sheets shows at once and reaches the server with
- * its resident and phone (stored in E.164). axe checks the screen and both
- * sheets.
+ * its residents and phones (stored in E.164; a second resident and phone
+ * added, one removed); a home is deleted after a confirmation naming it (one
+ * with reports cannot be); the sort choice. axe checks the screen, both
+ * sheets and the confirmation.
  */
 import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
@@ -76,9 +78,17 @@ async function serverHome(address: string) {
 }
 
 const NEW_HOMES = {
-  phone: { address: '901 Lagoon Test Way', national: '(561) 555-0142', e164: '+15615550142' },
-  desktop: { address: '902 Lagoon Test Way', national: '(561) 555-0143', e164: '+15615550143' },
+  phone: { address: '901 Lagoon Test Way', national: '(561) 555-0142', e164: '+15615550142', second: '(561) 555-0152', secondE164: '+15615550152' },
+  desktop: { address: '902 Lagoon Test Way', national: '(561) 555-0143', e164: '+15615550143', second: '(561) 555-0153', secondE164: '+15615550153' },
 } as const;
+
+/** The natural address order of DESIGN.md, written again here: street name, then number. */
+const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
+function addressKey(heading: string): [string, string] {
+  const street = heading.split(', ')[0] ?? '';
+  const match = /^(\d\S*)\s+(.*)$/.exec(street);
+  return match ? [match[2]!, match[1]!] : [street, ''];
+}
 
 describe.each(SIZE_NAMES)('at %s size', (size) => {
   let sized: SizedPage;
@@ -161,25 +171,111 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await update.getByLabel('Address').waitFor();
     // The stored E.164 number reads in the national format.
     await expect(update.getByLabel('Phone number', { exact: true }).inputValue()).resolves.toBe(home.national);
-    await expect(update.getByLabel('First name').inputValue()).resolves.toBe('Avery');
+    await expect(update.getByRole('group', { name: 'Resident 1' }).getByLabel('First name').inputValue()).resolves.toBe('Avery');
     await screenshot(page, 'update-home-sheet');
     await expectNoSeriousA11yViolations(page, 'the Update Home sheet');
     await update.getByLabel('Note', { exact: true }).fill('Gate fixed; dog in back yard.');
-    await update.getByLabel('First name').fill('Morgan');
+    await update.getByRole('group', { name: 'Resident 1' }).getByLabel('First name').fill('Morgan');
+    // A second resident and a second phone; the second phone becomes the primary and the first is removed.
+    await update.getByRole('button', { name: 'Add resident' }).click();
+    const second = update.getByRole('group', { name: 'Resident 2' });
+    await second.getByLabel('First name').fill('Riley');
+    await second.getByLabel('Last name').fill('Testwood');
+    await second.getByLabel('Owner').check();
+    await update.getByRole('button', { name: 'Add phone' }).click();
+    const phone2 = update.getByRole('group', { name: 'Phone 2' });
+    await phone2.getByLabel('Phone number', { exact: true }).pressSequentially(home.second.replace(/\D/g, ''));
+    await phone2.getByLabel('Type').selectOption('business');
+    await phone2.getByLabel('Primary').check();
+    await expect(update.getByRole('group', { name: 'Phone 1' }).getByLabel('Primary').isChecked()).resolves.toBe(false);
+    await screenshot(page, 'update-home-sheet-rows');
+    await update.getByRole('button', { name: 'Remove phone 1' }).click();
+    await expect(update.getByRole('group', { name: 'Phone 1' }).getByLabel('Phone number', { exact: true }).inputValue()).resolves.toBe(home.second);
+    await expect(update.getByRole('group', { name: 'Phone 2' }).count()).resolves.toBe(0);
+    await expectNoSeriousA11yViolations(page, 'the Update Home sheet with two residents');
     await update.getByRole('button', { name: 'Update Home' }).click();
     await expectToast(page, 'Success', 'Home updated');
     await update.waitFor({ state: 'detached' });
     // The live list repaints a moment after the device's copy changed.
-    await expect.poll(() => card.getByRole('list', { name: 'Residents' }).innerText(), { timeout: 2_000 }).toBe('Morgan Testwood');
+    await expect.poll(() => card.getByRole('list', { name: 'Residents' }).innerText(), { timeout: 2_000 }).toMatch(/^Morgan Testwood\s*Riley Testwood$/);
     await card.getByText('Gate fixed; dog in back yard.').waitFor();
 
     const edited = await waitUntil(
       'the edit on the server',
       () => serverHome(home.address),
-      (h) => h.house?.note === 'Gate fixed; dog in back yard.' && h.residents[0]?.first_name === 'Morgan',
+      (h) => h.house?.note === 'Gate fixed; dog in back yard.' && h.residents.length === 2,
     );
-    // Updated in place: still one resident and one phone.
-    expect(edited.residents.map((r) => `${r.first_name} ${r.last_name}`)).toEqual(['Morgan Testwood']);
-    expect(edited.phones.map((p) => p.phone_number)).toEqual([home.e164]);
+    // The first resident updated in place, the second added, the first phone removed, the new one primary: all in one save.
+    expect(edited.residents.map((r) => `${r.first_name} ${r.last_name}${r.owner ? ' (owner)' : ''}`).sort()).toEqual(['Morgan Testwood', 'Riley Testwood (owner)']);
+    expect(edited.phones.map((p) => ({ phone_number: p.phone_number, type: p.type, primary: p.primary }))).toEqual([{ phone_number: home.secondE164, type: 'business', primary: true }]);
+
+    // Opened again, the sheet has both residents and the one phone.
+    await card.getByRole('button', { name: /^Edit / }).click();
+    const reopened = dialog(page, 'Update Home');
+    await reopened.getByRole('group', { name: 'Resident 2' }).waitFor();
+    await expect(reopened.getByRole('group', { name: 'Resident 2' }).getByLabel('First name').inputValue()).resolves.toBe('Riley');
+    await expect(reopened.getByRole('group', { name: 'Phone 2' }).count()).resolves.toBe(0);
+    await page.keyboard.press('Escape');
+    await reopened.waitFor({ state: 'detached' });
+  });
+
+  test('deleting a home asks first, naming the address; a home with reports cannot be deleted', async () => {
+    const home = NEW_HOMES[size];
+    const saved = await serverHome(home.address);
+    expect(saved.house).not.toBeNull();
+    const card = page.getByRole('article', { name: new RegExp(`^${home.address}, Jupiter`) });
+    const address = (await card.locator('h2').innerText()).trim();
+
+    await card.getByRole('button', { name: `Delete ${address}` }).click();
+    const confirm = dialog(page, 'Delete home?');
+    await confirm.getByText(address, { exact: true }).waitFor();
+    await screenshot(page, 'delete-home');
+    await expectNoSeriousA11yViolations(page, 'the Delete home confirmation');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expectToast(page, 'Success', 'Home deleted');
+    await card.waitFor({ state: 'detached', timeout: 2_000 });
+    // On the server the home is gone, its residents and phones with it.
+    await waitUntil('the home gone from the server', () => serverHome(home.address), (h) => h.count === 0);
+    const admin = env.app.server.admin;
+    const leftovers = await admin.collection('residents').getFullList({ filter: admin.filter('house = {:id}', { id: saved.house!.id }) });
+    expect(leftovers).toHaveLength(0);
+
+    // A demo home with a report of the last days (the mirror holds this month's): the dialog says so and Delete stays off.
+    const [recent] = await admin.collection('reports').getList(1, 1, { filter: admin.filter('community = {:c} && house != ""', { c: DEMO_COMMUNITY_IDS.primary }), sort: '-incident_time' }).then((r) => r.items);
+    const withReports = await admin.collection('houses').getOne(recent!.house as string);
+    await page.getByLabel('Search homes').fill(withReports.member_number as string);
+    const reportedCard = page.getByRole('article').filter({ has: page.getByRole('heading', { name: new RegExp(`^${headingStart(withReports).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) });
+    await reportedCard.getByRole('button', { name: /^Delete / }).click();
+    const refused = dialog(page, 'Delete home?');
+    await refused.getByText(/^This home has \d+ report\(s\) and cannot be deleted\.$/).waitFor();
+    await expect(refused.getByRole('button', { name: 'Delete' }).isDisabled()).resolves.toBe(true);
+    await screenshot(page, 'delete-home-with-reports');
+    await refused.getByRole('button', { name: 'Cancel' }).click();
+    await refused.waitFor({ state: 'detached' });
+    expect((await admin.collection('houses').getOne(withReports.id)).id).toBe(withReports.id);
+    await page.getByLabel('Search homes').fill('');
+  });
+
+  test('homes sort by street, then number; "House check due first" puts the due ones on top', async () => {
+    const total = (await serverHouses()).length;
+    await expect.poll(() => shownCount(page)).toBe(total);
+    const sort = page.getByLabel('Sort by');
+    await expect(sort.inputValue()).resolves.toBe('address');
+    const headings = await page.locator('article h2').allInnerTexts();
+    const keys = headings.map(addressKey);
+    for (let i = 1; i < keys.length; i++) {
+      const [a, b] = [keys[i - 1]!, keys[i]!];
+      expect(collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]), `${headings[i - 1]} before ${headings[i]}`).toBeLessThanOrEqual(0);
+    }
+
+    await sort.selectOption({ label: 'House check due first' });
+    // The due homes (their card offers the House check) come first, then the others.
+    const dueFlags = () => page.locator('article').evaluateAll((cards) => cards.map((card) => [...card.querySelectorAll('button')].some((b) => b.textContent === 'House check')));
+    await expect.poll(async () => {
+      const due = await dueFlags();
+      return due.includes(true) && due.lastIndexOf(true) < due.indexOf(false);
+    }).toBe(true);
+    await screenshot(page, 'homes-due-first');
+    await sort.selectOption('address');
   });
 });
