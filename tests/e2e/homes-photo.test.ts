@@ -1,0 +1,192 @@
+/**
+ * A home added with a photo (issue 10), at phone and desktop size: online
+ * the app keeps rendering and the card shows the server's photo; offline the
+ * card shows the photo from the device at once and after a reload with no
+ * connection; back online, each photo reaches the server exactly once (one
+ * house with that address, one image file holding the picked bytes).
+ */
+import { deflateSync } from 'node:zlib';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { RecordModel } from 'pocketbase';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { LEASE_TTL_MS } from '../../src/data/lease.ts';
+import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import { dialog, expectToast, screenshot, SIZE_NAMES, sizedContext, useScreensApp, waitUntil } from './screens-helpers.ts';
+
+const env = useScreensApp();
+
+/** A solid-colour PNG, so the screenshots show which photo a card holds. */
+function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff;
+    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const check = Buffer.alloc(4);
+    check.writeUInt32BE(crc(body));
+    return Buffer.concat([length, body, check]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 2; // truecolour
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
+  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const HOMES = {
+  phone: { online: '921 Photo Test Ln', offline: '922 Photo Test Ln' },
+  desktop: { online: '931 Photo Test Ln', offline: '932 Photo Test Ln' },
+} as const;
+const ONLINE_PHOTO = solidPng(80, 60, [20, 120, 200]);
+const OFFLINE_PHOTO = solidPng(80, 60, [220, 90, 30]);
+
+/** Every house on the server with this address. */
+function serverHouses(address: string): Promise<RecordModel[]> {
+  const admin = env.app.server.admin;
+  return admin.collection('houses').getFullList({ filter: admin.filter('address = {:address}', { address }) });
+}
+
+/** The bytes of a house's image as the server stores them (file downloads need a file token). */
+async function storedImage(house: RecordModel): Promise<Buffer> {
+  const admin = env.app.server.admin;
+  const token = await admin.files.getToken();
+  const response = await fetch(admin.files.getURL(house, String(house.image), { token }));
+  expect(response.status).toBe(200);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+async function addHomeWithPhoto(page: Page, address: string, photo: Buffer): Promise<void> {
+  await page.getByRole('button', { name: 'Add Home' }).first().click();
+  const add = dialog(page, 'Add Home');
+  await add.getByLabel('Address').fill(address);
+  await add.getByLabel('City').fill('Jupiter');
+  await add.getByLabel('Zip').fill('33458');
+  await add.getByLabel('Image').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: photo });
+  await add.getByRole('button', { name: 'Add Home' }).click();
+  await expectToast(page, 'Success', 'New home added');
+  await add.waitFor({ state: 'detached' });
+}
+
+/** Shows only this home's card and returns it. */
+async function findCard(page: Page, address: string): Promise<Locator> {
+  await page.getByLabel('Search homes').fill(address);
+  const card = page.getByRole('article', { name: new RegExp(`^${address}, Jupiter`) });
+  await card.waitFor();
+  return card;
+}
+
+/** The card's photo: its address and whether the browser could draw it. */
+async function cardPhoto(card: Locator): Promise<{ src: string; drawn: boolean }> {
+  return card.getByRole('img', { name: /^Home at / }).evaluate((img: HTMLImageElement) => ({ src: img.currentSrc || img.src, drawn: img.complete && img.naturalWidth > 0 }));
+}
+
+/** Nothing blanked the app: the Homes screen is there and no part of it failed. */
+async function expectAppRendered(page: Page, errors: string[]): Promise<void> {
+  expect(errors).toEqual([]);
+  await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+  await expect(page.getByText('Something went wrong').count()).resolves.toBe(0);
+}
+
+/** How long the server takes to answer a new house here: long enough to see the card before the upload lands. */
+const UPLOAD_DELAY_MS = 2_500;
+
+describe.each(SIZE_NAMES)('at %s size', (size) => {
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    context = await sizedContext(env.browser, size);
+    page = await context.newPage();
+    // An error no boundary caught is what blanked the app.
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(env.app.server.url);
+    // The worker serves the app shell for the reload offline.
+    await waitForWorkerControl(page);
+    await signIn(page, env.app.server.url, DEMO_DIRECTOR);
+    await waitForFirstSync(page, await signedInUserId(page));
+  });
+  afterAll(() => context?.close());
+
+  test('online: the app keeps rendering and the card ends on the server photo, stored once', async () => {
+    const address = HOMES[size].online;
+    // A slow upload, so the card is always drawn from the queued home first
+    // (with a fast one that happens only now and then). The context's route
+    // also holds the service worker's requests.
+    await context.route('**/api/collections/houses/records*', async (route) => {
+      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, UPLOAD_DELAY_MS));
+      await route.fallback();
+    });
+    await addHomeWithPhoto(page, address, ONLINE_PHOTO);
+    await expectAppRendered(page, errors);
+    const card = await findCard(page, address);
+    // While the upload is on its way: the photo from the device.
+    await card.getByText('Not yet sent').waitFor();
+    await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
+    await screenshot(page, 'homes-photo-uploading');
+    await context.unroute('**/api/collections/houses/records*');
+
+    const [saved] = await waitUntil('the home and its photo on the server', () => serverHouses(address), (houses) => houses.some((h) => h.image));
+    await card.getByText('Not yet sent').waitFor({ state: 'detached' });
+    await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
+    await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
+    await screenshot(page, 'homes-photo-online');
+    await expectAppRendered(page, errors);
+
+    // The window and the service worker both replay: still one house, one file, a moment later.
+    await page.waitForTimeout(1_500);
+    const houses = await serverHouses(address);
+    expect(houses).toHaveLength(1);
+    expect(typeof houses[0]!.image).toBe('string');
+    expect(await storedImage(houses[0]!)).toEqual(ONLINE_PHOTO);
+  });
+
+  test('offline: the card shows the photo from the device, across a reload, and it reaches the server once when back online', async () => {
+    const address = HOMES[size].offline;
+    await page.getByLabel('Search homes').fill('');
+    await context.setOffline(true);
+    await page.getByText('You are offline — calls need a connection.').waitFor();
+    await addHomeWithPhoto(page, address, OFFLINE_PHOTO);
+    await expectAppRendered(page, errors);
+    let card = await findCard(page, address);
+    await card.getByText('Not yet sent').waitFor();
+    await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
+    await expectAppRendered(page, errors);
+
+    // Still offline: the worker serves the app, the mirror and the outbox still hold the home and its photo.
+    await page.reload();
+    await expectAppRendered(page, errors);
+    card = await findCard(page, address);
+    await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
+    await screenshot(page, 'homes-photo-offline');
+    expect(await serverHouses(address)).toHaveLength(0);
+
+    await context.setOffline(false);
+    // Usually at once; if the reloaded page died holding the outbox lease, the next replay comes after it expires.
+    const [saved] = await waitUntil('the offline home and its photo on the server', () => serverHouses(address), (houses) => houses.some((h) => h.image), LEASE_TTL_MS + 15_000);
+    // The card trades the device's copy for the server's photo.
+    await card.getByText('Not yet sent').waitFor({ state: 'detached', timeout: 15_000 });
+    await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
+    await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
+    await screenshot(page, 'homes-photo-synced');
+    await expectAppRendered(page, errors);
+
+    await page.waitForTimeout(1_500);
+    const houses = await serverHouses(address);
+    expect(houses).toHaveLength(1);
+    expect(typeof houses[0]!.image).toBe('string');
+    expect(await storedImage(houses[0]!)).toEqual(OFFLINE_PHOTO);
+  }, LEASE_TTL_MS + 60_000);
+});
