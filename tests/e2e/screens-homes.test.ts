@@ -219,7 +219,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await reopened.waitFor({ state: 'detached' });
   });
 
-  test('deleting a home asks first, naming the address; a home with reports cannot be deleted', async () => {
+  test('deleting a home asks first, naming the address, and works offline; a home with reports cannot be deleted', async () => {
     const home = NEW_HOMES[size];
     const saved = await serverHome(home.address);
     expect(saved.house).not.toBeNull();
@@ -231,11 +231,16 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await confirm.getByText(address, { exact: true }).waitFor();
     await screenshot(page, 'delete-home');
     await expectNoSeriousA11yViolations(page, 'the Delete home confirmation');
+    // Offline, like every home write: the card goes at once, the server hears of it once back online.
+    await sized.context.setOffline(true);
+    await page.getByText('You are offline — calls need a connection.').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expectToast(page, 'Success', 'Home deleted');
     await card.waitFor({ state: 'detached', timeout: 2_000 });
+    expect((await serverHome(home.address)).count).toBe(1);
+    await sized.context.setOffline(false);
     // On the server the home is gone, its residents and phones with it.
-    await waitUntil('the home gone from the server', () => serverHome(home.address), (h) => h.count === 0);
+    await waitUntil('the home gone from the server', () => serverHome(home.address), (h) => h.count === 0, 45_000);
     const admin = env.app.server.admin;
     const leftovers = await admin.collection('residents').getFullList({ filter: admin.filter('house = {:id}', { id: saved.house!.id }) });
     expect(leftovers).toHaveLength(0);
