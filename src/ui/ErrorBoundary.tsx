@@ -75,8 +75,9 @@ export function ScreenErrorBoundary({ children, resetKey, onBack }: { children: 
 
 /**
  * Around each card of a list: a failed card becomes a compact notice with a
- * retry, the same element type as the card (an `li` in a `ul`). No alert
- * role: a list with several bad records would otherwise keep interrupting.
+ * retry, the same element type as the card (an `li` in a `ul`), kept to its
+ * own height in a grid row. No alert role: a list with several bad records
+ * would otherwise keep interrupting.
  */
 export function ItemErrorBoundary({ children, resetKey, as: Tag = 'div' }: { children: ReactNode; resetKey?: unknown; as?: 'div' | 'li' }) {
   return (
@@ -84,7 +85,7 @@ export function ItemErrorBoundary({ children, resetKey, as: Tag = 'div' }: { chi
       name="List item"
       resetKey={resetKey}
       fallback={(reset) => (
-        <Tag className="flex items-center justify-between gap-3 rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+        <Tag className="flex items-center justify-between gap-3 self-start rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
           <span>Something went wrong</span>
           <button type="button" onClick={reset} className="rounded border border-red-300 bg-white px-3 py-1 font-medium text-red-900 hover:bg-red-100">
             Try again

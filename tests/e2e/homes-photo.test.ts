@@ -3,7 +3,9 @@
  * the app keeps rendering and the card shows the server's photo; offline the
  * card shows the photo from the device at once and after a reload with no
  * connection; back online, each photo reaches the server exactly once (one
- * house with that address, one image file holding the picked bytes).
+ * house with that address, one image file holding the picked bytes). And
+ * a home record the card cannot draw shows 'Something went wrong' in its
+ * place while the other homes still show.
  */
 import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
@@ -12,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/lease.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
-import { dialog, expectToast, screenshot, SIZE_NAMES, sizedContext, useScreensApp, waitUntil } from './screens-helpers.ts';
+import { DEMO_COMMUNITY_IDS, dialog, expectNoSeriousA11yViolations, expectToast, screenshot, SIZE_NAMES, sizedContext, useScreensApp, waitUntil } from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -103,15 +105,48 @@ async function expectAppRendered(page: Page, errors: string[]): Promise<void> {
 /** How long the server takes to answer a new house here: long enough to see the card before the upload lands. */
 const UPLOAD_DELAY_MS = 2_500;
 
+/**
+ * Spoils a home in the device's mirror the way issue 10 did (a value the
+ * card cannot draw), straight in IndexedDB as an older version could have
+ * left it. The server's copy is untouched, so no pull repairs it meanwhile.
+ */
+async function spoilMirrorHome(page: Page, userId: string, houseId: string): Promise<void> {
+  await page.evaluate(
+    ({ database, houseId }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open(database);
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const db = open.result;
+          const houses = db.transaction('houses', 'readwrite').objectStore('houses');
+          const read = houses.get(houseId);
+          read.onsuccess = () => {
+            const write = houses.put({ ...read.result, note: { not: 'a text' } });
+            write.onsuccess = () => {
+              db.close();
+              resolve();
+            };
+            write.onerror = () => reject(write.error);
+          };
+        };
+      }),
+    { database: `scms-${userId}`, houseId },
+  );
+}
+
 describe.each(SIZE_NAMES)('at %s size', (size) => {
   let context: BrowserContext;
   let page: Page;
   const errors: string[] = [];
+  const reported: string[] = [];
   beforeAll(async () => {
     context = await sizedContext(env.browser, size);
     page = await context.newPage();
     // An error no boundary caught is what blanked the app.
     page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') reported.push(message.text());
+    });
     await page.goto(env.app.server.url);
     // The worker serves the app shell for the reload offline.
     await waitForWorkerControl(page);
@@ -189,4 +224,26 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(typeof houses[0]!.image).toBe('string');
     expect(await storedImage(houses[0]!)).toEqual(OFFLINE_PHOTO);
   }, LEASE_TTL_MS + 60_000);
+
+  test('a home the card cannot draw shows Something went wrong in its place; the other homes still show', async () => {
+    const admin = env.app.server.admin;
+    const houses = await admin.collection('houses').getFullList({ filter: admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }), sort: 'address' });
+    const spoiled = houses[0]!;
+    await spoilMirrorHome(page, await signedInUserId(page), spoiled.id);
+    // The app's own live queries see only its own writes: a reload reads the spoiled row.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+    await page.getByLabel('Search homes').fill('');
+    await page.getByText(`Showing ${houses.length} home(s)`).waitFor();
+    const notice = page.getByText('Something went wrong');
+    await notice.waitFor();
+    await expect(notice.count()).resolves.toBe(1);
+    // Every other home is still there.
+    await expect(page.getByRole('article').count()).resolves.toBe(houses.length - 1);
+    await expect(page.getByRole('article', { name: new RegExp(`^${spoiled.address}, `) }).count()).resolves.toBe(0);
+    expect(reported.some((text) => text.startsWith('List item failed to render:'))).toBe(true);
+    await page.getByRole('button', { name: 'Try again' }).waitFor();
+    await screenshot(page, 'homes-card-error');
+    await expectNoSeriousA11yViolations(page, 'Homes with a card that failed');
+  });
 });
