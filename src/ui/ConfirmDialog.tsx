@@ -28,13 +28,15 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const panel = useToastHost(open);
+  const toastSlot = useToastHost(open);
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
-        <DialogPanel ref={panel} className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
+        <DialogPanel className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
           <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
+          {/* A toast shows here, under the title, never over the answers. */}
+          <div ref={toastSlot} />
           {children && <div className="mt-2 text-sm text-gray-700">{children}</div>}
           <div className="mt-5 flex justify-end gap-2">
             <button type="button" onClick={onCancel} className="rounded border border-gray-300 px-4 py-2">

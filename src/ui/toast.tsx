@@ -38,9 +38,12 @@ export function useToast(): ShowToast {
  * An open modal (sheet, dialog) makes everything outside it inert, toasts
  * included; while open it hosts the toast area, so a toast raised from
  * inside it is announced and can be dismissed. Returns the callback ref for
- * the modal's panel: on a second opening Headless UI mounts the panel a
- * render after `open` turns true, so a ref read in an effect was still
- * empty and the toast landed, inert, outside the dialog.
+ * the element inside the modal that holds the area, in the flow of the
+ * modal (under its title): floating over a sheet, a toast hid either its
+ * title (at the top) or its buttons (at the bottom). A callback ref: on a
+ * second opening Headless UI mounts the panel a render after `open` turns
+ * true, so a ref read in an effect was still empty and the toast landed,
+ * inert, outside the dialog.
  */
 export function useToastHost(open: boolean): (panel: HTMLElement | null) => void {
   const context = useContext(ToastContext);
@@ -85,19 +88,23 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   }, []);
   const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
 
+  const host = hosts[hosts.length - 1];
   // A notification is for the screen: it has no place on a printed report.
-  // On phones it sits at the top, where it does not cover a sheet's buttons.
+  // Over a page it floats at the bottom (right on wide screens): the top bar,
+  // the page's heading and its main buttons (Add Home, Create Report) are at
+  // the top. Inside a modal it takes its place in the modal's flow instead.
   const area = (
     <section
       ref={viewport}
       tabIndex={-1}
       aria-label="Notifications (F8)"
-      className="pointer-events-none fixed top-0 right-0 z-[100] flex w-full max-w-sm flex-col gap-2 p-4 outline-none sm:top-auto sm:bottom-0 print:hidden"
+      className={`pointer-events-none flex flex-col gap-2 outline-none print:hidden ${
+        host ? 'py-2 empty:py-0' : 'fixed right-0 bottom-0 z-[100] w-full max-w-sm p-4 pb-[max(1rem,env(safe-area-inset-bottom))]'
+      }`}
     >
       {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
     </section>
   );
-  const host = hosts[hosts.length - 1];
   return (
     <ToastContext.Provider value={value}>
       {children}

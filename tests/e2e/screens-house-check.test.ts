@@ -11,6 +11,7 @@ import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/lease.ts';
+import { expectNoOverlap } from './layout-helpers.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
@@ -141,6 +142,13 @@ describe('at phone size', () => {
       await again.waitFor({ state: 'detached' });
       await expectToast(page, 'Success', 'House check saved');
       await screenshot(page, 'house-check-saved');
+      // On a phone the toast keeps clear of the top bar, the heading and Add Home.
+      await expectNoOverlap({
+        toast: page.getByRole('status').filter({ hasText: 'House check saved' }),
+        'top bar': page.locator('nav').first(),
+        heading: page.getByRole('heading', { name: 'Homes', level: 1 }),
+        'Add Home': page.getByRole('button', { name: 'Add Home' }),
+      });
       await card.getByRole('button', { name: 'House check' }).waitFor({ state: 'detached' });
       const house = await houseByMember(DUE.phone);
       await waitUntil('the house check on the server', () => houseCheckReports(house.id, userId), (reports) => reports.length === 1);

@@ -20,6 +20,8 @@ import { defaultFilter, type ListFilter } from './reportFilter.ts';
 
 const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm font-medium hover:bg-gray-100';
 
+const SEARCH_PLACEHOLDER = 'Address, type, resident, member number, etc...';
+
 export function ReportsPage() {
   const [filter, setFilter] = useState<ListFilter>(() => defaultFilter());
   const [search, setSearch] = useState('');
@@ -65,14 +67,24 @@ export function ReportsPage() {
       </p>
 
       <div className="no-print mt-4 flex flex-wrap items-center gap-3">
-        <input
-          type="search"
-          aria-label="Search reports"
-          placeholder="Address, type, resident, member number, etc..."
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          className="w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:ring-1 focus:ring-black focus:outline-none sm:w-auto sm:max-w-md sm:flex-1"
-        />
+        {/* The placeholder is wider than a phone's input at 16 px (less makes
+            iOS zoom in), and an input's placeholder cannot wrap: the native one
+            is transparent (it still names the box's purpose to assistive
+            technology) and a copy that wraps is drawn over the box, which
+            grows to hold it. */}
+        <div className="grid w-full sm:w-auto sm:max-w-md sm:flex-1">
+          <input
+            type="search"
+            aria-label="Search reports"
+            placeholder={SEARCH_PLACEHOLDER}
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            className="col-start-1 row-start-1 w-full rounded border border-gray-300 px-3 py-2 placeholder:text-transparent focus:border-black focus:ring-1 focus:ring-black focus:outline-none"
+          />
+          <span aria-hidden="true" className={`pointer-events-none col-start-1 row-start-1 self-center border border-transparent px-3 py-2 text-gray-500 ${search ? 'invisible' : ''}`}>
+            {SEARCH_PLACEHOLDER}
+          </span>
+        </div>
         <div className="flex gap-2">
           <button type="button" className={buttonClass} onClick={() => print(null)} disabled={!reports || reports.length === 0}>
             Print

@@ -31,14 +31,14 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
 
   const open = created !== null && password !== '';
   // The 'New user added' toast shows inside this dialog, where it is announced.
-  const panel = useToastHost(open);
+  const toastSlot = useToastHost(open);
   return (
     <Dialog open={open} onClose={close} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />
-      {/* Centred, not a bottom sheet: the 'New user added' toast sits at the bottom and would cover Copy and Done. */}
       <div className="fixed inset-0 flex items-center justify-center p-4">
-        <DialogPanel ref={panel} className="w-full max-w-md rounded-2xl bg-white p-5 shadow-xl">
+        <DialogPanel className="w-full max-w-md rounded-2xl bg-white p-5 shadow-xl">
           <DialogTitle className="text-lg font-semibold">Temporary password</DialogTitle>
+          <div ref={toastSlot} />
           <p className="mt-2 text-sm text-gray-700">Temporary password for {created?.email}:</p>
           <p className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 font-mono text-lg break-all select-all" data-testid="temporary-password">
             {password}
