@@ -21,6 +21,22 @@ const CALENDAR_STYLE = {
   '--rdp-day_button-height': '36px',
 } as CSSProperties;
 
+/**
+ * The caption (month and year dropdowns) and the previous/next buttons side
+ * by side in a grid, the days on a row of their own below: the library's
+ * stylesheet places the buttons absolutely over the caption's end, so a wider
+ * font, a bigger text size or zoom slid the year dropdown under 'previous
+ * month' and took its clicks. Short of room, the caption's column narrows
+ * and its dropdowns wrap; the buttons keep theirs.
+ */
+const CALENDAR_PART_STYLES = {
+  month: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', alignItems: 'center', columnGap: '0.5rem' },
+  month_caption: { height: 'auto', minHeight: 'var(--rdp-nav-height)' },
+  dropdowns: { flexWrap: 'wrap', rowGap: '0.25rem' },
+  nav: { position: 'static', height: 'auto' },
+  month_grid: { gridColumn: '1 / -1', justifySelf: 'start' },
+} satisfies Partial<Record<'month' | 'month_caption' | 'dropdowns' | 'nav' | 'month_grid', CSSProperties>>;
+
 /** A day's name starts with its visible number ("25 November 2026, Wednesday"), so speech input finds it. */
 function labelDayButton(date: Date, modifiers: Modifiers): string {
   return `${format(date, 'd MMMM yyyy, EEEE')}${modifiers.today ? ', today' : ''}${modifiers.selected ? ', selected' : ''}`;
@@ -74,6 +90,8 @@ export function DateField({ label, value, onChange, isDayDisabled, disabled = fa
           <DayPicker
             mode="single"
             style={CALENDAR_STYLE}
+            navLayout="after"
+            styles={CALENDAR_PART_STYLES}
             labels={{ labelDayButton }}
             selected={value ?? undefined}
             defaultMonth={value ?? today}

@@ -3,14 +3,16 @@
  * bounding boxes: a toast inside a sheet covers neither its title, its Close
  * button nor its main button; a long sheet keeps its title and Close button
  * in view when scrolled to the bottom; the reports search box shows its
- * whole placeholder.
+ * whole placeholder. And the date picker's caption (month and year
+ * dropdowns, previous and next month) with other fonts and at 200 % zoom.
  */
+import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 import { expectInViewport, expectNoOverlap } from './layout-helpers.ts';
-import { expectToast, navigate, openedDialog, screenshot, signedInPage, SIZE_NAMES, type SizedPage } from './screens-helpers.ts';
-import { useScreensApp } from './screens-helpers.ts';
+import { expectToast, navigate, openedDialog, screenshot, signedInPage, SIZE_NAMES, SIZES, useScreensApp, type SizedPage } from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -125,5 +127,67 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await search.fill('palm');
     await expect(page.getByText(SEARCH_PLACEHOLDER, { exact: true }).isVisible()).resolves.toBe(false);
     await search.fill('');
+  });
+});
+
+/**
+ * The date picker's caption with fonts other than the usual Liberation Sans
+ * and at 200 % zoom: DejaVu's wider figures pushed the year dropdown under
+ * the (absolutely placed) previous-month button, which then could not be
+ * clicked. 200 % zoom of a 1280x800 window is a 640x400 CSS viewport at
+ * device scale 2.
+ */
+const FONT_CASES = [
+  { name: 'phone-dejavu-sans', viewport: SIZES.phone, deviceScaleFactor: 1, font: "'DejaVu Sans'", rootSize: '' },
+  { name: 'desktop-dejavu-sans', viewport: SIZES.desktop, deviceScaleFactor: 1, font: "'DejaVu Sans'", rootSize: '' },
+  { name: 'desktop-dejavu-serif-large', viewport: SIZES.desktop, deviceScaleFactor: 1, font: "'DejaVu Serif'", rootSize: '20px' },
+  { name: 'zoom200-dejavu-serif', viewport: { width: 640, height: 400 }, deviceScaleFactor: 2, font: "'DejaVu Serif'", rootSize: '' },
+] as const;
+
+describe('the date picker caption with other fonts and at 200 % zoom', () => {
+  test.each(FONT_CASES)('$name: previous, next, month and year all work and none covers another', async ({ name, viewport, deviceScaleFactor, font, rootSize }) => {
+    const context = await env.browser.newContext({ viewport, deviceScaleFactor });
+    context.setDefaultTimeout(10_000);
+    try {
+      const page = await context.newPage();
+      await signIn(page, env.app.server.url, DEMO_DIRECTOR);
+      await waitForFirstSync(page, await signedInUserId(page));
+      // As a user's own font settings do: every element, the whole app (rem sizes follow the root's).
+      await page.addStyleTag({ content: `*, *::before, *::after { font-family: ${font} !important; }${rootSize ? ` html { font-size: ${rootSize} !important; }` : ''}` });
+      await navigate(page, 'Reports');
+      await page.getByRole('link', { name: 'Create Report' }).click();
+      await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
+      await page.getByRole('button', { name: /^Incident date/ }).click();
+
+      const previous = page.getByRole('button', { name: 'Go to the Previous Month' });
+      const next = page.getByRole('button', { name: 'Go to the Next Month' });
+      const month = page.getByRole('combobox', { name: 'Choose the Month' });
+      const year = page.getByRole('combobox', { name: 'Choose the Year' });
+      const grid = page.getByRole('grid');
+      await grid.waitFor();
+      const shownMonth = () => grid.getAttribute('aria-label');
+      await previous.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}.png`) });
+
+      const controls = { 'previous month': previous, 'next month': next, 'month dropdown': month, 'year dropdown': year };
+      await expectNoOverlap(controls);
+      // The month's days stay clear of the caption too.
+      await expectNoOverlap({ ...controls, days: grid });
+
+      // Each one answers a click where it is drawn (Playwright fails a click whose point another element takes).
+      const today = new Date();
+      const start = await shownMonth();
+      await previous.click();
+      await expect.poll(shownMonth).not.toBe(start);
+      await next.click();
+      await expect.poll(shownMonth).toBe(start);
+      await year.selectOption(String(today.getFullYear() - 1));
+      await month.selectOption({ label: 'January' });
+      await expect.poll(shownMonth).toBe(`January ${today.getFullYear() - 1}`);
+      await expectNoOverlap(controls);
+      await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}-january.png`) });
+    } finally {
+      await context.close();
+    }
   });
 });
