@@ -1,0 +1,177 @@
+/**
+ * The one virtualised list of the app (issue 11; DESIGN.md "Scale"): the
+ * page scrolls (the window, not a box inside it), and only the rows on
+ * screen plus `overscan` rows above and below are in the DOM, so a screen
+ * costs what it shows, not what the community holds.
+ *
+ * - Rows of N columns: `columns(width)` picks N from the list's own width
+ *   (a desktop grid, one column on a phone); a row is as tall as its
+ *   tallest card, measured after it is drawn (cards have no fixed height).
+ * - List semantics: `role="list"` and one `role="listitem"` per item with
+ *   `aria-setsize` / `aria-posinset`, so a screen reader announces "3 of
+ *   10,000" although only a few items exist in the DOM.
+ * - Keyboard: the row holding the focus stays rendered while it is
+ *   scrolled away (its control keeps the focus); Tab reaches the next item
+ *   because the overscan rows exist below the screen.
+ * - Scroll position and row heights are kept in memory per `listKey`, so
+ *   going to another screen and back returns to the same place;
+ *   `forgetScrollPosition(listKey)` makes the next visit start at the top.
+ *
+ * Use:
+ *   <VirtualList listKey="homes" label="Homes" items={homes} getKey={(h) => h.id}
+ *     columns={(width) => (width >= 900 ? 3 : width >= 600 ? 2 : 1)}
+ *     estimateRowHeight={(columns) => (columns === 1 ? 180 : 240)} gap={16} overscan={3}
+ *     renderItem={(home) => <ItemErrorBoundary resetKey={home.updated}><HomeCard home={home} /></ItemErrorBoundary>} />
+ * Each item is wrapped in a `div role="listitem"` (a grid cell its card
+ * fills): the card itself is a div or an article, not an `li`.
+ */
+import { defaultRangeExtractor, useWindowVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
+import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
+
+export interface VirtualListProps<T> {
+  /** Names the list's remembered scroll position (one per screen: 'reports', 'users', 'homes'...). */
+  listKey: string;
+  /** The accessible name of the list. */
+  label: string;
+  /** The whole (filtered, sorted) list; only the visible part is drawn. */
+  items: readonly T[];
+  /** A stable key per item (the record id). */
+  getKey: (item: T) => string;
+  renderItem: (item: T, index: number) => ReactNode;
+  /** A guess at a row's height in px, for this many columns, before it is measured (closer means less jumping). */
+  estimateRowHeight: (columns: number) => number;
+  /** Columns for a given list width in px; one column when absent. */
+  columns?: (width: number) => number;
+  /** Space between rows and between columns, px. */
+  gap?: number;
+  /** Rows drawn beyond each edge of the screen. */
+  overscan?: number;
+  className?: string;
+}
+
+interface Remembered {
+  scrollY: number;
+  width: number;
+  scrollMargin: number;
+  rows: VirtualItem[];
+}
+
+const NO_ROWS: VirtualItem[] = [];
+
+// In memory only: a reload starts at the top, as any page does.
+const remembered = new Map<string, Remembered>();
+
+/** The next visit of this list starts at the top (e.g. after writing a record that sorts first). */
+export function forgetScrollPosition(listKey: string): void {
+  remembered.delete(listKey);
+}
+
+/** Tailwind's `top-0` sticky navigation bar covers this much of the top of the window. */
+const STICKY_BAR_PX = 64;
+
+export function VirtualList<T>({ listKey, label, items, getKey, renderItem, estimateRowHeight, columns, gap = 0, overscan = 4, className = '' }: VirtualListProps<T>) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [restore] = useState(() => remembered.get(listKey));
+  const [width, setWidth] = useState(() => restore?.width ?? 0);
+  // Where the list starts in the page; the virtualizer counts offsets from the top of the document.
+  const [scrollMargin, setScrollMargin] = useState(() => restore?.scrollMargin ?? 0);
+  // The same two, for the unmount's note (state is not readable from an effect's cleanup).
+  const place = useRef({ width, scrollMargin });
+  const focusedRow = useRef<number | null>(null);
+
+  const perRow = Math.max(1, Math.floor(columns?.(width) ?? 1));
+  const rowCount = Math.ceil(items.length / perRow);
+
+  // Rows are keyed by their first item and the column count, so a remembered
+  // height is reused only for the same row.
+  const rowKey = useCallback((row: number) => `${perRow}:${getKey(items[row * perRow]!)}`, [perRow, getKey, items]);
+
+  const rangeExtractor = useCallback((range: Range) => {
+    const indexes = defaultRangeExtractor(range);
+    const focused = focusedRow.current;
+    if (focused === null || focused >= range.count || indexes.includes(focused)) return indexes;
+    return [...indexes, focused].sort((a, b) => a - b);
+  }, []);
+
+  const virtualizer = useWindowVirtualizer({
+    count: rowCount,
+    estimateSize: () => estimateRowHeight(perRow),
+    overscan,
+    gap,
+    scrollMargin,
+    scrollPaddingStart: STICKY_BAR_PX,
+    getItemKey: rowKey,
+    rangeExtractor,
+    initialOffset: () => restore?.scrollY ?? window.scrollY,
+    initialMeasurementsCache: restore?.rows ?? NO_ROWS,
+  });
+
+  // The list's width (columns) and its place in the page (anything above it
+  // may grow or shrink: a notice, a filter line); measured before paint.
+  useLayoutEffect(() => {
+    const list = listRef.current;
+    if (!list) return;
+    const measure = () => {
+      const box = list.getBoundingClientRect();
+      place.current = { width: box.width, scrollMargin: Math.round(box.top + window.scrollY) };
+      setWidth(place.current.width);
+      setScrollMargin(place.current.scrollMargin);
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(list);
+    observer.observe(document.body);
+    return () => observer.disconnect();
+  }, []);
+
+  // Back to where the list was left; then remember the place until the next visit.
+  useLayoutEffect(() => {
+    if (restore && restore.scrollY !== window.scrollY) window.scrollTo(0, restore.scrollY);
+    // Read on each scroll, not at unmount: by then the next screen may already have moved the window.
+    let scrollY = window.scrollY;
+    const keep = () => {
+      scrollY = window.scrollY;
+    };
+    window.addEventListener('scroll', keep, { passive: true });
+    return () => {
+      window.removeEventListener('scroll', keep);
+      remembered.set(listKey, { scrollY, ...place.current, rows: virtualizer.takeSnapshot() });
+    };
+  }, [listKey, restore, virtualizer]);
+
+  const rowOf = (target: EventTarget | null) => {
+    const row = target instanceof Element ? target.closest<HTMLElement>('[data-index]') : null;
+    return row ? Number(row.dataset.index) : null;
+  };
+  const onFocus = (event: FocusEvent) => {
+    focusedRow.current = rowOf(event.target);
+  };
+  const onBlur = (event: FocusEvent) => {
+    if (!listRef.current?.contains(event.relatedTarget as Node | null)) focusedRow.current = null;
+  };
+
+  return (
+    <div ref={listRef} role="list" aria-label={label} className={`relative ${className}`} style={{ height: virtualizer.getTotalSize() }} onFocus={onFocus} onBlur={onBlur}>
+      {virtualizer.getVirtualItems().map((row) => {
+        const first = row.index * perRow;
+        return (
+          <div
+            key={row.key}
+            data-index={row.index}
+            ref={virtualizer.measureElement}
+            className="absolute top-0 left-0 grid w-full"
+            style={{ transform: `translateY(${row.start - scrollMargin}px)`, gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`, columnGap: gap }}
+          >
+            {/* A grid cell, so the card fills the row's height as in a plain CSS grid. */}
+            {items.slice(first, first + perRow).map((item, column) => (
+              <div key={getKey(item)} role="listitem" aria-setsize={items.length} aria-posinset={first + column + 1} className="grid min-w-0">
+                {renderItem(item, first + column)}
+              </div>
+            ))}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
