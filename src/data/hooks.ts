@@ -4,37 +4,53 @@
  * realtime event or a local write changes the mirror.
  */
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { OutboxEntry } from './db.ts';
 import { useSyncEngine } from './DataProvider.tsx';
 import { pendingFile } from './outbox.ts';
 import { LAST_SYNC_KEY } from './pull.ts';
-import { queryConcerns, queryHouses, queryReports, queryUsers, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
+import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
+import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
 
-/** Homes with their residents and phones, filtered by the list search; undefined while loading. */
-export function useHouses(search = ''): HouseWithPeople[] | undefined {
+/**
+ * The index of the signed-in user's mirror and the version of one of its
+ * lists: -1 while it loads, then a new number after every change of it.
+ */
+export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; version: number } {
   const { db } = useSyncEngine();
-  return useLiveQuery(() => queryHouses(db, search), [db, search]);
+  const index = searchIndexOf(db);
+  const subscribe = useCallback((onChange: () => void) => index.subscribe(list, onChange), [index, list]);
+  const version = useSyncExternalStore(subscribe, () => index.version(list));
+  return { index, version };
+}
+
+/** Homes with their residents and phones in address order, filtered by the list search; undefined while loading. */
+export function useHouses(search = ''): HouseWithPeople[] | undefined {
+  const { index, version } = useSearchIndex('homes');
+  return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
 }
 
 export function useConcerns(search = ''): ConcernRecord[] | undefined {
-  const { db } = useSyncEngine();
-  return useLiveQuery(() => queryConcerns(db, search), [db, search]);
+  const { index, version } = useSearchIndex('concerns');
+  return useMemo(() => (version < 0 ? undefined : index.concerns.search(search)), [index, version, search]);
 }
 
 export function useUsers(search = ''): UserRecord[] | undefined {
-  const { db } = useSyncEngine();
-  return useLiveQuery(() => queryUsers(db, search), [db, search]);
+  const { index, version } = useSearchIndex('users');
+  return useMemo(() => (version < 0 ? undefined : index.users.search(search)), [index, version, search]);
 }
 
 export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
-  const { db } = useSyncEngine();
+  const { index, version } = useSearchIndex('reports');
   const { from, to, types, sort, search } = query;
-  return useLiveQuery(
-    () => queryReports(db, { from, to, types, sort, search }),
-    // Dates and lists are compared by value, so a new array each render does not re-query.
-    [db, from.getTime(), to.getTime(), (types ?? []).join(','), sort, search],
+  // Dates and lists are compared by value, so a new array each render does not search again.
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
+  const typeList = (types ?? []).join(',');
+  return useMemo(
+    () => (version < 0 ? undefined : searchReports(index, { from: new Date(fromMs), to: new Date(toMs), types: typeList ? typeList.split(',') : [], sort, search })),
+    [index, version, fromMs, toMs, typeList, sort, search],
   );
 }
 

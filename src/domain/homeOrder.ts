@@ -33,15 +33,21 @@ export function splitAddress(address: string): { street: string; number: string 
   return match ? { number: match[1]!, street: match[2]!.trim() } : { number: '', street: address.trim() };
 }
 
-interface HomeKey {
+export interface HomeKey {
   due: number;
   street: string;
   number: string;
   apt: string;
 }
 
-function compareKeys(x: HomeKey, y: HomeKey): number {
+export function compareHomeKeys(x: HomeKey, y: HomeKey): number {
   return x.due - y.due || collator.compare(x.street, y.street) || collator.compare(x.number, y.number) || collator.compare(x.apt, y.apt);
+}
+
+/** A home's key in address order (the search index keeps its homes sorted by it). */
+export function homeAddressKey(house: OrderedHouseFields): HomeKey {
+  const { street, number } = splitAddress(house.address ?? '');
+  return { due: 1, street, number, apt: house.apt ?? '' };
 }
 
 /** A sorted copy; `houseOf` picks the house out of a list item. */
@@ -52,6 +58,18 @@ export function sortHomes<T>(items: readonly T[], order: HomeOrder, houseOf: (it
     const { street, number } = splitAddress(house.address ?? '');
     return { item, key: { due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1, street, number, apt: house.apt ?? '' } };
   });
-  keyed.sort((x, y) => compareKeys(x.key, y.key));
+  keyed.sort((x, y) => compareHomeKeys(x.key, y.key));
   return keyed.map((k) => k.item);
+}
+
+/**
+ * A list already in address order, with the house checks due moved to the
+ * top (each group keeps its order): what sortHomes(…, 'house-check-due')
+ * gives, in one pass instead of a sort of 20,000 homes on every keystroke.
+ */
+export function dueFirst<T>(items: readonly T[], houseOf: (item: T) => HouseCheckFields, now: Date = new Date()): T[] {
+  const due: T[] = [];
+  const rest: T[] = [];
+  for (const item of items) (isHouseCheckDue(houseOf(item), now) ? due : rest).push(item);
+  return due.length === 0 ? [...items] : due.concat(rest);
 }

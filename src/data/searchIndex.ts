@@ -1,0 +1,500 @@
+/**
+ * The in-memory search index of the mirror (DESIGN.md, "Scale"): every list
+ * search (Homes, Reports, Users, Concerns, the report form's home
+ * suggestions) runs here, not on IndexedDB. A community may have 20,000
+ * homes; reading them all from IndexedDB on each keystroke took most of a
+ * second on a phone (issue 11).
+ *
+ * - Each record keeps a lowercase haystack of its searched fields, built
+ *   once when the record changes, so a keystroke costs one `includes` per
+ *   query word per record, and no reads.
+ * - Records are kept in the list's order (homes by address, users and
+ *   concerns by name, reports by creation), so a search is a filter, never
+ *   a sort.
+ * - A query that only extends a recent one (another letter, another word)
+ *   narrows that one's results instead of scanning the whole list; going
+ *   back (Backspace) finds the earlier result in the same small cache.
+ * - The index follows the mirror through Dexie's `storagemutated` event:
+ *   it fires after every committed write with the primary keys written,
+ *   in this window and (over a BroadcastChannel) from other tabs and the
+ *   service worker. Only those records are read again.
+ *
+ * The search rule stays the one of src/domain/search.ts (the tests compare
+ * both on random data).
+ */
+import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
+import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { compareHomeKeys, homeAddressKey, type HomeKey } from '../domain/homeOrder.ts';
+import { reportTypeLabel } from '../domain/reportTypes.ts';
+import { searchWords } from '../domain/search.ts';
+import type { MirrorRow, ScmsDatabase } from './db.ts';
+import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
+
+type Field = string | number | null | undefined;
+
+/**
+ * The fields of a record as one lowercase string. Each field is lowercased
+ * on its own and they are joined by a newline: a query word never holds
+ * whitespace (the query is split on it), so a word found in the haystack
+ * lies within one field, as the rule wants.
+ */
+export function haystackOf(fields: readonly Field[]): string {
+  let hay = '';
+  for (const field of fields) {
+    if (field === null || field === undefined || field === '') continue;
+    hay += (hay === '' ? '' : '\n') + String(field).toLocaleLowerCase();
+  }
+  return hay;
+}
+
+interface Entry<T, K> {
+  id: string;
+  item: T;
+  sortKey: K;
+  hay: string;
+}
+
+/** A narrowing of the list to some records before the words apply (reports: the date range and types). */
+export interface SearchScope<T> {
+  /** Equal keys mean equal scopes: results are reused by key. */
+  key: string;
+  includes: (item: T) => boolean;
+}
+
+interface RecentSearch<T, K> {
+  scope: string;
+  words: string[];
+  found: Entry<T, K>[];
+  items: T[];
+}
+
+/** Searches kept for narrowing and for going back a letter. */
+const RECENT_SEARCHES = 8;
+
+const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * One list of the index: records with their haystacks, in the list's order.
+ * The order is repaired lazily, on the next search: the changed records are
+ * sorted and merged into the others.
+ */
+export class SearchList<T, K> {
+  private readonly entries = new Map<string, Entry<T, K>>();
+  private ordered: Entry<T, K>[] = [];
+  /** Ids whose place in `ordered` may be stale (changed, added or removed). */
+  private readonly moved = new Set<string>();
+  private recent: RecentSearch<T, K>[] = [];
+
+  constructor(
+    private readonly keyOf: (item: T) => K,
+    private readonly compareKeys: (a: K, b: K) => number,
+    private readonly fieldsOf: (item: T) => readonly Field[],
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.entries.get(id)?.item;
+  }
+
+  put(id: string, item: T): void {
+    this.entries.set(id, { id, item, sortKey: this.keyOf(item), hay: haystackOf(this.fieldsOf(item)) });
+    this.moved.add(id);
+    this.recent = [];
+  }
+
+  remove(id: string): void {
+    if (!this.entries.delete(id)) return;
+    this.moved.add(id);
+    this.recent = [];
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.ordered = [];
+    this.moved.clear();
+    this.recent = [];
+  }
+
+  /** Every record matching every word of the query (src/domain/search.ts), in the list's order. The same array while nothing changed. */
+  search(query: string, scope?: SearchScope<T>): T[] {
+    this.settleOrder();
+    const words = searchWords(query);
+    const scopeKey = scope?.key ?? '';
+    let base: RecentSearch<T, K> | undefined;
+    for (const past of this.recent) {
+      if (past.scope !== scopeKey) continue;
+      if (past.words.length === words.length && past.words.every((w, i) => w === words[i])) {
+        // Most recent first, so Backspace returns the very array shown before.
+        this.recent = [past, ...this.recent.filter((r) => r !== past)];
+        return past.items;
+      }
+      // Every record matching the new words matches the past ones too when each past word lies inside a new word.
+      if (past.words.every((w) => words.some((n) => n.includes(w))) && (!base || past.found.length < base.found.length)) base = past;
+    }
+    let found: Entry<T, K>[];
+    if (base) found = words.length === 0 ? base.found : base.found.filter((e) => words.every((w) => e.hay.includes(w)));
+    else {
+      const source = scope ? this.ordered.filter((e) => scope.includes(e.item)) : this.ordered;
+      found = words.length === 0 ? source : source.filter((e) => words.every((w) => e.hay.includes(w)));
+    }
+    const items = found.map((e) => e.item);
+    this.recent = [{ scope: scopeKey, words, found, items }, ...this.recent].slice(0, RECENT_SEARCHES);
+    return items;
+  }
+
+  private compare = (a: Entry<T, K>, b: Entry<T, K>): number => this.compareKeys(a.sortKey, b.sortKey) || byId(a, b);
+
+  private settleOrder(): void {
+    if (this.moved.size === 0) return;
+    // Sort only what changed and merge it into the rest: a sync page of 1,000 homes does not re-sort 20,000.
+    const kept = this.ordered.filter((e) => !this.moved.has(e.id));
+    const changed: Entry<T, K>[] = [];
+    for (const id of this.moved) {
+      const entry = this.entries.get(id);
+      if (entry) changed.push(entry);
+    }
+    changed.sort(this.compare);
+    const merged: Entry<T, K>[] = new Array(kept.length + changed.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < kept.length && j < changed.length) merged[k++] = this.compare(kept[i]!, changed[j]!) <= 0 ? kept[i++]! : changed[j++]!;
+    while (i < kept.length) merged[k++] = kept[i++]!;
+    while (j < changed.length) merged[k++] = changed[j++]!;
+    this.ordered = merged;
+    this.moved.clear();
+  }
+}
+
+/** The lists the index answers; each loads its tables when first asked for. */
+export type IndexedList = 'homes' | 'users' | 'concerns' | 'reports';
+
+type IndexedTable = 'houses' | 'residents' | 'phones' | 'users' | 'concerns' | 'reports';
+
+const TABLES_OF: Record<IndexedList, readonly IndexedTable[]> = {
+  homes: ['houses', 'residents', 'phones'],
+  users: ['users'],
+  concerns: ['concerns'],
+  reports: ['reports', 'houses', 'residents', 'users'],
+};
+
+/** Which lists a change of a table can alter. */
+const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
+  houses: ['homes', 'reports'],
+  residents: ['homes', 'reports'],
+  phones: ['homes'],
+  users: ['users', 'reports'],
+  concerns: ['concerns'],
+  reports: ['reports'],
+};
+
+/** Search fields of spec §2 (queries.ts names them for the homes). */
+export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
+
+export const homeSearchFields = (home: HouseWithPeople): Field[] => HOME_SEARCH_FIELDS.map((f) => home.house[f]);
+export const userSearchFields = (u: UserRecord): Field[] => [u.first_name, u.last_name, u.email, u.type];
+export const concernSearchFields = (c: ConcernRecord): Field[] => [c.name];
+export const reportSearchFields = ({ report, house, resident }: ReportWithLinks): Field[] => [
+  house?.address, house?.apt, house?.city, house?.state, house?.zip, report.type, reportTypeLabel(report.type), resident?.first_name, resident?.last_name, house?.member_number,
+];
+
+const byCreated = (a: { created: string }, b: { created: string }) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0);
+const userName = (u: UserRecord) => `${u.last_name} ${u.first_name}`;
+
+type Rows<T> = Map<string, T>;
+
+/** Changed keys of a table from one event, or 'all' (a range: clear, deleteRange, a new database). */
+type Changes = Map<IndexedTable, Set<string> | 'all'>;
+
+/**
+ * The index of one user's mirror. One per database instance
+ * (`searchIndexOf`), kept for the life of the page: going back to a list
+ * answers from memory at once.
+ */
+export class MirrorSearchIndex {
+  readonly homes = new SearchList<HouseWithPeople, HomeKey>((h) => homeAddressKey(h.house), compareHomeKeys, homeSearchFields);
+  readonly users = new SearchList<UserRecord, string>(userName, (a, b) => a.localeCompare(b), userSearchFields);
+  readonly concerns = new SearchList<ConcernRecord, string>((c) => c.name, (a, b) => a.localeCompare(b), concernSearchFields);
+  /** Oldest first (by `created`); the newest-first view reverses it. */
+  readonly reports = new SearchList<ReportWithLinks, string>((r) => r.report.created, (a, b) => (a < b ? -1 : a > b ? 1 : 0), reportSearchFields);
+
+  private readonly rows = {
+    houses: new Map() as Rows<MirrorRow<'houses'>>,
+    residents: new Map() as Rows<MirrorRow<'residents'>>,
+    phones: new Map() as Rows<MirrorRow<'phones'>>,
+    users: new Map() as Rows<MirrorRow<'users'>>,
+    concerns: new Map() as Rows<MirrorRow<'concerns'>>,
+    reports: new Map() as Rows<MirrorRow<'reports'>>,
+  };
+  /** Children by their parent's id, so a change of one record rebuilds only what shows it. */
+  private readonly residentsByHouse = new Map<string, Set<string>>();
+  private readonly phonesByHouse = new Map<string, Set<string>>();
+  private readonly reportsByLink = { house: new Map<string, Set<string>>(), resident: new Map<string, Set<string>>(), created_by: new Map<string, Set<string>>() };
+
+  private readonly loaded = new Set<IndexedTable>();
+  private readonly active = new Set<IndexedList>();
+  private readonly versions: Record<IndexedList, number> = { homes: -1, users: -1, concerns: -1, reports: -1 };
+  private readonly listeners = new Map<IndexedList, Set<() => void>>();
+  private pending: Changes = new Map();
+  /** Loads and updates run one after another, in the order they were asked for. */
+  private chain: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private readonly prefix: string;
+
+  constructor(readonly db: ScmsDatabase) {
+    this.prefix = `idb://${db.name}/`;
+    Dexie.on.storagemutated.subscribe(this.onMutated);
+  }
+
+  /** -1 until the list is loaded; then a number that grows with each change of it. */
+  version(list: IndexedList): number {
+    return this.versions[list];
+  }
+
+  /** Starts loading a list (once) and calls back on each change of it; returns the unsubscribe. */
+  subscribe(list: IndexedList, listener: () => void): () => void {
+    let set = this.listeners.get(list);
+    if (!set) this.listeners.set(list, (set = new Set()));
+    set.add(listener);
+    void this.ready(list);
+    return () => set.delete(listener);
+  }
+
+  /** Resolves once the list is loaded (and every change seen so far applied). */
+  ready(list: IndexedList): Promise<void> {
+    if (!this.active.has(list)) {
+      this.active.add(list);
+      this.enqueue(async () => {
+        for (const table of TABLES_OF[list]) if (!this.loaded.has(table)) await this.loadTable(table);
+        this.rebuildList(list);
+        this.bump([list]);
+      });
+    }
+    return this.idle();
+  }
+
+  /** Resolves when every load and change queued so far is applied (tests, benchmarks). */
+  idle(): Promise<void> {
+    return this.chain;
+  }
+
+  /** Stops following the mirror (the database was closed). */
+  detach(): void {
+    Dexie.on.storagemutated.unsubscribe(this.onMutated);
+  }
+
+  private enqueue(task: () => Promise<void>): void {
+    // A failed read (the database closed under it) must not stop later updates.
+    this.chain = this.chain.then(task).catch((error: unknown) => console.error('Search index update failed:', error));
+  }
+
+  private readonly onMutated = (parts: ObservabilitySet): void => {
+    if (this.db.hasBeenClosed()) {
+      this.detach();
+      return;
+    }
+    let any = false;
+    for (const [part, tree] of Object.entries(parts)) {
+      if (part === 'all') {
+        for (const table of Object.keys(this.rows) as IndexedTable[]) this.pending.set(table, 'all');
+        any = true;
+        continue;
+      }
+      if (!part.startsWith(this.prefix)) continue;
+      // 'table/' is the primary key's part; index parts ('table/name', 'table/:dels') repeat the same writes.
+      const rest = part.slice(this.prefix.length);
+      if (!rest.endsWith('/') || rest.indexOf('/') !== rest.length - 1) continue;
+      const table = rest.slice(0, -1) as IndexedTable;
+      if (!(table in this.rows)) continue;
+      const seen = this.pending.get(table);
+      if (seen === 'all') continue;
+      const keys = keysOf(tree);
+      if (keys === 'all') this.pending.set(table, 'all');
+      else {
+        if (keys.length === 0) continue;
+        const set = seen ?? new Set<string>();
+        for (const key of keys) set.add(key);
+        this.pending.set(table, set);
+      }
+      any = true;
+    }
+    if (any && !this.flushQueued) {
+      this.flushQueued = true;
+      this.enqueue(() => this.flush());
+    }
+  };
+
+  private async flush(): Promise<void> {
+    this.flushQueued = false;
+    const changes = this.pending;
+    this.pending = new Map();
+    const touched = new Set<IndexedList>();
+    // Read first, then apply: homes and reports are rebuilt once from the new rows of every table.
+    const reads: [IndexedTable, Set<string> | 'all', unknown[]][] = [];
+    for (const [table, keys] of changes) {
+      if (!this.loaded.has(table)) continue;
+      const rows = keys === 'all' ? await this.db.table(table).toArray() : await this.db.table(table).bulkGet([...keys]);
+      reads.push([table, keys, rows]);
+    }
+    const dirtyHouses = new Set<string>();
+    const dirtyReports = new Set<string>();
+    for (const [table, keys, rows] of reads) {
+      if (keys === 'all') {
+        const current = new Set((rows as { id: string }[]).map((r) => r.id));
+        for (const id of this.rows[table].keys()) if (!current.has(id)) this.applyRow(table, id, undefined, dirtyHouses, dirtyReports);
+        for (const row of rows as { id: string }[]) this.applyRow(table, row.id, row, dirtyHouses, dirtyReports);
+      } else {
+        [...keys].forEach((id, i) => this.applyRow(table, id, rows[i] as { id: string } | undefined, dirtyHouses, dirtyReports));
+      }
+      for (const list of LISTS_OF[table]) if (this.active.has(list)) touched.add(list);
+    }
+    if (this.active.has('homes')) for (const id of dirtyHouses) this.putHome(id);
+    if (this.active.has('reports')) for (const id of dirtyReports) this.putReport(id);
+    this.bump([...touched]);
+  }
+
+  private async loadTable(table: IndexedTable): Promise<void> {
+    const rows = (await this.db.table(table).toArray()) as { id: string }[];
+    this.loaded.add(table);
+    for (const row of rows) this.applyRow(table, row.id, row, new Set(), new Set());
+  }
+
+  /** Stores a row (or its absence) and notes which homes and reports show it. */
+  private applyRow(table: IndexedTable, id: string, row: { id: string } | undefined, dirtyHouses: Set<string>, dirtyReports: Set<string>): void {
+    const rows = this.rows[table] as Rows<{ id: string }>;
+    const old = rows.get(id);
+    if (row) rows.set(id, row);
+    else rows.delete(id);
+    switch (table) {
+      case 'houses':
+        dirtyHouses.add(id);
+        for (const report of this.reportsByLink.house.get(id) ?? []) dirtyReports.add(report);
+        break;
+      case 'residents':
+      case 'phones': {
+        const byHouse = table === 'residents' ? this.residentsByHouse : this.phonesByHouse;
+        const before = (old as ResidentRecord | PhoneRecord | undefined)?.house;
+        const after = (row as ResidentRecord | PhoneRecord | undefined)?.house;
+        if (before) unlink(byHouse, before, id);
+        if (after) linkTo(byHouse, after, id);
+        if (before) dirtyHouses.add(before);
+        if (after) dirtyHouses.add(after);
+        if (table === 'residents') for (const report of this.reportsByLink.resident.get(id) ?? []) dirtyReports.add(report);
+        break;
+      }
+      case 'users':
+        if (row) this.users.put(id, row as UserRecord);
+        else this.users.remove(id);
+        for (const report of this.reportsByLink.created_by.get(id) ?? []) dirtyReports.add(report);
+        break;
+      case 'concerns':
+        if (row) this.concerns.put(id, row as ConcernRecord);
+        else this.concerns.remove(id);
+        break;
+      case 'reports': {
+        for (const link of ['house', 'resident', 'created_by'] as const) {
+          const before = (old as MirrorRow<'reports'> | undefined)?.[link];
+          const after = (row as MirrorRow<'reports'> | undefined)?.[link];
+          if (before) unlink(this.reportsByLink[link], before, id);
+          if (after) linkTo(this.reportsByLink[link], after, id);
+        }
+        dirtyReports.add(id);
+        break;
+      }
+    }
+  }
+
+  private rebuildList(list: IndexedList): void {
+    switch (list) {
+      case 'homes':
+        this.homes.clear();
+        for (const id of this.rows.houses.keys()) this.putHome(id);
+        break;
+      case 'reports':
+        this.reports.clear();
+        for (const id of this.rows.reports.keys()) this.putReport(id);
+        break;
+      // Users and concerns are kept by applyRow as their rows change.
+      case 'users':
+      case 'concerns':
+        break;
+    }
+  }
+
+  /** A home with its residents and phones, oldest first (the first is the primary one of spec §4). */
+  private putHome(id: string): void {
+    const house = this.rows.houses.get(id);
+    if (!house) {
+      this.homes.remove(id);
+      return;
+    }
+    const children = <T extends { created: string }>(ids: Set<string> | undefined, rows: Rows<T>) =>
+      [...(ids ?? [])].map((child) => rows.get(child)).filter((r): r is T => r !== undefined).sort(byCreated);
+    this.homes.put(id, { house, residents: children(this.residentsByHouse.get(id), this.rows.residents), phones: children(this.phonesByHouse.get(id), this.rows.phones) });
+  }
+
+  private putReport(id: string): void {
+    const report = this.rows.reports.get(id);
+    if (!report) {
+      this.reports.remove(id);
+      return;
+    }
+    this.reports.put(id, {
+      report,
+      house: report.house ? this.rows.houses.get(report.house) : undefined,
+      resident: report.resident ? this.rows.residents.get(report.resident) : undefined,
+      officer: report.created_by ? this.rows.users.get(report.created_by) : undefined,
+    });
+  }
+
+  private bump(lists: readonly IndexedList[]): void {
+    for (const list of lists) {
+      if (!this.active.has(list)) continue;
+      this.versions[list] = Math.max(0, this.versions[list] + 1);
+      for (const listener of this.listeners.get(list) ?? []) listener();
+    }
+  }
+}
+
+function linkTo(map: Map<string, Set<string>>, parent: string, child: string): void {
+  const set = map.get(parent);
+  if (set) set.add(child);
+  else map.set(parent, new Set([child]));
+}
+
+function unlink(map: Map<string, Set<string>>, parent: string, child: string): void {
+  const set = map.get(parent);
+  if (!set) return;
+  set.delete(child);
+  if (set.size === 0) map.delete(parent);
+}
+
+/** The single keys of a range set, or 'all' when it holds a range (clear, deleteRange). */
+function keysOf(tree: IntervalTree): string[] | 'all' {
+  const keys: string[] = [];
+  const stack: IntervalTree[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (!('from' in node)) continue;
+    if (node.from !== node.to || typeof node.from !== 'string') return 'all';
+    keys.push(node.from);
+    if (node.l) stack.push(node.l);
+    if (node.r) stack.push(node.r);
+  }
+  return keys;
+}
+
+const indexes = new WeakMap<ScmsDatabase, MirrorSearchIndex>();
+
+/** The search index of a database (one per instance). */
+export function searchIndexOf(db: ScmsDatabase): MirrorSearchIndex {
+  let index = indexes.get(db);
+  if (!index) {
+    index = new MirrorSearchIndex(db);
+    indexes.set(db, index);
+  }
+  return index;
+}
