@@ -14,10 +14,10 @@
  * the user signs in again. A network error is never taken for an expiry.
  */
 import type PocketBase from 'pocketbase';
-import { MIRRORED_COLLECTIONS } from '../api/records.ts';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../api/records.ts';
 import { userDatabase, type ScmsDatabase } from './db.ts';
 import { onOutboxWrite } from './outbox.ts';
-import { ensureReportRange, pullAll } from './pull.ts';
+import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
@@ -38,16 +38,27 @@ export interface EngineStatus {
   /** The server refused the session (expired or revoked): queued work waits for the next sign-in. */
   authRequired: boolean;
   lastError: string | null;
+  /**
+   * Loads under way, by collection: a first load, or older reports. Until
+   * the engine has looked at the mirror every collection counts as loading,
+   * so a screen never says "0 homes" for a mirror that is still filling.
+   * Absent or empty: nothing is loading.
+   */
+  loading?: Partial<Record<CollectionName, LoadProgress>>;
 }
+
+const ASSUMED_LOADING: NonNullable<EngineStatus['loading']> = Object.fromEntries(MIRRORED_COLLECTIONS.map((c) => [c, { loaded: 0, total: null }]));
 
 export class SyncEngine {
   readonly db: ScmsDatabase;
-  private status: EngineStatus = { online: true, syncing: false, authRequired: false, lastError: null };
+  private status: EngineStatus = { online: true, syncing: false, authRequired: false, lastError: null, loading: ASSUMED_LOADING };
   private listeners = new Set<() => void>();
   private cleanups: Array<() => void> = [];
   private unsubscribeRealtime: (() => Promise<void>) | null = null;
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
+  /** Older-report loads under way (their progress outlives a pull's end). */
+  private rangeLoads = 0;
   private pulling: Promise<void> | null = null;
   private checkingSession: Promise<SessionCheck> | null = null;
   private stopped = false;
@@ -97,8 +108,31 @@ export class SyncEngine {
       () => window.clearInterval(reconcileTimer),
       offWrite,
     );
+    void this.noteFirstLoads();
     void this.syncNow();
     void this.connectRealtime();
+  }
+
+  /** Which collections still need their first load (the others stop counting as loading). */
+  private async noteFirstLoads(): Promise<void> {
+    try {
+      const toLoad = new Set(await collectionsToLoad(this.db));
+      const loading = Object.fromEntries(Object.entries(this.status.loading ?? {}).filter(([c]) => toLoad.has(c as CollectionName)));
+      this.setStatus({ loading });
+    } catch {
+      this.setStatus({ loading: {} });
+    }
+  }
+
+  private readonly onProgress = (collection: CollectionName, progress: LoadProgress | null): void => {
+    const loading = { ...this.status.loading };
+    if (progress) loading[collection] = progress;
+    else delete loading[collection];
+    this.setStatus({ loading });
+  };
+
+  private context(): PullContext {
+    return { pb: this.pb, db: this.db, onProgress: this.onProgress };
   }
 
   async stop(): Promise<void> {
@@ -156,17 +190,23 @@ export class SyncEngine {
   }
 
   async pull(): Promise<void> {
-    if (this.stopped || this.status.authRequired) return;
+    if (this.stopped || this.status.authRequired) {
+      // No pull is coming: what the mirror has is what the screens show.
+      if (Object.keys(this.status.loading ?? {}).length > 0 && !this.pulling) this.setStatus({ loading: {} });
+      return;
+    }
     this.pulling ??= (async () => {
       this.setStatus({ syncing: true });
       try {
-        await pullAll({ pb: this.pb, db: this.db });
+        await pullAll(this.context());
         this.setStatus({ online: true, lastError: null });
       } catch (error) {
         this.noteError(error);
       } finally {
         this.pulling = null;
-        this.setStatus({ syncing: false });
+        // Every first load has ended (done, or failed: the screens then show what the mirror has); an older-reports load may go on.
+        const reports = this.rangeLoads > 0 ? this.status.loading?.reports : undefined;
+        this.setStatus({ syncing: false, loading: reports ? { reports } : {} });
       }
     })();
     return this.pulling;
@@ -211,6 +251,8 @@ export class SyncEngine {
   async reconcile(): Promise<void> {
     if ((await this.checkSession()) !== 'ok') return;
     try {
+      // Right after a pull the mirror holds every record the server had, so equal counts mean nothing was deleted.
+      await this.pull();
       await reconcileAll({ pb: this.pb, db: this.db }, MIRRORED_COLLECTIONS);
     } catch (error) {
       this.noteError(error);
@@ -219,7 +261,12 @@ export class SyncEngine {
 
   /** For the reports list: makes sure an older range is in the mirror. */
   async loadReportRange(from: Date, to: Date): Promise<void> {
-    await ensureReportRange({ pb: this.pb, db: this.db }, from, to);
+    this.rangeLoads++;
+    try {
+      await ensureReportRange(this.context(), from, to);
+    } finally {
+      this.rangeLoads--;
+    }
   }
 
   private async connectRealtime(): Promise<void> {

@@ -1,44 +1,90 @@
 /**
  * Pulls the community's records into the mirror: the first time in full,
- * then only what changed since the newest `updated` seen. Pages are read
- * by keyset (updated, id) rather than by page number, so records changing
- * while a pull runs are neither skipped nor read twice.
+ * then only what changed since the newest `updated` seen.
+ *
+ * First load (no cursor yet): one small request per collection gives the
+ * total (for the progress the screens show) and the newest (updated, id),
+ * which becomes the cursor; then the id space is cut into ranges read side
+ * by side (browsers keep six connections per host), each range by keyset on
+ * `id`, so a record created or deleted meanwhile never shifts another out of
+ * a page (as page numbers would). Whatever changes during the load has an
+ * `updated` past the cursor and comes with the next incremental pull.
+ *
+ * Incremental pulls read by keyset (updated, id) with `updated >= cursor` as
+ * a plain range, so the server walks its (community, updated) index from the
+ * cursor instead of every record of the community: their cost follows the
+ * changes, not the size of the community.
+ *
+ * Only the fields the mirror keeps are asked for (`fields=`), and pages are
+ * written in large bulkPut transactions.
  *
  * Reports are the one collection that grows without bound: the first load
  * takes the current and the previous month; older months are pulled when
- * the list asks for them (ensureReportRange).
+ * the list asks for them (ensureReportRange), with progress too.
  */
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
-import type { CollectionName } from '../api/records.ts';
+import type { CollectionName, RecordsByCollection } from '../api/records.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from './db.ts';
 import { applyServerRecords } from './mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 
 /** Spec §9: lists are read in batches of 500. */
 export const PAGE_SIZE = 500;
+/** Requests in flight at once: what a browser opens to one host over HTTP/1.1. */
+export const PULL_CONCURRENCY = 6;
+/** Records per IndexedDB transaction during a load: fewer, larger commits (and fewer live-query reruns). */
+export const WRITE_BATCH = 2_000;
 
 export interface Cursor {
   updated: string;
   id: string;
 }
 
+/** How far a load of one collection has come; `total` is null until the server said it. */
+export interface LoadProgress {
+  loaded: number;
+  total: number | null;
+}
+
 export interface PullContext {
   pb: PocketBase;
   db: ScmsDatabase;
   now?: () => Date;
+  /** A load (first load or older reports) moved on; null when it ended. */
+  onProgress?: (collection: CollectionName, progress: LoadProgress | null) => void;
 }
 
+/** Every field of a record type, checked by the compiler: a field added to records.ts must be added here. */
+const allFields =
+  <T>() =>
+  <const K extends ReadonlyArray<keyof T & string>>(...keys: K & (Exclude<keyof T, K[number]> extends never ? unknown : { missing: Exclude<keyof T, K[number]> })): string =>
+    keys.join(',');
+
+/** The fields the mirror keeps (no collectionId/collectionName, no expand). */
+export const MIRROR_FIELDS: { readonly [C in CollectionName]: string } = {
+  communities: allFields<RecordsByCollection['communities']>()('id', 'created', 'updated', 'name', 'address'),
+  users: allFields<RecordsByCollection['users']>()('id', 'created', 'updated', 'email', 'emailVisibility', 'verified', 'first_name', 'last_name', 'type', 'community', 'avatar'),
+  houses: allFields<RecordsByCollection['houses']>()(
+    'id', 'created', 'updated', 'address', 'apt', 'city', 'state', 'zip', 'image', 'member_number', 'security_code', 'note', 'pending_call_concerns_ids',
+    'house_check', 'house_check_start_date', 'house_check_end_date', 'house_check_last_date', 'house_check_note', 'community',
+  ),
+  residents: allFields<RecordsByCollection['residents']>()('id', 'created', 'updated', 'first_name', 'last_name', 'owner', 'house'),
+  phones: allFields<RecordsByCollection['phones']>()('id', 'created', 'updated', 'phone_number', 'primary', 'type', 'house'),
+  concerns: allFields<RecordsByCollection['concerns']>()('id', 'created', 'updated', 'name', 'hint', 'say', 'added_by', 'community'),
+  reports: allFields<RecordsByCollection['reports']>()(
+    'id', 'created', 'updated', 'narative', 'ai_generated_narative', 'type', 'weather', 'incident_time', 'phone_number', 'injury', 'ems_pbso', 'photos', 'community', 'house', 'resident', 'created_by',
+  ),
+  calls: allFields<RecordsByCollection['calls']>()('id', 'created', 'updated', 'house', 'community', 'concerns', 'to_number', 'script', 'status', 'provider_call_id', 'error', 'created_by'),
+};
+
 /**
- * Collections in pull order: each group is pulled concurrently (the network
- * waits overlap), groups one after another so parents arrive before
- * children and links resolve on screen.
+ * Collections in pull order: parents before children, so that during a
+ * first load homes arrive before their residents and phones. Requests of
+ * all of them share the PULL_CONCURRENCY slots in this order.
  */
-export const PULL_GROUPS: ReadonlyArray<readonly CollectionName[]> = [
-  ['communities', 'users', 'concerns', 'houses'],
-  ['residents', 'phones', 'calls', 'reports'],
-];
+export const PULL_ORDER: readonly CollectionName[] = ['communities', 'users', 'concerns', 'houses', 'residents', 'phones', 'calls', 'reports'];
 
 const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 export const REPORT_RANGES_KEY = 'reports:ranges';
@@ -49,18 +95,139 @@ export function pbDate(date: Date): string {
   return date.toISOString().replace('T', ' ');
 }
 
-/** Reads every record matching `filter` after `cursor`, page by page; returns the new cursor. */
-async function readAfter(ctx: PullContext, collection: CollectionName, filter: string, cursor: Cursor | undefined, onPage: (items: RecordModel[]) => Promise<void>): Promise<Cursor | undefined> {
+/** First in, first served: at most `size` requests at once, started in the order they were asked for. */
+export class RequestSlots {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly size: number) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      // The slot passes straight to the next in line (active stays the same).
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+const and = (...filters: string[]) =>
+  filters
+    .filter(Boolean)
+    .map((f) => `(${f})`)
+    .join(' && ');
+
+/** Writes a collection's pages in transactions of WRITE_BATCH records, one after another, while the reads go on. */
+class MirrorWriter {
+  private buffer: RecordModel[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private failed: unknown = null;
+  written = 0;
+
+  constructor(
+    private readonly db: ScmsDatabase,
+    private readonly collection: CollectionName,
+    private readonly onWritten: (written: number) => void,
+  ) {}
+
+  add(items: RecordModel[]): Promise<void> {
+    this.buffer.push(...items);
+    if (this.buffer.length < WRITE_BATCH) return Promise.resolve();
+    return this.flush();
+  }
+
+  /** Queues what is buffered; the returned promise lets a reader wait when writes fall behind. */
+  flush(): Promise<void> {
+    if (this.buffer.length === 0) return this.chain;
+    const rows = this.buffer;
+    this.buffer = [];
+    this.chain = this.chain.then(async () => {
+      if (this.failed) return;
+      try {
+        await applyServerRecords(this.db, this.collection, rows);
+        this.written += rows.length;
+        this.onWritten(this.written);
+      } catch (error) {
+        this.failed = error;
+      }
+    });
+    return this.chain;
+  }
+
+  async done(): Promise<void> {
+    await this.flush();
+    if (this.failed) throw this.failed;
+  }
+}
+
+/** The id ranges a first load reads side by side: about one page each. Ids are [a-z0-9] (the schema's pattern). */
+export function idRanges(total: number): Array<{ from: string; to: string }> {
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz'; // in the server's (byte) order
+  const parts = Math.min(alphabet.length ** 2, Math.max(1, Math.ceil(total / (PAGE_SIZE * 0.8))));
+  const bound = (k: number) => {
+    const n = Math.floor((k * alphabet.length ** 2) / parts);
+    return alphabet[Math.floor(n / alphabet.length)]! + alphabet[n % alphabet.length]!;
+  };
+  // Open ends ('' and '~', after 'z'): every id falls in exactly one range.
+  return Array.from({ length: parts }, (_, k) => ({ from: k === 0 ? '' : bound(k), to: k === parts - 1 ? '~' : bound(k + 1) }));
+}
+
+/**
+ * Reads every record matching `filter` into the mirror, the id ranges side
+ * by side; returns the snapshot cursor (the newest record when the load
+ * began) and how many records arrived.
+ */
+async function loadAll(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string): Promise<{ snapshot: Cursor | undefined; count: number }> {
+  ctx.onProgress?.(collection, { loaded: 0, total: null });
+  try {
+    return await loadRanges(ctx, slots, collection, filter);
+  } finally {
+    ctx.onProgress?.(collection, null);
+  }
+}
+
+async function loadRanges(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string): Promise<{ snapshot: Cursor | undefined; count: number }> {
+  const service = ctx.pb.collection(collection);
+  const head = await slots.run(() => service.getList(1, 1, { filter, sort: '-updated,-id', fields: 'id,updated', requestKey: null }));
+  const total = head.totalItems;
+  const newest = head.items[0];
+  ctx.onProgress?.(collection, { loaded: 0, total });
+  let received = 0;
+  const writer = new MirrorWriter(ctx.db, collection, (written) => ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }));
+  if (total > 0) {
+    await Promise.all(
+      idRanges(total).map(async (range) => {
+        let after = range.from;
+        for (;;) {
+          const lower = after !== range.from ? 'id > {:after}' : range.from ? 'id >= {:after}' : '';
+          const idFilter = ctx.pb.filter(and(lower, 'id < {:to}'), { after, to: range.to });
+          const page = await slots.run(() => service.getList(1, PAGE_SIZE, { filter: and(filter, idFilter), sort: 'id', fields: MIRROR_FIELDS[collection], skipTotal: true, requestKey: null }));
+          received += page.items.length;
+          // Waits only when the writes fall a transaction behind.
+          if (page.items.length > 0) await writer.add(page.items);
+          if (page.items.length < PAGE_SIZE) return;
+          after = page.items[page.items.length - 1]!.id;
+        }
+      }),
+    );
+  }
+  await writer.done();
+  return { snapshot: newest ? { updated: newest.updated as string, id: newest.id } : undefined, count: received };
+}
+
+/** Reads every record changed after `cursor`, page by page; returns the new cursor. */
+async function readAfter(ctx: PullContext, slots: RequestSlots, collection: CollectionName, cursor: Cursor, onPage: (items: RecordModel[]) => Promise<void>): Promise<Cursor> {
   let last = cursor;
   for (;;) {
-    const after = last ? ctx.pb.filter('(updated > {:u} || (updated = {:u} && id > {:id}))', { u: last.updated, id: last.id }) : '';
-    const combined = [filter, after].filter(Boolean).map((f) => `(${f})`).join(' && ');
-    const page = await ctx.pb.collection(collection).getList(1, PAGE_SIZE, {
-      filter: combined,
-      sort: 'updated,id',
-      skipTotal: true,
-      requestKey: null,
-    });
+    // `updated >= u` on its own lets the server range-scan its (community, updated) index; the rest only breaks ties.
+    const after = last.updated ? ctx.pb.filter('updated >= {:u} && (updated > {:u} || id > {:id})', { u: last.updated, id: last.id }) : '';
+    const page = await slots.run(() =>
+      ctx.pb.collection(collection).getList(1, PAGE_SIZE, { filter: after, sort: 'updated,id', fields: MIRROR_FIELDS[collection], skipTotal: true, requestKey: null }),
+    );
     if (page.items.length > 0) {
       await onPage(page.items);
       const tail = page.items[page.items.length - 1]!;
@@ -70,37 +237,45 @@ async function readAfter(ctx: PullContext, collection: CollectionName, filter: s
   }
 }
 
-/** First load or incremental pull of one collection; returns how many records arrived. */
-export async function pullCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
+const firstReportMonth = (ctx: PullContext) => startOfMonth(subMonths((ctx.now ?? (() => new Date()))(), 1));
+
+async function pullWith(ctx: PullContext, slots: RequestSlots, collection: CollectionName): Promise<number> {
   const cursor = await getSyncState<Cursor>(ctx.db, cursorKey(collection));
-  let filter = '';
-  if (collection === 'reports' && !cursor) {
-    const from = startOfMonth(subMonths((ctx.now ?? (() => new Date()))(), 1));
-    filter = ctx.pb.filter('incident_time >= {:from}', { from: pbDate(from) });
+  if (cursor) {
+    let count = 0;
+    const next = await readAfter(ctx, slots, collection, cursor, async (items) => {
+      count += items.length;
+      await applyServerRecords(ctx.db, collection, items);
+    });
+    await setSyncState(ctx.db, cursorKey(collection), next);
+    return count;
   }
-  let count = 0;
-  const next = await readAfter(ctx, collection, filter, cursor, async (items) => {
-    count += items.length;
-    await applyServerRecords(ctx.db, collection, items);
-  });
-  if (collection === 'reports' && !cursor) {
-    const now = (ctx.now ?? (() => new Date()))();
-    const from = startOfMonth(subMonths(now, 1));
-    // Covered up to "forever": newer reports arrive through the cursor.
-    await addReportRange(ctx.db, { from: from.getTime(), to: Number.MAX_SAFE_INTEGER });
-  }
-  if (next) await setSyncState(ctx.db, cursorKey(collection), next);
-  else if (!cursor) await setSyncState(ctx.db, cursorKey(collection), { updated: '', id: '' });
+  const from = collection === 'reports' ? firstReportMonth(ctx) : null;
+  const filter = from ? ctx.pb.filter('incident_time >= {:from}', { from: pbDate(from) }) : '';
+  const { snapshot, count } = await loadAll(ctx, slots, collection, filter);
+  // Covered up to "forever": newer reports arrive through the cursor.
+  if (from) await addReportRange(ctx.db, { from: from.getTime(), to: Number.MAX_SAFE_INTEGER });
+  await setSyncState(ctx.db, cursorKey(collection), snapshot ?? { updated: '', id: '' });
   return count;
 }
 
-/** Pulls every collection; returns the number of records per collection. */
+/** First load or incremental pull of one collection; returns how many records arrived. */
+export async function pullCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
+  return pullWith(ctx, new RequestSlots(PULL_CONCURRENCY), collection);
+}
+
+/** Collections whose first load has not finished (no cursor yet). */
+export async function collectionsToLoad(db: ScmsDatabase): Promise<CollectionName[]> {
+  const cursors = await db.syncState.bulkGet(PULL_ORDER.map(cursorKey));
+  return PULL_ORDER.filter((_, i) => cursors[i] === undefined);
+}
+
+/** Pulls every collection, side by side; returns the number of records per collection. */
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
+  const slots = new RequestSlots(PULL_CONCURRENCY);
+  const pulled = await Promise.all(PULL_ORDER.map((collection) => pullWith(ctx, slots, collection)));
   const counts: Record<string, number> = {};
-  for (const group of PULL_GROUPS) {
-    const pulled = await Promise.all(group.map((collection) => pullCollection(ctx, collection)));
-    group.forEach((collection, i) => (counts[collection] = pulled[i]!));
-  }
+  PULL_ORDER.forEach((collection, i) => (counts[collection] = pulled[i]!));
   await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
   return counts;
 }
@@ -110,27 +285,30 @@ export async function reportRanges(db: ScmsDatabase): Promise<TimeRange[]> {
 }
 
 async function addReportRange(db: ScmsDatabase, range: TimeRange): Promise<void> {
-  await setSyncState(db, REPORT_RANGES_KEY, addRange(await reportRanges(db), range));
+  await db.transaction('rw', db.syncState, async () => setSyncState(db, REPORT_RANGES_KEY, addRange(await reportRanges(db), range)));
+}
+
+/** The server filter of the reports with an incident time in a range. */
+export function incidentFilter(pb: PocketBase, range: TimeRange): string {
+  return pb.filter('incident_time >= {:from} && incident_time <= {:to}', {
+    from: pbDate(new Date(range.from)),
+    to: pbDate(new Date(Math.min(range.to, 8.64e15))),
+  });
 }
 
 /**
  * Makes sure the mirror holds every report with an incident time in
- * [from, to]; pulls the missing parts from the server. Returns how many
- * reports were pulled (0 when the mirror already covered the range).
+ * [from, to]; pulls the missing parts from the server (with progress).
+ * Returns how many reports were pulled (0 when the mirror already covered
+ * the range).
  */
 export async function ensureReportRange(ctx: PullContext, from: Date, to: Date): Promise<number> {
   const missing = missingRanges(await reportRanges(ctx.db), { from: from.getTime(), to: to.getTime() });
-  let count = 0;
-  for (const range of missing) {
-    const filter = ctx.pb.filter('incident_time >= {:from} && incident_time <= {:to}', {
-      from: pbDate(new Date(range.from)),
-      to: pbDate(new Date(Math.min(range.to, 8.64e15))),
-    });
-    await readAfter(ctx, 'reports', filter, undefined, async (items) => {
-      count += items.length;
-      await applyServerRecords(ctx.db, 'reports', items);
-    });
-    await addReportRange(ctx.db, range);
-  }
+  if (missing.length === 0) return 0;
+  const slots = new RequestSlots(PULL_CONCURRENCY);
+  // One load over the parts together (OR of their ranges): one total for the progress.
+  const filter = missing.map((range) => `(${incidentFilter(ctx.pb, range)})`).join(' || ');
+  const { count } = await loadAll(ctx, slots, 'reports', filter);
+  for (const range of missing) await addReportRange(ctx.db, range);
   return count;
 }

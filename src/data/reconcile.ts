@@ -1,46 +1,94 @@
 /**
  * Finds records deleted on the server while this device was not listening
- * (realtime delete events only reach a connected client): reads the ids the
- * server has (ids only) and removes local rows it no longer has — never
- * rows that the outbox is still writing.
+ * (realtime delete events only reach a connected client) and removes them
+ * locally — never rows that the outbox is still writing.
+ *
+ * Counts first, ids only where the counts differ: the server's count of a
+ * collection (or of an id range of it) against the mirror's. Equal counts
+ * right after a pull (the mirror then holds every record the server had)
+ * mean nothing was deleted there. Where they differ, the range is cut into
+ * 36 by the next character of the id ([a-z0-9], the schema's pattern) and
+ * each part counted again, down to ranges small enough to compare their ids.
+ * So a sync with no deletions costs one count per collection, and one
+ * deletion a few dozen counts and a page of ids, at 5,000 homes as at
+ * 20,000 (reading every id was 200 pages at 20,000 homes).
  */
 import type { CollectionName } from '../api/records.ts';
 import { removeServerRecords } from './mirror.ts';
-import { PAGE_SIZE, pbDate, reportRanges, type PullContext } from './pull.ts';
+import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, pbDate, reportRanges, RequestSlots, type PullContext } from './pull.ts';
 
-async function serverIds(ctx: PullContext, collection: CollectionName, filter: string): Promise<Set<string>> {
-  const ids = new Set<string>();
-  let after = '';
-  for (;;) {
-    const parts = [filter, after ? ctx.pb.filter('id > {:id}', { id: after }) : ''].filter(Boolean).map((f) => `(${f})`);
-    const page = await ctx.pb.collection(collection).getList(1, PAGE_SIZE, {
-      filter: parts.join(' && '),
-      sort: 'id',
-      fields: 'id',
-      skipTotal: true,
-      requestKey: null,
-    });
-    for (const item of page.items) ids.add(item.id);
-    if (page.items.length < PAGE_SIZE) return ids;
-    after = page.items[page.items.length - 1]!.id;
+/** In the server's (byte) order. */
+const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** A range holding at most this many records on the server has its ids compared (at most two pages). */
+const COMPARE_IDS_BELOW = 2 * PAGE_SIZE;
+/** After 'z': `id < prefix + '~'` ends the ids that start with prefix. */
+const AFTER_LAST = '~';
+
+/** The ids of the mirror a reconciliation compares against (all of a collection, or the reports of a time range). */
+interface LocalIds {
+  count(prefix: string): Promise<number>;
+  ids(prefix: string): Promise<string[]>;
+}
+
+function tableIds(ctx: PullContext, collection: CollectionName): LocalIds {
+  const table = ctx.db.mirror(collection);
+  const range = (prefix: string) => (prefix ? table.where(':id').between(prefix, prefix + AFTER_LAST, true, false) : table.toCollection());
+  return {
+    count: (prefix) => range(prefix).count(),
+    ids: async (prefix) => (await range(prefix).primaryKeys()) as string[],
+  };
+}
+
+/** Reports by incident time: read once from the index, then counted in memory. */
+function reportIds(ctx: PullContext, from: string, to: string): LocalIds {
+  let all: Promise<string[]> | null = null;
+  const inRange = async (prefix: string) => {
+    all ??= ctx.db.reports.where('incident_time').between(from, to, true, true).primaryKeys() as Promise<string[]>;
+    return (await all).filter((id) => id.startsWith(prefix));
+  };
+  return { count: async (prefix) => (await inRange(prefix)).length, ids: inRange };
+}
+
+const and = (...filters: string[]) =>
+  filters
+    .filter(Boolean)
+    .map((f) => `(${f})`)
+    .join(' && ');
+
+/** Finds the ids to remove under `prefix`; returns them. */
+async function differences(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string, local: LocalIds, prefix: string): Promise<string[]> {
+  const service = ctx.pb.collection(collection);
+  const scoped = and(filter, prefix ? ctx.pb.filter('id >= {:from} && id < {:to}', { from: prefix, to: prefix + AFTER_LAST }) : '');
+  const [remote, mine] = await Promise.all([slots.run(() => service.getList(1, 1, { filter: scoped, fields: 'id', requestKey: null })).then((p) => p.totalItems), local.count(prefix)]);
+  if (remote === mine) return [];
+  if (remote < COMPARE_IDS_BELOW || prefix.length >= 3) {
+    const server = new Set<string>();
+    let after = '';
+    for (;;) {
+      const page = await slots.run(() =>
+        service.getList(1, PAGE_SIZE, { filter: and(scoped, after ? ctx.pb.filter('id > {:id}', { id: after }) : ''), sort: 'id', fields: 'id', skipTotal: true, requestKey: null }),
+      );
+      for (const item of page.items) server.add(item.id);
+      if (page.items.length < PAGE_SIZE) break;
+      after = page.items[page.items.length - 1]!.id;
+    }
+    return (await local.ids(prefix)).filter((id) => !server.has(id));
   }
+  const parts = await Promise.all([...ID_ALPHABET].map((c) => differences(ctx, slots, collection, filter, local, prefix + c)));
+  return parts.flat();
 }
 
 /** Reconciles one collection; returns how many local rows were removed. */
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
+  const slots = new RequestSlots(PULL_CONCURRENCY);
   if (collection !== 'reports') {
-    const remote = await serverIds(ctx, collection, '');
-    const local = (await ctx.db.mirror(collection).toCollection().primaryKeys()) as string[];
-    return removeServerRecords(ctx.db, collection, local.filter((id) => !remote.has(id)));
+    return removeServerRecords(ctx.db, collection, await differences(ctx, slots, collection, '', tableIds(ctx, collection), ''));
   }
   // Reports: only within the incident-time ranges the mirror holds in full.
   let removed = 0;
   for (const range of await reportRanges(ctx.db)) {
-    const from = pbDate(new Date(range.from));
-    const to = pbDate(new Date(Math.min(range.to, 8.64e15)));
-    const remote = await serverIds(ctx, 'reports', ctx.pb.filter('incident_time >= {:from} && incident_time <= {:to}', { from, to }));
-    const local = (await ctx.db.reports.where('incident_time').between(from, to, true, true).primaryKeys()) as string[];
-    removed += await removeServerRecords(ctx.db, 'reports', local.filter((id) => !remote.has(id)));
+    const local = reportIds(ctx, pbDate(new Date(range.from)), pbDate(new Date(Math.min(range.to, 8.64e15))));
+    removed += await removeServerRecords(ctx.db, 'reports', await differences(ctx, slots, 'reports', incidentFilter(ctx.pb, range), local, ''));
   }
   return removed;
 }

@@ -10,6 +10,12 @@
  *   such an entry first asks the server whether it arrived;
  * - entries of several operations go as one transactional batch, so a house
  *   check's report and house update land together or not at all;
+ * - independent creates (one create each, no files, no record in common)
+ *   that wait one after another go together, up to 50 in one batch request;
+ *   a batch is all or nothing on the server, so when one of them is refused
+ *   the ones before it are sent again as a batch, the refused one alone (it
+ *   gets its own outcome: parked with its messages, or found delivered) and
+ *   the ones after it in the next batch: an entry never fails its batch-mates;
  * - a lease keeps a second replayer (another tab, the service worker) from
  *   sending the same entry concurrently.
  * Network errors and 5xx retry with exponential back-off and jitter; 401
@@ -20,7 +26,7 @@ import type PocketBase from 'pocketbase';
 import { ClientResponseError, type RecordModel } from 'pocketbase';
 import { errorMessage, fieldErrors } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
-import type { OutboxEntry, OutboxOperation, ScmsDatabase } from './db.ts';
+import { recordKey, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 import { acquireLease, releaseLease, renewLease } from './lease.ts';
 import { applyServerRecords } from './mirror.ts';
 import { refreshSession } from './session.ts';
@@ -31,6 +37,8 @@ export const BACKOFF_MAX_MS = 5 * 60_000;
 export const MAX_SERVER_ERROR_ATTEMPTS = 8;
 /** Below the lease's 30 s, so a hung request never outlives our lease. */
 export const REQUEST_TIMEOUT_MS = 20_000;
+/** Entries per batch request: the migration's settings.batch.maxRequests. */
+export const MAX_BATCH = 50;
 
 export interface ReplayOptions {
   pb: PocketBase;
@@ -213,20 +221,138 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
   }
 }
 
-/** Removes a confirmed entry and writes the server's records into the mirror, in one transaction. */
-async function confirm(db: ScmsDatabase, entry: OutboxEntry, records: Array<{ collection: CollectionName; record: RecordModel }>): Promise<void> {
-  const collections = [...new Set(entry.ops.map((op) => op.collection))];
+type ServerRecords = Array<{ collection: CollectionName; record: RecordModel }>;
+
+/** Removes confirmed entries and writes the server's records into the mirror, in one transaction. */
+async function confirm(db: ScmsDatabase, entries: readonly OutboxEntry[], records: ServerRecords): Promise<void> {
+  const collections = [...new Set(entries.flatMap((entry) => entry.ops.map((op) => op.collection)))];
   await db.transaction('rw', [db.outbox, ...collections.map((c) => db.mirror(c))], async () => {
-    await db.outbox.delete(entry.seq!);
+    await db.outbox.bulkDelete(entries.map((entry) => entry.seq!));
     for (const collection of collections) {
       await applyServerRecords(db, collection, records.filter((r) => r.collection === collection).map((r) => r.record));
     }
   });
 }
 
-async function firstPending(db: ScmsDatabase): Promise<OutboxEntry | undefined> {
-  // Equal index keys are ordered by primary key, so this is the oldest pending entry.
-  return db.outbox.where('status').equals('pending').first();
+/** One create of a record without files: it can share a batch with other entries like it. */
+function batchable(entry: OutboxEntry): boolean {
+  const op = entry.ops[0];
+  return entry.ops.length === 1 && op?.action === 'create' && Object.values(op.files ?? {}).every((blobs) => blobs.length === 0);
+}
+
+/**
+ * The oldest pending entry and, when it is an independent create, the
+ * independent creates right behind it (never two writing the same record,
+ * which a twin entry does: the second must see the first delivered).
+ */
+async function nextGroup(db: ScmsDatabase): Promise<OutboxEntry[]> {
+  // Equal index keys are ordered by primary key: the oldest pending entries first.
+  const waiting = await db.outbox.where('status').equals('pending').limit(MAX_BATCH).toArray();
+  const group: OutboxEntry[] = [];
+  const keys = new Set<string>();
+  for (const entry of waiting) {
+    if (group.length > 0 && (!batchable(group[0]!) || !batchable(entry) || entry.recordKeys.some((key) => keys.has(key)))) break;
+    group.push(entry);
+    for (const key of entry.recordKeys) keys.add(key);
+  }
+  return group;
+}
+
+/** The failing request of a refused batch, when the server says which (PocketBase: data.requests.<index>). */
+function failedIndex(error: unknown): number | null {
+  const requests = (error instanceof ClientResponseError ? error.response?.data?.requests : undefined) as Record<string, unknown> | undefined;
+  const indexes = Object.keys(requests ?? {})
+    .map(Number)
+    .filter(Number.isInteger);
+  return indexes.length > 0 ? Math.min(...indexes) : null;
+}
+
+/** What became of a group sent as one batch. */
+interface GroupDelivery {
+  /** Confirmed by the server (sent now, or found there from an earlier attempt). */
+  delivered: Array<{ entry: OutboxEntry; records: ServerRecords }>;
+  /** Stop: the failure of the group, applied to its oldest entry still waiting. */
+  failure?: Exclude<Delivery, { kind: 'delivered' } | { kind: 'parked' }>;
+  /** The entry to send on its own next (the refused one), for its own outcome. */
+  alone?: OutboxEntry;
+}
+
+/** Which creates of the group an earlier attempt delivered: one list request per collection, ids only of the group. */
+async function deliveredOfGroup(pb: PocketBase, entries: readonly OutboxEntry[]): Promise<Map<string, RecordModel> | Delivery> {
+  const found = new Map<string, RecordModel>();
+  const byCollection = new Map<CollectionName, string[]>();
+  for (const entry of entries) {
+    const op = entry.ops[0]!;
+    byCollection.set(op.collection, [...(byCollection.get(op.collection) ?? []), op.id]);
+  }
+  try {
+    for (const [collection, ids] of byCollection) {
+      const filter = ids.map((id) => pb.filter('id = {:id}', { id })).join(' || ');
+      const page = await pb.collection(collection).getList(1, ids.length, { filter, skipTotal: true, ...sendOptions() });
+      for (const record of page.items) found.set(`${collection}:${record.id}`, record);
+    }
+    return found;
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 0) return { kind: 'offline' };
+    if (status === 401) return { kind: 'auth' };
+    return { kind: 'server-error', error };
+  }
+}
+
+/** Sends a group of independent creates as one batch (after a delivery check of those sent before). */
+async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promise<GroupDelivery> {
+  const { pb, db } = options;
+  const now = options.now ?? Date.now;
+  const result: GroupDelivery = { delivered: [] };
+  let toSend = group;
+  const sentBefore = group.filter((entry) => entry.sentAt);
+  if (sentBefore.length > 0) {
+    const earlier = await deliveredOfGroup(pb, sentBefore);
+    if (!(earlier instanceof Map)) return { ...result, failure: earlier as GroupDelivery['failure'] };
+    toSend = [];
+    for (const entry of group) {
+      const op = entry.ops[0]!;
+      const record = earlier.get(recordKey(op.collection, op.id));
+      if (record) result.delivered.push({ entry, records: [{ collection: op.collection, record }] });
+      else toSend.push(entry);
+    }
+  }
+  if (toSend.length === 0) return result;
+  if (!(await renewLease(db, options.owner))) return { ...result, failure: { kind: 'lost-lease' } };
+  // Recorded before the request leaves, as for one entry.
+  const sentAt = now();
+  await db.outbox
+    .where(':id')
+    .anyOf(toSend.map((entry) => entry.seq!))
+    .modify((entry) => {
+      entry.sentAt = sentAt;
+      entry.attempts += 1;
+    });
+  try {
+    const confirmed = await sendBatch(pb, toSend.map((entry) => entry.ops[0]!));
+    toSend.forEach((entry, i) => {
+      const record = confirmed[i];
+      result.delivered.push({ entry, records: record ? [{ collection: entry.ops[0]!.collection, record }] : [] });
+    });
+    return result;
+  } catch (error) {
+    const status = statusOf(error);
+    if (status === 0) return { ...result, failure: { kind: 'offline' } };
+    if (status === 401) return { ...result, failure: { kind: 'auth' } };
+    if (status === 429) return { ...result, failure: { kind: 'server-error', error } };
+    // Refused (4xx), or the server failed on one of them (5xx): nothing of the batch landed.
+    const index = failedIndex(error);
+    if (index !== null && index > 0 && index < toSend.length) {
+      // The ones before the refused one go again together (no delivery check: nothing landed)...
+      const before = await deliverGroup(options, toSend.slice(0, index).map((entry) => ({ ...entry, sentAt: undefined })));
+      result.delivered.push(...before.delivered);
+      if (before.failure || before.alone) return { ...result, failure: before.failure, alone: before.alone };
+      // ...and the refused one alone; those after it make the next batch.
+      return { ...result, alone: toSend[index] };
+    }
+    return { ...result, alone: toSend[0] };
+  }
 }
 
 export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult> {
@@ -235,47 +361,74 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
   const result: ReplayResult = { outcome: 'done', delivered: 0, parked: 0 };
   if (!(await acquireLease(db, owner))) return { ...result, outcome: 'busy' };
   const finish = (outcome: ReplayOutcome) => ({ ...result, outcome });
+  let refreshed = false;
+
+  /** Applies an entry's outcome; returns how the replay ends, or null to go on with the next entry. */
+  const settle = async (entry: OutboxEntry, delivery: Delivery): Promise<ReplayOutcome | null> => {
+    switch (delivery.kind) {
+      case 'delivered':
+        await confirm(db, [entry], delivery.records);
+        result.delivered++;
+        return null;
+      case 'parked':
+        result.parked++;
+        return null;
+      case 'lost-lease':
+        return 'lost-lease';
+      case 'offline':
+        await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(entry.attempts + 1, options.random) });
+        return 'offline';
+      case 'server-error': {
+        const attempts = (await db.outbox.get(entry.seq!))?.attempts ?? entry.attempts + 1;
+        if (attempts >= MAX_SERVER_ERROR_ATTEMPTS) {
+          await db.outbox.update(entry.seq!, { status: 'failed', error: errorMessage(delivery.error), fieldErrors: fieldErrors(delivery.error) });
+          result.parked++;
+          return null;
+        }
+        await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(attempts, options.random) });
+        return 'waiting';
+      }
+      case 'auth': {
+        // One refresh per run: a token the server keeps refusing waits for a sign-in.
+        const session = refreshed ? 'expired' : await refreshSession(options.pb);
+        refreshed = true;
+        if (session === 'offline') return 'offline';
+        if (session === 'expired') return 'auth-required';
+        return null;
+      }
+    }
+  };
+
   try {
-    let refreshed = false;
     let skipBackoffOnce = options.retryNow ?? false;
     for (;;) {
-      const entry = await firstPending(db);
-      if (!entry) return finish('done');
-      if (entry.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
+      const group = await nextGroup(db);
+      const head = group[0];
+      if (!head) return finish('done');
+      // The oldest entry's back-off holds the line: replay keeps the order of creation.
+      if (head.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
       skipBackoffOnce = false;
       if (!(await renewLease(db, owner))) return finish('lost-lease');
-      const delivery = await deliver(options, entry);
-      switch (delivery.kind) {
-        case 'delivered':
-          await confirm(db, entry, delivery.records);
-          result.delivered++;
-          break;
-        case 'parked':
-          result.parked++;
-          break;
-        case 'lost-lease':
-          return finish('lost-lease');
-        case 'offline':
-          await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(entry.attempts + 1, options.random) });
-          return finish('offline');
-        case 'server-error': {
-          const attempts = (await db.outbox.get(entry.seq!))?.attempts ?? entry.attempts + 1;
-          if (attempts >= MAX_SERVER_ERROR_ATTEMPTS) {
-            await db.outbox.update(entry.seq!, { status: 'failed', error: errorMessage(delivery.error), fieldErrors: fieldErrors(delivery.error) });
-            result.parked++;
-            break;
-          }
-          await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(attempts, options.random) });
-          return finish('waiting');
-        }
-        case 'auth': {
-          // One refresh per run: a token the server keeps refusing waits for a sign-in.
-          const session = refreshed ? 'expired' : await refreshSession(options.pb);
-          refreshed = true;
-          if (session === 'offline') return finish('offline');
-          if (session === 'expired') return finish('auth-required');
-          break;
-        }
+      if (group.length === 1) {
+        const ended = await settle(head, await deliver(options, head));
+        if (ended) return finish(ended);
+        continue;
+      }
+      const sent = await deliverGroup(options, group);
+      if (sent.delivered.length > 0) {
+        await confirm(db, sent.delivered.map((d) => d.entry), sent.delivered.flatMap((d) => d.records));
+        result.delivered += sent.delivered.length;
+      }
+      if (sent.failure) {
+        const done = new Set(sent.delivered.map((d) => d.entry.seq));
+        const oldest = group.find((entry) => !done.has(entry.seq)) ?? head;
+        // Its attempts as recorded by the send (the group's copy is older).
+        const ended = await settle((await db.outbox.get(oldest.seq!)) ?? oldest, sent.failure);
+        if (ended) return finish(ended);
+      } else if (sent.alone) {
+        const alone = (await db.outbox.get(sent.alone.seq!)) ?? sent.alone;
+        const ended = await settle(alone, await deliver(options, alone));
+        if (ended) return finish(ended);
       }
     }
   } finally {

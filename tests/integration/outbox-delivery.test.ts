@@ -273,7 +273,8 @@ describe('two replayers at once', () => {
     expect(again.map((r) => r.delivered)).toEqual([0, 0]);
 
     for (const ops of entries) expect(sends(ops[0]!.id)).toBe(1);
-    expect(proxy.requests.filter(recordWrite)).toHaveLength(entries.length);
+    // One request per entry, but the two reports in a row (entries 3 and 4) share one batch.
+    expect(proxy.requests.filter(recordWrite)).toHaveLength(entries.length - 1);
     await expectDelivered(d, entries.flat());
   }
 
@@ -368,7 +369,8 @@ describe('the page reloads in the middle of a replay', () => {
     const { entries, held, dying, db } = await reloadWhileSending(d);
     held.release({ dropResponse: true });
     await expect(dying).rejects.toThrow(); // its database is closed: the old page is gone
-    expect(await d.replay('new-tab', db)).toEqual({ outcome: 'done', delivered: 2, parked: 0 });
+    // The three reports went as one batch (held with the second): all three are found delivered.
+    expect(await d.replay('new-tab', db)).toEqual({ outcome: 'done', delivered: 3, parked: 0 });
     expect(entries.map((op) => sends(op.id))).toEqual([1, 1, 1]);
     await expectDelivered(d, entries, [], db);
     db.close();
@@ -377,7 +379,8 @@ describe('the page reloads in the middle of a replay', () => {
   test('the request is still on its way: the new tab sends it, and the late copy is refused as a duplicate', async () => {
     const d = await device('reload-late');
     const { entries, held, dying, db } = await reloadWhileSending(d);
-    expect(await d.replay('new-tab', db)).toEqual({ outcome: 'done', delivered: 2, parked: 0 });
+    // The three reports went as one batch (held with the second): the new tab sends all three.
+    expect(await d.replay('new-tab', db)).toEqual({ outcome: 'done', delivered: 3, parked: 0 });
     held.release();
     await expect(dying).rejects.toThrow();
     const late = proxy.requests.filter((r) => recordWrite(r) && r.body.includes(entries[1]!.id));
@@ -438,5 +441,79 @@ describe('the server throttles a burst', () => {
     expect(proxy.requests.some((r) => r.outcome === 429), 'the limit was reached').toBe(true);
     expect({ outcome: result.outcome, delivered, parked }).toEqual({ outcome: 'done', delivered: entries.length, parked: 0 });
     await expectDelivered(d, entries.flat());
+  });
+});
+
+// ---- independent creates in batches -------------------------------------------
+
+describe('independent creates go in batches', () => {
+  test('120 reports in a row: three batch requests of at most 50, in order, each report once', async () => {
+    const d = await device('batches');
+    const reports = Array.from({ length: 120 }, () => reportOp(d));
+    for (const [i, op] of reports.entries()) await d.add(`Report ${i + 1}`, op);
+    expect(await d.replay()).toEqual({ outcome: 'done', delivered: 120, parked: 0 });
+    const writes = proxy.requests.filter(recordWrite);
+    expect(writes.map((r) => r.path)).toEqual(['/api/batch', '/api/batch', '/api/batch']);
+    expect(writes.map((r) => reports.filter((op) => r.body.includes(op.id)).length)).toEqual([50, 50, 20]);
+    for (const op of reports) expect(sends(op.id)).toBe(1);
+    await expectDelivered(d, reports);
+  });
+
+  test('a bad entry among 30 good ones: the 30 land once, the bad one is parked with its message, alone', async () => {
+    const d = await device('batch-poison');
+    const before = Array.from({ length: 15 }, () => reportOp(d));
+    const bad = reportOp(d, { narative: 'x'.repeat(4501) });
+    const after = Array.from({ length: 15 }, () => reportOp(d));
+    for (const op of before) await d.add('Report', op);
+    const badSeq = await d.add('Too long', bad);
+    for (const op of after) await d.add('Report', op);
+
+    expect(await d.replay()).toEqual({ outcome: 'done', delivered: 30, parked: 1 });
+    expect(await d.db.outbox.get(badSeq)).toMatchObject({ status: 'failed', error: 'narative: Must be no more than 4500 character(s).', fieldErrors: { narative: 'Must be no more than 4500 character(s).' } });
+    await expect(t.admin.collection('reports').getOne(bad.id)).rejects.toMatchObject({ status: 404 });
+    await expectDelivered(d, [...before, ...after], [badSeq]);
+    // The batch of 31 is refused whole (nothing lands); the 15 before go again together,
+    // the bad one alone, the 15 after in the next batch.
+    const writes = proxy.requests.filter(recordWrite);
+    expect(writes.map((r) => r.outcome)).toEqual([400, 200, 400, 200]);
+    expect(writes.map((r) => [...before, bad, ...after].filter((op) => r.body.includes(op.id)).length)).toEqual([31, 15, 1, 15]);
+    // The mirror still shows the parked one (pending), and the others as the server has them.
+    expect((await d.db.reports.get(bad.id))?._pending).toBe(1);
+  });
+
+  test('the lost answer of a batch: the next replay finds all of it on the server with one request and sends none again', async () => {
+    const d = await device('batch-lost');
+    const reports = Array.from({ length: 30 }, () => reportOp(d));
+    for (const op of reports) await d.add('Report', op);
+    proxy.dropResponses(matching('POST', '/api/batch'), 1);
+
+    expect(await d.replay()).toEqual({ outcome: 'offline', delivered: 0, parked: 0 });
+    expect((await t.admin.collection('reports').getList(1, 1, { filter: t.admin.filter('community = {:c}', { c: d.f.community.id }) })).totalItems).toBe(30);
+    expect(await d.db.outbox.count()).toBe(30);
+
+    const seen = proxy.requests.length;
+    d.later();
+    expect(await d.replay()).toEqual({ outcome: 'done', delivered: 30, parked: 0 });
+    const checks = proxy.requests.slice(seen).filter((r) => r.method === 'GET' && r.path.startsWith('/api/collections/reports/records'));
+    expect(checks).toHaveLength(1);
+    for (const op of reports) expect(sends(op.id)).toBe(1);
+    await expectDelivered(d, reports);
+  });
+
+  test('a batch whose answer was lost, with new entries behind it: the delivered ones are confirmed, only the new ones are sent', async () => {
+    const d = await device('batch-mixed');
+    const first = Array.from({ length: 10 }, () => reportOp(d));
+    for (const op of first) await d.add('Report', op);
+    proxy.dropResponses(matching('POST', '/api/batch'), 1);
+    expect(await d.replay()).toMatchObject({ outcome: 'offline', delivered: 0 });
+    const second = Array.from({ length: 10 }, () => reportOp(d));
+    for (const op of second) await d.add('Report', op);
+
+    d.later();
+    expect(await d.replay()).toEqual({ outcome: 'done', delivered: 20, parked: 0 });
+    for (const op of [...first, ...second]) expect(sends(op.id)).toBe(1);
+    const writes = proxy.requests.filter(recordWrite);
+    expect(writes.map((r) => [...first, ...second].filter((op) => r.body.includes(op.id)).length)).toEqual([10, 10]);
+    await expectDelivered(d, [...first, ...second]);
   });
 });

@@ -2,7 +2,7 @@ import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/db.ts';
-import { pullAll, pullCollection, ensureReportRange, reportRanges } from '../../src/data/pull.ts';
+import { pullAll, pullCollection, ensureReportRange, reportRanges, type LoadProgress } from '../../src/data/pull.ts';
 import { reconcileCollection } from '../../src/data/reconcile.ts';
 import { subscribeRealtime } from '../../src/data/realtime.ts';
 import { createCommunity, newId, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
@@ -78,6 +78,58 @@ describe('pull', () => {
   });
 });
 
+describe('first load', () => {
+  test('reads the id ranges side by side, only the mirrored fields, and says how far it is', async () => {
+    const db = freshDb();
+    const seen: Array<{ collection: string; progress: LoadProgress | null }> = [];
+    const urls: string[] = [];
+    const pb = await t.signIn(a.regular.email);
+    pb.afterSend = (response, data) => {
+      urls.push(response.url);
+      return data;
+    };
+    const counts = await pullAll({ pb, db, onProgress: (collection, progress) => seen.push({ collection, progress }) });
+    const homes = await db.houses.count();
+    expect(counts.houses).toBe(homes);
+    expect(homes).toBeGreaterThanOrEqual(1203);
+    // Progress of the homes: unknown total, then the total, growing counts, and the end (null).
+    const houses = seen.filter((s) => s.collection === 'houses').map((s) => s.progress);
+    expect(houses[0]).toEqual({ loaded: 0, total: null });
+    expect(houses[1]).toEqual({ loaded: 0, total: homes });
+    expect(houses.at(-2)).toEqual({ loaded: homes, total: homes });
+    expect(houses.at(-1)).toBeNull();
+    // More than one page, read by id range (several requests), each asking for the mirror's fields only.
+    const pages = urls.filter((u) => u.includes('/api/collections/houses/records') && decodeURIComponent(u).includes('id <'));
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.every((u) => new URL(u).searchParams.get('fields')?.split(',').includes('house_check_note'))).toBe(true);
+    const row = (await db.houses.limit(1).first()) as unknown as Record<string, unknown>;
+    expect(row.collectionId).toBeUndefined();
+    expect(row.collectionName).toBeUndefined();
+    expect(Object.keys(row).sort()).toEqual(['address', 'apt', 'city', 'community', 'created', 'house_check', 'house_check_end_date', 'house_check_last_date', 'house_check_note', 'house_check_start_date', 'id', 'image', 'member_number', 'note', 'pending_call_concerns_ids', 'security_code', 'state', 'updated', 'zip']);
+  });
+
+  test('a change made on the server during the first load comes with the next pull', async () => {
+    const db = freshDb();
+    const pb = await t.signIn(a.regular.email);
+    const target = await t.admin.collection('houses').create(house(a.community.id, 8000));
+    let changed = false;
+    // The change lands right after the page holding the home was read (with the old note).
+    pb.afterSend = async (response, data: { items?: Array<{ id: string }> }) => {
+      if (!changed && response.url.includes('/api/collections/houses/records') && !response.url.includes('perPage=1&') && data.items?.some((item) => item.id === target.id)) {
+        changed = true;
+        await t.admin.collection('houses').update(target.id, { note: 'changed during the load' });
+      }
+      return data;
+    };
+    await pullAll({ pb, db });
+    expect(changed).toBe(true);
+    expect((await db.houses.get(target.id))?.note).toBe('');
+    pb.afterSend = undefined;
+    expect(await pullCollection({ pb, db }, 'houses')).toBeGreaterThanOrEqual(1);
+    expect((await db.houses.get(target.id))?.note).toBe('changed during the load');
+  });
+});
+
 describe('deletions', () => {
   test('reconciliation removes what the server deleted, but not what the outbox still writes', async () => {
     const db = freshDb();
@@ -91,6 +143,29 @@ describe('deletions', () => {
     expect(await reconcileCollection({ pb: officer, db }, 'houses')).toBe(1);
     expect(await db.houses.get(doomed.id)).toBeUndefined();
     expect(await db.houses.get(queued.id)).toBeDefined();
+  });
+
+  test('reconciliation counts before it reads ids: nothing deleted costs one request; one deletion a few counts and one page of ids', async () => {
+    const db = freshDb();
+    const pb = await t.signIn(a.regular.email);
+    await pullAll({ pb, db });
+    const urls: string[] = [];
+    pb.afterSend = (response, data) => {
+      urls.push(decodeURIComponent(response.url));
+      return data;
+    };
+    expect(await reconcileCollection({ pb, db }, 'houses')).toBe(0);
+    expect(urls).toHaveLength(1);
+    expect(urls[0]).toContain('perPage=1');
+
+    const doomed = (await db.houses.toCollection().primaryKeys())[700] as string;
+    await t.admin.collection('houses').delete(doomed);
+    urls.length = 0;
+    expect(await reconcileCollection({ pb, db }, 'houses')).toBe(1);
+    expect(await db.houses.get(doomed)).toBeUndefined();
+    // The whole collection, its 36 id ranges, then the ids of the one range that differs (not the 1,200 ids).
+    expect(urls.filter((u) => u.includes('perPage=1&'))).toHaveLength(37);
+    expect(urls.filter((u) => u.includes('perPage=500'))).toHaveLength(1);
   });
 });
 

@@ -9,6 +9,7 @@ import { pb } from '../../api/client.ts';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useHouses } from '../../data/hooks.ts';
+import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueDeleteHome } from '../../data/writes.ts';
 import { HOME_ORDER_LABELS, HOME_ORDERS, sortHomes, type HomeOrder } from '../../domain/homeOrder.ts';
@@ -16,6 +17,7 @@ import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { addressLine, HomeCard } from './HomeCard.tsx';
@@ -34,6 +36,7 @@ export function HomesPage() {
   const [sheet, setSheet] = useState<OpenSheet>(null);
   const [order, setOrder] = useState<HomeOrder>('address');
   const found = useHouses(search);
+  const loading = useLoadProgress('houses');
   const online = useOnline();
   const activeCalls = useActiveCalls();
   const { marked, mark } = useCallMarkers();
@@ -88,7 +91,9 @@ export function HomesPage() {
           {OFFLINE_CALL_REASON}
         </p>
       )}
-      {homes === undefined ? (
+      {loading ? (
+        <SyncProgress noun="homes" progress={loading} />
+      ) : homes === undefined ? (
         <div className="flex justify-center py-12">
           <Spinner label="Loading homes" />
         </div>

@@ -10,8 +10,10 @@ import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { useReports } from '../../data/hooks.ts';
+import { useLoadProgress } from '../../data/loadProgress.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { reportsCsv } from './csv.ts';
 import { FilterDialog } from './FilterDialog.tsx';
 import { useNow, useReportRange, type RangeState } from './hooks.ts';
@@ -30,6 +32,7 @@ export function ReportsPage() {
   const [printOnly, setPrintOnly] = useState<string | null>(null);
   const now = useNow();
   const reports = useReports({ from: filter.from, to: filter.to, types: filter.types, sort: filter.sort, search });
+  const loading = useLoadProgress('reports');
   const range = useReportRange(filter.from, filter.to);
 
   const print = (reportId: string | null) => {
@@ -96,11 +99,13 @@ export function ReportsPage() {
       </div>
 
       <p className={`mt-3 text-sm font-medium ${printOnly ? 'print:hidden' : ''}`} aria-live="polite">
-        {reports ? `${reports.length} report(s)` : ''}
+        {reports && !loading ? `${reports.length} report(s)` : ''}
       </p>
       <RangeNote state={range.state} onRetry={range.retry} />
 
-      {reports === undefined ? (
+      {loading ? (
+        <SyncProgress noun="reports" progress={loading} />
+      ) : reports === undefined ? (
         <div className="mt-6 flex justify-center">
           <Spinner />
         </div>

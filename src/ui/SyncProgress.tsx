@@ -1,0 +1,34 @@
+/**
+ * What a list shows while its records are still arriving (the first sync,
+ * older reports): 'Loading homes… 2,000 of 5,000', instead of an empty list
+ * or a count of 0 that is not true yet.
+ */
+import { Spinner } from './Spinner.tsx';
+
+export interface SyncProgressValue {
+  loaded: number;
+  /** Null until the server said how many there are. */
+  total: number | null;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+export function syncProgressText(noun: string, { loaded, total }: SyncProgressValue): string {
+  return total === null ? `Loading ${noun}…` : `Loading ${noun}… ${count(Math.min(loaded, total))} of ${count(total)}`;
+}
+
+export function SyncProgress({ noun, progress }: { noun: string; progress: SyncProgressValue }) {
+  const text = syncProgressText(noun, progress);
+  return (
+    <div className="flex flex-col items-center gap-3 py-12">
+      <Spinner label={`Loading ${noun}`} />
+      <p role="status" className="text-sm text-gray-700">
+        {text}
+      </p>
+      {progress.total !== null && progress.total > 0 && (
+        // The text says the same to a screen reader.
+        <progress aria-hidden="true" className="h-2 w-64 max-w-full accent-black" value={Math.min(progress.loaded, progress.total)} max={progress.total} />
+      )}
+    </div>
+  );
+}
