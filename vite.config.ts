@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { bundleBudget } from './scripts/bundle-budget.ts';
 
 // The API the dev server proxies to (`npm run dev` starts PocketBase there).
 const apiTarget = process.env.SCMS_API_URL ?? `http://127.0.0.1:${process.env.PB_PORT ?? '8090'}`;
@@ -42,10 +43,14 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // Fails the build when the login page or the Homes screen loads more JS than issue 11 allows.
+    bundleBudget(),
   ],
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // .vite/manifest.json: which chunks each route loads, for the bundle budget.
+    manifest: true,
   },
   server: {
     host: '127.0.0.1',

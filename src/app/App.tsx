@@ -1,18 +1,43 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
+import { pb } from '../api/client.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ToastProvider } from '../ui/toast.tsx';
-import { Layout } from './Layout.tsx';
-import { RequireSession } from './RequireSession.tsx';
 
-// Each screen is its own chunk (phones load less up front); the service
-// worker precaches every chunk, so all screens still open offline.
-const HomesPage = lazy(() => import('../features/homes/HomesPage.tsx').then((m) => ({ default: m.HomesPage })));
-const UsersPage = lazy(() => import('../features/users/UsersPage.tsx').then((m) => ({ default: m.UsersPage })));
-const ConcernsPage = lazy(() => import('../features/concerns/ConcernsPage.tsx').then((m) => ({ default: m.ConcernsPage })));
-const ReportsPage = lazy(() => import('../features/reports/ReportsPage.tsx').then((m) => ({ default: m.ReportsPage })));
-const CreateReportPage = lazy(() => import('../features/reports/CreateReportPage.tsx').then((m) => ({ default: m.CreateReportPage })));
+// The login page is the only screen in the first load (issue 11: the phone
+// metadata, the date picker and the mirror are for signed-in screens). The
+// protected layout and each screen are their own chunks; the service worker
+// precaches every chunk, so all screens still open offline.
+const loadSignedIn = () => import('./signedIn.ts');
+const SCREENS = {
+  '/homes': () => import('../features/homes/HomesPage.tsx'),
+  '/users': () => import('../features/users/UsersPage.tsx'),
+  '/concerns': () => import('../features/concerns/ConcernsPage.tsx'),
+  '/reports': () => import('../features/reports/ReportsPage.tsx'),
+  '/reports/create': () => import('../features/reports/CreateReportPage.tsx'),
+};
+
+/**
+ * Starts fetching the layout and the screen of `pathname` together: lazy
+ * components alone would fetch them one after the other (the layout must
+ * render before it asks for its screen).
+ */
+function preload(pathname: string): void {
+  void loadSignedIn();
+  void SCREENS[pathname as keyof typeof SCREENS]?.();
+}
+
+// A saved session goes straight to its screen (or from / to /homes).
+if (pb.authStore.record) preload(window.location.pathname === '/' ? '/homes' : window.location.pathname);
+
+const RequireSession = lazy(() => loadSignedIn().then((m) => ({ default: m.RequireSession })));
+const Layout = lazy(() => loadSignedIn().then((m) => ({ default: m.Layout })));
+const HomesPage = lazy(() => SCREENS['/homes']().then((m) => ({ default: m.HomesPage })));
+const UsersPage = lazy(() => SCREENS['/users']().then((m) => ({ default: m.UsersPage })));
+const ConcernsPage = lazy(() => SCREENS['/concerns']().then((m) => ({ default: m.ConcernsPage })));
+const ReportsPage = lazy(() => SCREENS['/reports']().then((m) => ({ default: m.ReportsPage })));
+const CreateReportPage = lazy(() => SCREENS['/reports/create']().then((m) => ({ default: m.CreateReportPage })));
 
 const loading = (
   <div className="flex justify-center py-12">
@@ -26,19 +51,20 @@ export function App() {
     <ToastProvider>
       <BrowserRouter>
         <Suspense fallback={loading}>
-        <Routes>
-          <Route path="/" element={<LoginPage />} />
-          <Route element={<RequireSession />}>
-            <Route element={<Layout />}>
-              <Route path="/homes" element={<HomesPage />} />
-              <Route path="/users" element={<UsersPage />} />
-              <Route path="/concerns" element={<ConcernsPage />} />
-              <Route path="/reports" element={<ReportsPage />} />
-              <Route path="/reports/create" element={<CreateReportPage />} />
+          <Routes>
+            {/* Signing in fetches Homes while the server checks the password. */}
+            <Route path="/" element={<LoginPage onSigningIn={() => preload('/homes')} />} />
+            <Route element={<RequireSession />}>
+              <Route element={<Layout />}>
+                <Route path="/homes" element={<HomesPage />} />
+                <Route path="/users" element={<UsersPage />} />
+                <Route path="/concerns" element={<ConcernsPage />} />
+                <Route path="/reports" element={<ReportsPage />} />
+                <Route path="/reports/create" element={<CreateReportPage />} />
+              </Route>
             </Route>
-          </Route>
-          <Route path="*" element={<Navigate to="/" replace />} />
-        </Routes>
+            <Route path="*" element={<Navigate to="/" replace />} />
+          </Routes>
         </Suspense>
       </BrowserRouter>
     </ToastProvider>

@@ -6,11 +6,12 @@
  */
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
+import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { STATE_VALUES } from './states.ts';
 
 export const LIMITS = {
-  password: { min: 8, max: 24 },
+  password: PASSWORD_LIMITS,
   house: { address: 100, apt: 100, city: 100, zip: 100, note: 4500, memberNumber: 14, securityCode: 8, houseCheckNote: 4500 },
   resident: { name: 30 },
   user: { name: 30 },
@@ -22,11 +23,7 @@ export const LIMITS = {
 const notExceed = (label: string, max: number) => `${label} must not exceed ${max} characters`;
 
 // ---- login ------------------------------------------------------------------
-export const loginSchema = z.object({
-  email: z.string().trim().min(1, 'Not a valid email').pipe(z.email('Not a valid email')),
-  password: z.string().min(LIMITS.password.min, 'Password must be between 8 and 24 characters').max(LIMITS.password.max, 'Password must be between 8 and 24 characters'),
-});
-export type LoginValues = z.infer<typeof loginSchema>;
+export { loginSchema, type LoginValues } from './loginSchema.ts';
 
 // ---- houses -------------------------------------------------------------------
 const optionalText = (label: string, max: number) => z.string().trim().max(max, notExceed(label, max));

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { pb } from '../../api/client.ts';
-import { loginSchema, type LoginValues } from '../../domain/schemas.ts';
+import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 
@@ -12,8 +12,12 @@ interface DemoAccount {
   password: string;
 }
 
-/** Login page of spec §2: success goes to /homes, failure shows 'Error authenticating'. */
-export function LoginPage() {
+/**
+ * Login page of spec §2: success goes to /homes, failure shows 'Error
+ * authenticating'. `onSigningIn` runs as the form is sent (App fetches the
+ * signed-in screens meanwhile).
+ */
+export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
@@ -31,6 +35,7 @@ export function LoginPage() {
 
   const submit = handleSubmit(async ({ email, password }) => {
     setFailed(false);
+    onSigningIn?.();
     try {
       await pb.collection('users').authWithPassword(email, password);
       navigate('/homes', { replace: true });

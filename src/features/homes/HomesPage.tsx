@@ -20,13 +20,16 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
+import { lazyPart } from '../../ui/lazyPart.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
-import { HomeFormSheet } from './HomeFormSheet.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { homeNotices } from './homeNotices.ts';
-import { HouseCheckDialog } from './HouseCheckDialog.tsx';
 import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount, useIsDirector, useMinuteClock, useOnline, useSignedInUser } from './hooks.ts';
-import { SelectConcernsSheet } from './SelectConcernsSheet.tsx';
+
+// Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
+const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
+const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
+const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
 type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: HouseWithPeople } | null;
