@@ -113,6 +113,8 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
     if (!list) return;
     const measure = () => {
       const box = list.getBoundingClientRect();
+      // Not drawn (printing shows another list): keep the layout it had.
+      if (box.width === 0) return;
       place.current = { width: box.width, scrollMargin: Math.round(box.top + window.scrollY) };
       setWidth(place.current.width);
       setScrollMargin(place.current.scrollMargin);

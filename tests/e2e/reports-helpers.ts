@@ -115,10 +115,47 @@ export function matchesSearch(report: ServerReport, query: string): boolean {
 
 // ---- the list as shown -------------------------------------------------------
 
-/** The ids of the cards on screen, top to bottom (each card is labelled by `report-{id}-title`). */
+/**
+ * The ids of the cards of the whole list, top to bottom (each card is
+ * labelled by `report-{id}-title`). The list is virtualised: only the cards
+ * near the screen are in the DOM, so this scrolls the window through the
+ * list a screen at a time, reads each item by its position (aria-posinset
+ * of aria-setsize), and scrolls back to where the page was.
+ */
 export async function cardIds(page: Page): Promise<string[]> {
-  const labels = await page.locator('article[aria-labelledby^="report-"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-labelledby') ?? ''));
-  return labels.map((label) => label.replace(/^report-/, '').replace(/-title$/, ''));
+  return (await listedCards(page)).map((card) => card.id);
+}
+
+/** Each card of the whole list (see cardIds) with its text as shown. */
+export async function listedCards(page: Page): Promise<Array<{ id: string; text: string }>> {
+  return page.evaluate(async () => {
+    const nextFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const found = new Map<number, { id: string; text: string }>();
+    let setSize = 0;
+    const read = () => {
+      for (const item of document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')) {
+        setSize = Number(item.getAttribute('aria-setsize'));
+        const article = item.querySelector<HTMLElement>('article[aria-labelledby^="report-"]');
+        const label = article?.getAttribute('aria-labelledby');
+        if (article && label) found.set(Number(item.getAttribute('aria-posinset')), { id: label.replace(/^report-/, '').replace(/-title$/, ''), text: article.innerText });
+      }
+    };
+    const back = window.scrollY;
+    window.scrollTo(0, 0);
+    await nextFrames();
+    read();
+    // A screen per step: the rows drawn beyond the screen's edges make sure none is skipped.
+    for (let still = 0; found.size < setSize && still < 3; ) {
+      const before = window.scrollY;
+      window.scrollBy(0, window.innerHeight);
+      await nextFrames();
+      read();
+      still = window.scrollY === before ? still + 1 : 0;
+    }
+    window.scrollTo(0, back);
+    await nextFrames();
+    return [...found].sort(([a], [b]) => a - b).map(([, card]) => card);
+  });
 }
 
 /** The card of one report. */

@@ -76,13 +76,13 @@ describe('concerns screen', () => {
 
   it('each card shows the hint and the whole spoken script, tags stripped', async () => {
     await renderAs('regular');
-    const card = screen.getByRole('heading', { name: 'Open garage door' }).closest('li')!;
+    const card = screen.getByRole('heading', { name: 'Open garage door' }).closest<HTMLElement>('[role="listitem"]')!;
     expect(within(card).getByText('Garage open after dark')).toBeTruthy();
     expect(within(card).getByText(
       'Hello. This is Palm Grove Estates security team. Your garage door was found open tonight. Please close it. Thank you. Good bye.',
     )).toBeTruthy();
     expect(card.textContent).not.toContain('<p>');
-    const other = screen.getByRole('heading', { name: 'Package at the door' }).closest('li')!;
+    const other = screen.getByRole('heading', { name: 'Package at the door' }).closest<HTMLElement>('[role="listitem"]')!;
     expect(other.textContent).toContain('A package is waiting at your front door & may get wet.');
   });
 

@@ -78,7 +78,7 @@ describe('users screen', () => {
     expect(screen.getByRole('button', { name: 'Delete Ortiz, Cy' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete Stone, Bob' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Delete Lee, Ann' })).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Lee, Ann' }).closest('li')?.textContent).toContain('You');
+    expect(screen.getByRole('heading', { name: 'Lee, Ann' }).closest<HTMLElement>('[role="listitem"]')?.textContent).toContain('You');
   });
 
   it('search narrows by name, e-mail or type, every word matching', async () => {

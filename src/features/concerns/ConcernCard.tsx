@@ -14,7 +14,7 @@ const buttonClass = 'rounded border border-gray-300 px-3 py-1.5 text-sm font-med
 /** Name, hint and the whole spoken script, as the resident hears it (spec §2). */
 export function ConcernCard({ concern, communityName, controls }: { concern: ConcernRecord; communityName: string; controls: Controls | null }) {
   return (
-    <li className="flex flex-col rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200">
+    <div className="flex flex-col rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200">
       <h2 className="font-semibold break-words">{concern.name}</h2>
       <p className="mt-1 text-sm text-gray-700 break-words">{concern.hint}</p>
       <figure className="mt-3 flex-1">
@@ -38,6 +38,6 @@ export function ConcernCard({ concern, communityName, controls }: { concern: Con
           </button>
         </div>
       )}
-    </li>
+    </div>
   );
 }

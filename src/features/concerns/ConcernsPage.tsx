@@ -13,6 +13,7 @@ import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
+import { VirtualList } from '../../ui/VirtualList.tsx';
 import { signedInStaff, useManagement, type Staff } from '../users/useManagement.ts';
 import { ConcernCard } from './ConcernCard.tsx';
 import { ConcernForm } from './ConcernForm.tsx';
@@ -25,6 +26,10 @@ export function ConcernsPage() {
 }
 
 type SheetState = { kind: 'add' } | { kind: 'edit'; concern: ConcernRecord } | null;
+
+const concernKey = (concern: ConcernRecord) => concern.id;
+/** The spoken script needs room: one column on a phone, two from a tablet, three on a wide desk. */
+const concernColumns = (width: number) => (width >= 1100 ? 3 : width >= 700 ? 2 : 1);
 
 function ConcernsScreen({ me }: { me: Staff }) {
   const [search, setSearch] = useState('');
@@ -50,9 +55,19 @@ function ConcernsScreen({ me }: { me: Staff }) {
       emptyText="No concerns found"
       loadingLabel="Loading concerns"
       items={
-        <ul className="mt-4 grid grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3">
-          {(concerns ?? []).map((concern) => (
-            <ItemErrorBoundary key={concern.id} resetKey={concern.updated} as="li">
+        <VirtualList
+          listKey="concerns"
+          label="Concerns"
+          className="mt-4"
+          items={concerns ?? []}
+          getKey={concernKey}
+          estimateRowHeight={() => 260}
+          columns={concernColumns}
+          gap={12}
+          // Tens of concerns, rarely hundreds: most lists are drawn whole.
+          overscan={10}
+          renderItem={(concern) => (
+            <ItemErrorBoundary resetKey={concern.updated}>
               <ConcernCard
                 concern={concern}
                 communityName={communityName}
@@ -61,8 +76,8 @@ function ConcernsScreen({ me }: { me: Staff }) {
                 }
               />
             </ItemErrorBoundary>
-          ))}
-        </ul>
+          )}
+        />
       }
     >
       <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit Concern' : 'Add Concern'}>

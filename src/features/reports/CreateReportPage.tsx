@@ -20,6 +20,7 @@ import { DateField } from '../../ui/DateField.tsx';
 import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
+import { forgetScrollPosition } from '../../ui/VirtualList.tsx';
 import { requestAiAssist, type AiSource } from './aiAssist.ts';
 import { weatherLabel } from './format.ts';
 import { useOnline, useSignedInUser } from './hooks.ts';
@@ -100,6 +101,8 @@ export function CreateReportPage() {
       setAiSource(null);
       setTab(0);
       toast({ title: 'Success', description: 'Report created successfully' });
+      // The list opens newest first: start at its top, where the new report is.
+      forgetScrollPosition('reports');
       navigate('/reports');
     } catch {
       // Only the device's own storage can fail here; the server's answer comes later, through the outbox.

@@ -2,19 +2,30 @@
  * One report of the list (spec §2): the incident's facts, the narrative
  * with its Original / Ai assist selector, the photos, when it was written,
  * and a "Not yet sent" marker while it waits in the outbox.
+ *
+ * The narrative version a user picks is kept by the list, not the card: a
+ * virtualised card is unmounted when it scrolls away, and the printed copy
+ * of a card is another instance; both must show the same version.
  */
-import { useState } from 'react';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress, formatCreated, formatDateTime, formatPhone, NOT_AVAILABLE, personName, weatherLabel, yesNo } from './format.ts';
 import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
 
-export function ReportCard({ item, now, onPrint, hiddenInPrint = false }: { item: ReportWithLinks; now: Date; onPrint: () => void; hiddenInPrint?: boolean }) {
+export interface ReportCardProps {
+  item: ReportWithLinks;
+  now: Date;
+  onPrint: () => void;
+  /** Undefined until the user picks: the default follows the report, so an AI narrative that arrives with a later sync is shown without a tap. */
+  picked: NarrativeChoice | undefined;
+  onPick: (choice: NarrativeChoice) => void;
+  /** Keeps element ids unique when a second copy of the card is drawn (the print list). */
+  idPrefix?: string;
+}
+
+export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }: ReportCardProps) {
   const { report, house, resident, officer } = item;
-  // Null until the user picks: the default follows the report, so an AI
-  // narrative that arrives with a later sync is shown without a tap.
-  const [picked, setChoice] = useState<NarrativeChoice | null>(null);
   const choice = picked ?? defaultNarrativeChoice(report);
   const facts: Array<[string, string]> = [
     ['Incident time', formatDateTime(report.incident_time)],
@@ -28,12 +39,12 @@ export function ReportCard({ item, now, onPrint, hiddenInPrint = false }: { item
     ['EMS/PBSO', yesNo(report.ems_pbso)],
   ];
   const chosenLabel = NARRATIVE_CHOICES.find((c) => c.value === choice)?.label;
-  const titleId = `report-${report.id}-title`;
+  const titleId = `${idPrefix}report-${report.id}-title`;
 
   return (
     <article
       aria-labelledby={titleId}
-      className={`rounded-lg border border-gray-200 bg-white p-4 shadow-sm print:break-inside-avoid print:rounded-none print:border-x-0 print:border-t-0 print:border-b-gray-400 print:px-0 print:shadow-none ${hiddenInPrint ? 'print:hidden' : ''}`}
+      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm print:break-inside-avoid print:rounded-none print:border-x-0 print:border-t-0 print:border-b-gray-400 print:px-0 print:shadow-none"
     >
       <header className="flex flex-wrap items-start justify-between gap-2">
         {/* The type heads the card; the other facts follow in the list below. */}
@@ -70,7 +81,7 @@ export function ReportCard({ item, now, onPrint, hiddenInPrint = false }: { item
                 key={option.value}
                 type="button"
                 aria-pressed={choice === option.value}
-                onClick={() => setChoice(option.value)}
+                onClick={() => onPick(option.value)}
                 className={`px-3 py-1 first:rounded-l last:rounded-r ${choice === option.value ? 'bg-black text-white' : 'bg-white text-gray-800'}`}
               >
                 {option.label}

@@ -5,7 +5,7 @@
  * is pulled into the mirror on demand.
  */
 import { format } from 'date-fns';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import type { ReportWithLinks } from '../../data/queries.ts';
@@ -14,9 +14,11 @@ import { useLoadProgress } from '../../data/loadProgress.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
+import { VirtualList } from '../../ui/VirtualList.tsx';
 import { reportsCsv } from './csv.ts';
 import { FilterDialog } from './FilterDialog.tsx';
 import { useNow, useReportRange, type RangeState } from './hooks.ts';
+import type { NarrativeChoice } from './narrative.ts';
 import { ReportCard } from './ReportCard.tsx';
 import { defaultFilter, type ListFilter } from './reportFilter.ts';
 
@@ -24,23 +26,59 @@ const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm f
 
 const SEARCH_PLACEHOLDER = 'Address, type, resident, member number, etc...';
 
+/** While printing: the whole filtered list, or one report. */
+type Printing = { only: string | null } | null;
+
+const reportKey = (item: ReportWithLinks) => item.report.id;
+/** Two columns of cards at a desk, one on a phone or a narrow window. */
+const reportColumns = (width: number) => (width >= 960 ? 2 : 1);
+
 export function ReportsPage() {
   const [filter, setFilter] = useState<ListFilter>(() => defaultFilter());
   const [search, setSearch] = useState('');
   const [dialogOpen, setDialogOpen] = useState(false);
-  // While set, printing shows this report alone.
-  const [printOnly, setPrintOnly] = useState<string | null>(null);
+  // The screen draws only the cards in view; paper gets every filtered
+  // report (or the one asked for) from a print-only list that exists only
+  // while printing.
+  const [printing, setPrinting] = useState<Printing>(null);
+  const printingNow = useRef(false);
+  // The narrative version picked on each card (see ReportCard).
+  const [picks, setPicks] = useState<ReadonlyMap<string, NarrativeChoice>>(() => new Map());
   const now = useNow();
   const reports = useReports({ from: filter.from, to: filter.to, types: filter.types, sort: filter.sort, search });
   const loading = useLoadProgress('reports');
   const range = useReportRange(filter.from, filter.to);
+  const printOnly = printing?.only ?? null;
+
+  useEffect(() => {
+    // The browser's own Print (menu, Ctrl+P) snapshots the page right after
+    // 'beforeprint': the print list must be in the DOM by then.
+    const before = () => {
+      if (printingNow.current) return;
+      printingNow.current = true;
+      flushSync(() => setPrinting({ only: null }));
+    };
+    const after = () => {
+      printingNow.current = false;
+      setPrinting(null);
+    };
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+    };
+  }, []);
 
   const print = (reportId: string | null) => {
     // The page must show the right cards before the print dialog snapshots it.
-    flushSync(() => setPrintOnly(reportId));
-    window.addEventListener('afterprint', () => setPrintOnly(null), { once: true });
+    printingNow.current = true;
+    flushSync(() => setPrinting({ only: reportId }));
     window.print();
   };
+
+  const pick = (reportId: string, choice: NarrativeChoice) => setPicks((previous) => new Map(previous).set(reportId, choice));
+  const printed = printing && reports ? (printing.only === null ? reports : reports.filter((item) => item.report.id === printing.only)) : [];
 
   const period = `${format(filter.from, 'MMM d, yyyy')} – ${format(filter.to, 'MMM d, yyyy')}`;
 
@@ -112,10 +150,29 @@ export function ReportsPage() {
       ) : reports.length === 0 ? (
         <p className="mt-6 text-center text-gray-700">No reports found</p>
       ) : (
-        <div className="mt-3 grid gap-4 lg:grid-cols-2 print:block print:space-y-4">
-          {reports.map((item) => (
+        <VirtualList
+          listKey="reports"
+          label="Reports"
+          className={`mt-3 ${printing ? 'print:hidden' : ''}`}
+          items={reports}
+          getKey={reportKey}
+          estimateRowHeight={(columns) => (columns === 1 ? 420 : 320)}
+          columns={reportColumns}
+          gap={16}
+          overscan={3}
+          renderItem={(item) => (
+            <ItemErrorBoundary resetKey={item.report.updated}>
+              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} picked={picks.get(item.report.id)} onPick={(choice) => pick(item.report.id, choice)} />
+            </ItemErrorBoundary>
+          )}
+        />
+      )}
+
+      {printed.length > 0 && (
+        <div className="hidden print:block print:space-y-4">
+          {printed.map((item) => (
             <ItemErrorBoundary key={item.report.id} resetKey={item.report.updated}>
-              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} hiddenInPrint={printOnly !== null && printOnly !== item.report.id} />
+              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} picked={picks.get(item.report.id)} onPick={(choice) => pick(item.report.id, choice)} idPrefix="print-" />
             </ItemErrorBoundary>
           ))}
         </div>

@@ -24,7 +24,7 @@ interface Controls {
 export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf: boolean; controls: Controls | null }) {
   const name = userDisplayName(user);
   return (
-    <li className="flex items-start gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200">
+    <div className="flex items-start gap-3 rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200">
       <img src={DEFAULT_AVATAR} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded-full" />
       <div className="min-w-0 flex-1">
         <div className="flex items-start justify-between gap-2">
@@ -55,6 +55,6 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
           </a>
         )}
       </div>
-    </li>
+    </div>
   );
 }

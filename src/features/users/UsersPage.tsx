@@ -10,6 +10,7 @@ import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
+import { VirtualList } from '../../ui/VirtualList.tsx';
 import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
 import { UserCard, userDisplayName } from './UserCard.tsx';
 import { AddUserForm, EditUserForm } from './UserForms.tsx';
@@ -17,6 +18,10 @@ import { signedInStaff, useManagement } from './useManagement.ts';
 import { USERS_OFFLINE_REASON, useUserActions, type CreatedUser } from './useUserActions.ts';
 
 type SheetState = { kind: 'add' } | { kind: 'edit'; user: UserRecord } | null;
+
+const userKey = (user: UserRecord) => user.id;
+/** Cards of about 300 px: one column on a phone, up to three at a desk. */
+const userColumns = (width: number) => (width >= 900 ? 3 : width >= 600 ? 2 : 1);
 
 export function UsersPage() {
   const [search, setSearch] = useState('');
@@ -40,11 +45,21 @@ export function UsersPage() {
       emptyText="No user found"
       loadingLabel="Loading users"
       items={
-        <ul className="mt-4 grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3">
-          {(users ?? []).map((user) => {
+        <VirtualList
+          listKey="users"
+          label="Users"
+          className="mt-4"
+          items={users ?? []}
+          getKey={userKey}
+          estimateRowHeight={() => 110}
+          columns={userColumns}
+          gap={12}
+          // A community has tens of staff: with this many rows beyond the screen, most lists are drawn whole.
+          overscan={10}
+          renderItem={(user) => {
             const isSelf = user.id === me?.id;
             return (
-              <ItemErrorBoundary key={user.id} resetKey={user.updated} as="li">
+              <ItemErrorBoundary resetKey={user.updated}>
                 <UserCard
                   user={user}
                   isSelf={isSelf}
@@ -56,8 +71,8 @@ export function UsersPage() {
                 />
               </ItemErrorBoundary>
             );
-          })}
-        </ul>
+          }}
+        />
       }
     >
       <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit User' : 'Add User'}>
