@@ -23,6 +23,7 @@ import {
   waitUntil,
   type SizedPage,
 } from './screens-helpers.ts';
+import { everyHomeCard, scrollToHomeCard } from './homes-helpers.ts';
 
 const env = useScreensApp();
 
@@ -60,7 +61,8 @@ async function expectSearch(page: Page, query: string): Promise<number> {
   const expected = (await serverHouses()).filter((house) => matches(house, query));
   await page.getByLabel('Search homes').fill(query);
   await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(expected.length);
-  const headings = await page.locator('article h2').allInnerTexts();
+  // Every card of the result, scrolled through: the list draws only those near the screen.
+  const headings = await everyHomeCard(page);
   const starts = expected.map(headingStart);
   expect(headings.map((heading) => starts.find((start) => heading.startsWith(start)) ?? `unexpected card: ${heading}`).sort()).toEqual([...starts].sort());
   return expected.length;
@@ -152,7 +154,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // At once, from the device's own copy.
     await expectToast(page, 'Success', 'New home added');
     await add.waitFor({ state: 'detached' });
-    const card = page.getByRole('article', { name: new RegExp(`^${home.address}, Jupiter`) });
+    const card = await scrollToHomeCard(page, new RegExp(`^${home.address}, Jupiter`));
     await card.waitFor({ timeout: 2_000 });
     await expect(card.getByRole('list', { name: 'Residents' }).innerText()).resolves.toBe('Avery Testwood');
     expect(await shownCount(page)).toBe(before + 1);
@@ -223,7 +225,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     const home = NEW_HOMES[size];
     const saved = await serverHome(home.address);
     expect(saved.house).not.toBeNull();
-    const card = page.getByRole('article', { name: new RegExp(`^${home.address}, Jupiter`) });
+    const card = await scrollToHomeCard(page, new RegExp(`^${home.address}, Jupiter`));
     const address = (await card.locator('h2').innerText()).trim();
 
     await card.getByRole('button', { name: `Delete ${address}` }).click();
@@ -266,7 +268,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await expect.poll(() => shownCount(page)).toBe(total);
     const sort = page.getByLabel('Sort by');
     await expect(sort.inputValue()).resolves.toBe('address');
-    const headings = await page.locator('article h2').allInnerTexts();
+    const headings = await everyHomeCard(page);
+    expect(headings).toHaveLength(total);
     const keys = headings.map(addressKey);
     for (let i = 1; i < keys.length; i++) {
       const [a, b] = [keys[i - 1]!, keys[i]!];

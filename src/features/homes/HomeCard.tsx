@@ -1,7 +1,10 @@
 /**
  * One home (spec §2): image, address line, residents, member number and
  * security code, the note preview, the Notice area, and the call and edit
- * buttons.
+ * buttons. On a phone the card is compact (issue 11: at least three homes
+ * on the first screen): the image is a small thumbnail beside the address,
+ * and the notices follow the residents, so what an officer at a gate needs
+ * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
 import { usePendingFile } from '../../data/hooks.ts';
@@ -25,7 +28,7 @@ function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boole
   return pending(house) || residents.some(pending) || phones.some(pending);
 }
 
-const IMAGE_CLASS = 'h-40 w-full rounded-t-lg bg-gray-200 object-cover sm:h-44';
+const IMAGE_CLASS = 'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
 
 function HomeImage({ src, address }: { src: string | null; address: string }) {
   // Remember which URL failed, so a later, different image is tried again.
@@ -77,7 +80,7 @@ function Note({ note }: { note: string }) {
 function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseCheck: () => void }) {
   if (notices.length === 0) return null;
   return (
-    <div aria-label="Notice" role="group" className="flex flex-wrap items-center gap-2 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm text-amber-950">
+    <div aria-label="Notice" role="group" className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950 sm:p-2">
       {notices.includes('no-phone') && <span>Primary phone number missing</span>}
       {notices.includes('call-pending') && <span>Call pending</span>}
       {notices.includes('call-in-progress') && (
@@ -135,11 +138,14 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
   const address = addressLine(house);
   const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
   return (
-    <article aria-label={address} className="flex flex-col rounded-lg border border-gray-200 bg-white shadow-sm">
+    <article
+      aria-label={address}
+      className="grid flex-1 grid-cols-[4rem_minmax(0,1fr)] content-start gap-x-3 gap-y-2 rounded-lg border border-gray-200 bg-white p-3 shadow-sm sm:flex sm:flex-col sm:gap-0 sm:p-0"
+    >
       {isPendingFileName(house.image) ? <PendingHomeImage houseId={house.id} address={address} /> : <HomeImage src={imageUrl} address={address} />}
-      <div className="flex flex-1 flex-col gap-2 p-4">
+      <div className="flex min-w-0 flex-col gap-1.5 sm:flex-1 sm:gap-2 sm:px-4 sm:pt-4">
         <div className="flex items-start justify-between gap-2">
-          <h2 className="font-semibold">{address}</h2>
+          <h2 className="leading-snug font-semibold">{address}</h2>
           {hasPendingChanges(home) && <span className="shrink-0 rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800">Not yet sent</span>}
         </div>
         {names.length > 0 && (
@@ -151,6 +157,7 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
             ))}
           </ul>
         )}
+        <Notices notices={notices} onHouseCheck={onHouseCheck} />
         {(house.member_number || house.security_code) && (
           <dl className="flex flex-wrap gap-x-4 text-sm text-gray-700">
             {house.member_number && (
@@ -168,40 +175,39 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
           </dl>
         )}
         {house.note && <Note note={house.note} />}
-        <Notices notices={notices} onHouseCheck={onHouseCheck} />
-        <div className="mt-auto flex items-center justify-end gap-2 pt-2">
+      </div>
+      <div className="col-span-2 flex items-center justify-end gap-2 sm:px-4 sm:pt-2 sm:pb-4">
+        <button
+          type="button"
+          onClick={onCall}
+          disabled={callDisabledReason !== null}
+          title={callDisabledReason ?? undefined}
+          aria-label={`Call resident of ${address}`}
+          className="inline-flex items-center gap-1 rounded bg-black px-3 py-1.5 text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900 sm:py-2"
+        >
+          <PhoneIcon />
+          Call
+        </button>
+        <button
+          type="button"
+          onClick={onEdit}
+          aria-label={`Edit ${address}`}
+          className="inline-flex items-center gap-1 rounded border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-100 sm:py-2"
+        >
+          <PencilIcon />
+          Edit
+        </button>
+        {onDelete && (
           <button
             type="button"
-            onClick={onCall}
-            disabled={callDisabledReason !== null}
-            title={callDisabledReason ?? undefined}
-            aria-label={`Call resident of ${address}`}
-            className="inline-flex items-center gap-1 rounded bg-black px-3 py-2 text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900"
+            onClick={onDelete}
+            aria-label={`Delete ${address}`}
+            className="inline-flex items-center gap-1 rounded border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 sm:py-2"
           >
-            <PhoneIcon />
-            Call
+            <TrashIcon />
+            Delete
           </button>
-          <button
-            type="button"
-            onClick={onEdit}
-            aria-label={`Edit ${address}`}
-            className="inline-flex items-center gap-1 rounded border border-gray-300 px-3 py-2 text-sm font-medium hover:bg-gray-100"
-          >
-            <PencilIcon />
-            Edit
-          </button>
-          {onDelete && (
-            <button
-              type="button"
-              onClick={onDelete}
-              aria-label={`Delete ${address}`}
-              className="inline-flex items-center gap-1 rounded border border-red-300 px-3 py-2 text-sm font-medium text-red-800 hover:bg-red-50"
-            >
-              <TrashIcon />
-              Delete
-            </button>
-          )}
-        </div>
+        )}
       </div>
     </article>
   );

@@ -2,7 +2,9 @@
  * The Homes screen (spec §2): search, count, Add Home, one card per home,
  * and the sheets it opens (Add Home, Update Home, Select concerns, House
  * check). The list is the local mirror, so it works offline and updates
- * live; only calls need a connection.
+ * live; only calls need a connection. The search runs on the mirror's
+ * in-memory index and the list draws only the cards on screen (issue 11:
+ * communities of 20,000 homes).
  */
 import { useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
@@ -12,7 +14,7 @@ import { useHouses } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueDeleteHome } from '../../data/writes.ts';
-import { HOME_ORDER_LABELS, HOME_ORDERS, sortHomes, type HomeOrder } from '../../domain/homeOrder.ts';
+import { dueFirst, HOME_ORDER_LABELS, HOME_ORDERS, type HomeOrder } from '../../domain/homeOrder.ts';
 import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
@@ -21,6 +23,7 @@ import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { lazyPart } from '../../ui/lazyPart.tsx';
+import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { homeNotices } from './homeNotices.ts';
@@ -30,6 +33,8 @@ import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
 const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
 const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
+
+const homeKey = (home: HouseWithPeople) => home.house.id;
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
 type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: HouseWithPeople } | null;
@@ -44,8 +49,8 @@ export function HomesPage() {
   const activeCalls = useActiveCalls();
   const { marked, mark } = useCallMarkers();
   const now = useMinuteClock();
-  // The mirror's list is in address order already; only "due first" needs the clock.
-  const homes = useMemo(() => (found && order !== 'address' ? sortHomes(found, order, (home) => home.house, now) : found), [found, order, now]);
+  // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
+  const homes = useMemo(() => (found && order !== 'address' ? dueFirst(found, (home) => home.house, now) : found), [found, order, now]);
   const close = () => setSheet(null);
   const { db } = useSyncEngine();
   const user = useSignedInUser();
@@ -74,14 +79,15 @@ export function HomesPage() {
         <h1 className="text-2xl font-bold">Homes</h1>
         {addButton}
       </div>
-      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
-        <div className="flex-1">
+      {/* One row on phones too: the first screen keeps its room for the homes. */}
+      <div className="flex items-end gap-3">
+        <div className="min-w-0 flex-1">
           <label htmlFor="homes-search" className="sr-only">
             Search homes
           </label>
           <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
         </div>
-        <SelectInput label="Sort by" className="sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
+        <SelectInput label="Sort by" className="w-36 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
           {HOME_ORDERS.map((value) => (
             <option key={value} value={value}>
               {HOME_ORDER_LABELS[value]}
@@ -111,9 +117,18 @@ export function HomesPage() {
               {addButton}
             </div>
           ) : (
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-              {homes.map((home) => (
-                <ItemErrorBoundary key={home.house.id} resetKey={home.house.updated}>
+            <VirtualList
+              listKey="homes"
+              label="Homes"
+              items={homes}
+              getKey={homeKey}
+              // Cards of at least 280 px, at most three a row: one on a phone, a grid on a desktop.
+              columns={(width) => Math.max(1, Math.min(3, Math.floor((width + 16) / 296)))}
+              estimateRowHeight={(columns) => (columns === 1 ? 200 : 430)}
+              gap={16}
+              overscan={4}
+              renderItem={(home) => (
+                <ItemErrorBoundary resetKey={home.house.updated}>
                   <HomeCard
                     home={home}
                     imageUrl={homeImageUrl(pb.baseURL, home.house)}
@@ -121,12 +136,12 @@ export function HomesPage() {
                     callDisabledReason={online ? null : OFFLINE_CALL_REASON}
                     onCall={() => setSheet({ kind: 'call', home })}
                     onEdit={() => setSheet({ kind: 'update', home })}
-                  onDelete={director ? () => askDelete(home) : undefined}
+                    onDelete={director ? () => askDelete(home) : undefined}
                     onHouseCheck={() => setSheet({ kind: 'check', home })}
                   />
                 </ItemErrorBoundary>
-              ))}
-            </div>
+              )}
+            />
           )}
         </>
       )}
