@@ -248,3 +248,44 @@ describe('CSV export', () => {
     expect(text).toContain('Loud music was reported at 02:00.');
   });
 });
+
+describe('printing', () => {
+  const copies = () => [...document.querySelectorAll('article[aria-labelledby^="print-report-"]')].map((a) => a.getAttribute('aria-labelledby'));
+  const jsdomPrint = window.print;
+  afterEach(() => {
+    window.print = jsdomPrint;
+  });
+
+  it('Print puts every listed report on paper, a card’s Print that one alone, and the browser’s own Print the whole list', async () => {
+    // What the print dialog would snapshot: the print-only copies in the page when print() is called.
+    const printed: Array<Array<string | null>> = [];
+    window.print = vi.fn(() => void printed.push(copies()));
+    const user = await renderList();
+    expect(copies()).toEqual([]);
+
+    await user.click(screen.getByRole('button', { name: 'Print' }));
+    expect(printed).toEqual([['print-report-report000000002-title', 'print-report-report000000001-title']]);
+    act(() => void window.dispatchEvent(new Event('afterprint')));
+    expect(copies()).toEqual([]);
+
+    await user.click(within(card('Loud noise')).getByRole('button', { name: /^Print Loud noise report/ }));
+    expect(printed[1]).toEqual(['print-report-report000000001-title']);
+    act(() => void window.dispatchEvent(new Event('afterprint')));
+
+    // The browser's menu or Ctrl+P: no click, only 'beforeprint'.
+    act(() => void window.dispatchEvent(new Event('beforeprint')));
+    expect(copies()).toEqual(['print-report-report000000002-title', 'print-report-report000000001-title']);
+    act(() => void window.dispatchEvent(new Event('afterprint')));
+    expect(copies()).toEqual([]);
+  });
+
+  it('the printed copy shows the narrative version picked on the card', async () => {
+    window.print = vi.fn();
+    const user = await renderList();
+    await user.click(within(card('Loud noise')).getByRole('button', { name: 'Original' }));
+    await user.click(within(card('Loud noise')).getByRole('button', { name: /^Print Loud noise report/ }));
+    const copy = document.querySelector('article[aria-labelledby="print-report-report000000001-title"]')!;
+    expect(within(copy as HTMLElement).getByTestId('narrative').textContent).toBe('Music <b>loud</b> at 2am');
+    expect(copy.textContent).toContain('Narrative (Original)');
+  });
+});

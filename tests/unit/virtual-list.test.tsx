@@ -1,0 +1,144 @@
+// @vitest-environment jsdom
+/**
+ * src/ui/VirtualList.tsx with a layout jsdom does not have: rows 100 px tall,
+ * the list 1,000 px wide and 200 px below the top of the page, a 768 px
+ * window. Only the rows on screen plus the overscan are drawn; every item
+ * says its place in the whole list; rows hold as many columns as the width
+ * asks for; the row with the focus stays drawn; the scroll position is
+ * remembered per list until forgotten.
+ */
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { forgetScrollPosition, VirtualList } from '../../src/ui/VirtualList.tsx';
+
+const ROW = 100;
+const LIST_TOP = 200;
+const WIDTH = 1_000;
+const items = Array.from({ length: 1_000 }, (_, n) => ({ id: `item${n + 1}`, name: `Item ${n + 1}` }));
+
+const offsetHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
+const boundingRect = HTMLElement.prototype.getBoundingClientRect;
+
+beforeAll(() => {
+  // A drawn row is 100 px tall; the list is 1,000 px wide, 200 px down the page.
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
+    configurable: true,
+    get(this: HTMLElement) {
+      return this.dataset.index === undefined ? 0 : ROW;
+    },
+  });
+  HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
+    if (this.getAttribute('role') !== 'list') return boundingRect.call(this);
+    const top = LIST_TOP - window.scrollY;
+    return { x: 0, y: top, top, left: 0, width: WIDTH, height: 0, right: WIDTH, bottom: top, toJSON: () => ({}) } as DOMRect;
+  };
+});
+
+afterAll(() => {
+  Object.defineProperty(HTMLElement.prototype, 'offsetHeight', offsetHeight);
+  HTMLElement.prototype.getBoundingClientRect = boundingRect;
+});
+
+/** jsdom does not scroll: the window's offset is set by hand and announced, as a browser would. */
+function scrollWindowTo(y: number) {
+  Object.defineProperty(window, 'scrollY', { configurable: true, value: y });
+  window.dispatchEvent(new Event('scroll'));
+}
+
+/** Where the window was asked to scroll (scrollTo(x, y) or scrollTo({ top })). */
+let scrolledTo: number[] = [];
+beforeEach(() => {
+  Object.defineProperty(window, 'scrollY', { configurable: true, value: 0 });
+  scrolledTo = [];
+  window.scrollTo = ((first: number | ScrollToOptions, y?: number) => {
+    const top = typeof first === 'number' ? y! : (first.top ?? window.scrollY);
+    scrolledTo.push(top);
+    scrollWindowTo(top);
+  }) as typeof window.scrollTo;
+  forgetScrollPosition('test');
+});
+
+afterEach(() => cleanup());
+
+function renderList(columns?: (width: number) => number) {
+  return render(
+    <VirtualList
+      listKey="test"
+      label="Things"
+      items={items}
+      getKey={(item) => item.id}
+      estimateRowHeight={() => ROW}
+      columns={columns}
+      overscan={2}
+      renderItem={(item) => <button type="button">{item.name}</button>}
+    />,
+  );
+}
+
+const shown = () => screen.getAllByRole('listitem').map((item) => Number(item.getAttribute('aria-posinset')));
+
+describe('VirtualList', () => {
+  it('draws the rows on screen plus the overscan, each item with its place in the whole list', () => {
+    renderList();
+    const list = screen.getByRole('list', { name: 'Things' });
+    // Rows 1 to 6 fill the 568 px of the window below the list's top; two more below.
+    expect(shown()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    for (const item of screen.getAllByRole('listitem')) expect(item.getAttribute('aria-setsize')).toBe('1000');
+    // The list is as tall as all its rows, so the page scrolls as if every row were there.
+    expect(list.style.height).toBe(`${items.length * ROW}px`);
+  });
+
+  it('follows the window as it scrolls', () => {
+    renderList();
+    act(() => scrollWindowTo(LIST_TOP + 500 * ROW));
+    const drawn = shown();
+    expect(drawn[0]).toBe(499);
+    expect(drawn).toContain(501);
+    expect(drawn).toContain(508);
+    expect(drawn.length).toBeLessThan(15);
+  });
+
+  it('puts as many items in a row as the columns of the width', () => {
+    renderList((width) => (width >= 900 ? 3 : 1));
+    const drawn = shown();
+    // Eight rows of three.
+    expect(drawn).toEqual(Array.from({ length: 24 }, (_, n) => n + 1));
+    const firstRow = screen.getAllByRole('listitem').slice(0, 3);
+    expect(new Set(firstRow.map((item) => item.parentElement))).toHaveProperty('size', 1);
+    expect(firstRow[0]!.parentElement!.style.gridTemplateColumns).toBe('repeat(3, minmax(0, 1fr))');
+  });
+
+  it('keeps the row with the keyboard focus drawn when it scrolls away', () => {
+    renderList();
+    const first = screen.getByRole('button', { name: 'Item 2' });
+    act(() => first.focus());
+    act(() => scrollWindowTo(LIST_TOP + 500 * ROW));
+    expect(shown()).toContain(2);
+    expect(document.activeElement).toBe(first);
+    // Once the focus leaves the list, the row goes with the next scroll.
+    act(() => first.blur());
+    act(() => scrollWindowTo(LIST_TOP + 600 * ROW));
+    expect(shown()).not.toContain(2);
+  });
+
+  it('opens where it was left, until the position is forgotten', () => {
+    const first = renderList();
+    act(() => scrollWindowTo(LIST_TOP + 300 * ROW));
+    first.unmount();
+    // Another screen: the window is back at the top.
+    scrollWindowTo(0);
+
+    const second = renderList();
+    expect(window.scrollY).toBe(LIST_TOP + 300 * ROW);
+    expect(shown()).toContain(301);
+    second.unmount();
+
+    forgetScrollPosition('test');
+    scrollWindowTo(0);
+    scrolledTo = [];
+    renderList();
+    expect(scrolledTo.every((top) => top === 0)).toBe(true);
+    expect(window.scrollY).toBe(0);
+    expect(shown()[0]).toBe(1);
+  });
+});
