@@ -68,7 +68,9 @@ export async function applyServerRecords<C extends CollectionName>(db: ScmsDatab
   if (records.length === 0) return;
   const table = db.mirror(collection);
   await db.transaction('rw', table, db.outbox, async () => {
-    const overlays = pendingOverlays(await entriesTouching(db, collection, records.map((r) => r.id)), collection);
+    // An empty outbox (a first sync, mostly) has nothing to keep on top: no lookup of every record.
+    const outboxEmpty = (await db.outbox.limit(1).primaryKeys()).length === 0;
+    const overlays = outboxEmpty ? new Map<string, PendingOverlay>() : pendingOverlays(await entriesTouching(db, collection, records.map((r) => r.id)), collection);
     const rows: MirrorRow<C>[] = [];
     for (const record of records) {
       const overlay = overlays.get(record.id);

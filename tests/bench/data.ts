@@ -1,7 +1,8 @@
 /**
  * The benchmark's large community as plain records, built without touching
- * the server: 5,000 homes with 2 residents and 2 phones each, 300 concerns,
- * 20,000 reports over the last 24 months and 3 staff.
+ * the server: at scale 1, 5,000 homes with 2 residents and 2 phones each,
+ * 300 concerns, 20,000 reports over the last 24 months and 3 staff; at
+ * scale N, N times the homes (with their people) and the reports.
  *
  * Deterministic for a given `generatedAt`, so the driver can rebuild the
  * same records (for its search queries and server-side changes) when the
@@ -12,7 +13,22 @@ import { mulberry32 } from '../../scripts/seed/demo-data.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
 import { pbDate } from '../../src/data/pull.ts';
 
-export const SIZES = { houses: 5_000, residentsPerHouse: 2, phonesPerHouse: 2, concerns: 300, reports: 20_000, months: 24 } as const;
+export interface BenchSizes {
+  houses: number;
+  residentsPerHouse: number;
+  phonesPerHouse: number;
+  concerns: number;
+  reports: number;
+  months: number;
+}
+
+/** The community at a scale: homes and reports grow with it; concerns, staff and months do not. */
+export function benchSizes(scale = 1): BenchSizes {
+  return { houses: 5_000 * scale, residentsPerHouse: 2, phonesPerHouse: 2, concerns: 300, reports: 20_000 * scale, months: 24 };
+}
+
+/** Scale 1. */
+export const SIZES = benchSizes(1);
 export const STAFF_PASSWORD = 'bench-patrol-pass-123';
 
 export type Row = { id: string } & Record<string, string | boolean>;
@@ -45,7 +61,8 @@ const LAST = ['Smith', 'Garcia', 'Johnson', 'Martinez', 'Brown', 'Lopez', 'Davis
 const WORDS = ['gate', 'vehicle', 'resident', 'noise', 'garage', 'door', 'light', 'patrol', 'officer', 'observed', 'called', 'parked', 'street', 'visitor', 'alarm', 'checked', 'secure', 'window', 'mailbox', 'dog'];
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export function buildBenchData(generatedAt: Date): BenchData {
+export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
+  const sizes = benchSizes(scale);
   const rng = mulberry32(20_260_509);
   const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
@@ -67,7 +84,7 @@ export function buildBenchData(generatedAt: Date): BenchData {
     community: community.id,
   }));
 
-  const concerns: Row[] = Array.from({ length: SIZES.concerns }, (_, n) => ({
+  const concerns: Row[] = Array.from({ length: sizes.concerns }, (_, n) => ({
     id: id(),
     name: `Concern ${n + 1}: ${sentence(1, 3)}`,
     hint: sentence(4, 10),
@@ -79,7 +96,7 @@ export function buildBenchData(generatedAt: Date): BenchData {
   const houses: Row[] = [];
   const residents: Row[] = [];
   const phones: Row[] = [];
-  for (let n = 0; n < SIZES.houses; n++) {
+  for (let n = 0; n < sizes.houses; n++) {
     const house: Row = {
       id: id(),
       address: `${int(100, 19_999)} ${pick(STREETS)} ${pick(SUFFIXES)}`,
@@ -93,18 +110,18 @@ export function buildBenchData(generatedAt: Date): BenchData {
       community: community.id,
     };
     houses.push(house);
-    for (let r = 0; r < SIZES.residentsPerHouse; r++) {
+    for (let r = 0; r < sizes.residentsPerHouse; r++) {
       residents.push({ id: id(), first_name: pick(FIRST), last_name: pick(LAST), owner: r === 0, house: house.id });
     }
-    for (let p = 0; p < SIZES.phonesPerHouse; p++) {
+    for (let p = 0; p < sizes.phonesPerHouse; p++) {
       phones.push({ id: id(), phone_number: phone(), primary: p === 0, type: p === 0 ? 'cell' : 'home', house: house.id });
     }
   }
 
-  const historyFrom = startOfMonth(subMonths(generatedAt, SIZES.months));
+  const historyFrom = startOfMonth(subMonths(generatedAt, sizes.months));
   const span = generatedAt.getTime() - historyFrom.getTime();
   const reports: Row[] = [];
-  for (let n = 0; n < SIZES.reports; n++) {
+  for (let n = 0; n < sizes.reports; n++) {
     // One report in seven is not about a home (gate, common areas).
     const houseIndex = rng() < 6 / 7 ? int(0, houses.length - 1) : -1;
     const house = houses[houseIndex];
@@ -114,10 +131,10 @@ export function buildBenchData(generatedAt: Date): BenchData {
       type: pick(REPORT_TYPE_VALUES),
       weather: pick(WEATHER_VALUES),
       incident_time: pbDate(new Date(historyFrom.getTime() + Math.floor(rng() * span))),
-      phone_number: house ? phones[houseIndex * SIZES.phonesPerHouse]!.phone_number as string : '',
+      phone_number: house ? phones[houseIndex * sizes.phonesPerHouse]!.phone_number as string : '',
       community: community.id,
       house: house?.id ?? '',
-      resident: house && rng() < 0.5 ? residents[houseIndex * SIZES.residentsPerHouse]!.id : '',
+      resident: house && rng() < 0.5 ? residents[houseIndex * sizes.residentsPerHouse]!.id : '',
       created_by: pick(staff).id,
     });
   }

@@ -1,7 +1,7 @@
 /**
  * A PocketBase data folder holding the benchmark's community, seeded once
  * through PocketBase's batch API and cached in the temp dir. The cache is
- * keyed by SEED_VERSION and the month: reports spread over the 24 months
+ * keyed by SEED_VERSION, the scale and the month: reports spread over the 24 months
  * before seeding, so a folder from an earlier month would shift which
  * reports the first load takes.
  *
@@ -82,17 +82,17 @@ async function seedFolder(dir: string, data: BenchData, progress: (msg: string) 
   }
 }
 
-/** Returns a run copy of the seeded folder, seeding it first when the cache has none. */
-export async function seededFolder(progress: (msg: string) => void, now = new Date()): Promise<SeededFolder> {
+/** Returns a run copy of the seeded folder (scale 1 = 5,000 homes), seeding it first when the cache has none. */
+export async function seededFolder(progress: (msg: string) => void, scale = 1, now = new Date()): Promise<SeededFolder> {
   const month = now.toISOString().slice(0, 7);
-  const cacheDir = join(tmpdir(), `scms-bench-sync-${SEED_VERSION}-${month}`);
+  const cacheDir = join(tmpdir(), `scms-bench-sync-${SEED_VERSION}${scale === 1 ? '' : `-x${scale}`}-${month}`);
   const metaPath = join(cacheDir, 'bench-meta.json');
   let cached = true;
   if (process.env.SCMS_BENCH_RESEED === '1') rmSync(cacheDir, { recursive: true, force: true });
   if (!existsSync(metaPath)) {
     progress(`seeding a new community into ${cacheDir} (cached for later runs this month)`);
     const started = performance.now();
-    const data = buildBenchData(now);
+    const data = buildBenchData(now, scale);
     // Seed beside the cache and rename at the end, so an interrupted seed never looks cached.
     const work = mkdtempSync(`${cacheDir}.seeding-`);
     try {
@@ -112,5 +112,5 @@ export async function seededFolder(progress: (msg: string) => void, now = new Da
   const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Meta;
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-bench-run-'));
   cpSync(cacheDir, dataDir, { recursive: true });
-  return { dataDir, data: buildBenchData(new Date(meta.generatedAt)), seedMs: meta.seedMs, cached, cacheDir };
+  return { dataDir, data: buildBenchData(new Date(meta.generatedAt), scale), seedMs: meta.seedMs, cached, cacheDir };
 }

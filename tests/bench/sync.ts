@@ -1,27 +1,34 @@
 /**
- * `npm run bench:sync`: the offline-first data layer (src/data) measured in
- * headless Chromium, on real on-disk IndexedDB, against a local PocketBase
- * holding a large community; beside each figure, the same work done the way
- * the original app did it (lists fetched from the server with expand on every
- * screen open), measured in the same page.
+ * `npm run bench:sync [-- --scale N]`: the offline-first data layer
+ * (src/data) measured in headless Chromium, on real on-disk IndexedDB,
+ * against a local PocketBase holding a large community.
+ *
+ * Scale 1 is 5,000 homes and 20,000 reports; scale N has N times the homes
+ * and reports. The run measures scale 1 and scale N (4 unless told: 20,000
+ * homes, 80,000 reports) one after the other, each on its own server and
+ * browser profile, and prints them side by side with the growth ratio and
+ * the targets of issue 11 (printed, not asserted). At scale 1 it also
+ * measures, beside each figure, the same work done the way the original app
+ * did it (lists fetched from the server with expand on every screen open).
  *
  * Steps: build the bench page (tests/bench/page) with Vite into a temp dir;
- * take a copy of the seeded community (seed.ts, cached per month); start
- * PocketBase serving the page (same origin: no CORS); drive the page's
- * `window.bench` functions; print a table and write
+ * per scale, take a copy of the seeded community (seed.ts, cached per month
+ * and scale); start PocketBase serving the page (same origin: no CORS);
+ * drive the page's `window.bench` functions; print the tables and write
  * test-results/bench/sync.json.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import PocketBase from 'pocketbase';
 import type { BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
-import { searchQueries, SIZES, STAFF_PASSWORD } from './data.ts';
-import type { BenchApi, Measured, QueryTiming } from './page/bench.ts';
+import { benchSizes, searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
+import type { BenchApi, Measured, QueryTiming, ReplayMeasured } from './page/bench.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,6 +60,7 @@ const combine = (...parts: Measured[]): Measured => ({
   records: parts.reduce((s, m) => s + m.records, 0),
   requests: parts.reduce((s, m) => s + m.requests, 0),
   kib: parts.reduce((s, m) => s + m.kib, 0),
+  networkMs: parts.reduce((s, m) => s + (m.networkMs ?? 0), 0),
 });
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -66,6 +74,8 @@ interface Cell {
   unit?: string;
   requests?: number;
   kib?: number;
+  /** Time with requests in flight (the rest is the device's own work). */
+  networkMs?: number;
 }
 
 interface TableRow {
@@ -75,7 +85,7 @@ interface TableRow {
   note?: string;
 }
 
-const cell = (m: Measured, unit: string): Cell => ({ ms: m.ms, count: m.records, unit, requests: m.requests, kib: m.kib });
+const cell = (m: Measured, unit: string): Cell => ({ ms: m.ms, count: m.records, unit, requests: m.requests, kib: m.kib, networkMs: m.networkMs });
 
 function cellText(c: Cell | undefined): string {
   if (!c) return '—';
@@ -83,6 +93,7 @@ function cellText(c: Cell | undefined): string {
   if (c.count !== undefined && c.unit) parts.push(`${int(c.count)} ${c.unit}`, `${int(c.count / (c.ms / 1000))} ${c.unit}/s`);
   if (c.requests !== undefined) parts.push(`${int(c.requests)} req`);
   if (c.kib !== undefined) parts.push(size(c.kib));
+  if (c.networkMs !== undefined) parts.push(`${ms(c.networkMs)} on the network`);
   return parts.join(' · ');
 }
 
@@ -107,8 +118,14 @@ async function buildPage(outDir: string): Promise<void> {
   await build({ configFile: false, root: join(here, 'page'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
 }
 
-/** The changes made on the server while the officer's mirror is synced: notes of homes, narratives of reports. */
-async function changeOnServer(admin: PocketBase, houseIds: string[], reportIds: string[]): Promise<void> {
+/**
+ * The changes made on the server while the officer's mirror is synced:
+ * notes of 50 homes, narratives of 50 reports, spread over the community.
+ */
+async function changeOnServer(admin: PocketBase, data: BenchData): Promise<void> {
+  const half = SERVER_CHANGES / 2;
+  const houseIds = Array.from({ length: half }, (_, i) => data.houses[i * Math.floor(data.houses.length / half)]!.id);
+  const reportIds = Array.from({ length: half }, (_, i) => data.reports[i * Math.floor(data.reports.length / half)]!.id);
   const stamp = new Date().toISOString();
   // One batch per collection: the migration allows 50 requests per batch.
   const houses = admin.createBatch();
@@ -119,21 +136,61 @@ async function changeOnServer(admin: PocketBase, houseIds: string[], reportIds: 
   await reports.send({ requestKey: null });
 }
 
-async function main(): Promise<void> {
+interface ScaleRun {
+  scale: number;
+  community: { houses: number; residents: number; phones: number; concerns: number; reports: number; staff: number; months: number };
+  seed: { seedMs: number; cached: boolean; cacheDir: string };
+  userAgent: string;
+  /** Load averages (1 min) when the scale's run began and ended: the machine is shared. */
+  load: { before: number; after: number };
+  firstSync: Measured & { counts: Record<string, number> };
+  history: Measured;
+  firstFull: Measured;
+  incremental: Measured & { counts: Record<string, number> };
+  reconcile: Measured;
+  shortReplay: ReplayMeasured;
+  queued: Measured;
+  replay: ReplayMeasured;
+  directCreates: Measured;
+  storageMiB: number;
+  /** Diagnostic: 2,000 homes written by Dexie's bulkPut (alone, and with the outbox lookup of applyServerRecords) and by IndexedDB itself. */
+  writeProbe: { dexieMs: number; dexieWithOutboxMs: number; nativeMs: number };
+  /** Scale 1 only: the original app's way and the local searches beside it. */
+  comparison?: ComparisonRun;
+  checks: { serverReports: number; expectedReports: number; pageErrors: string[]; problems: string[] };
+  totalMs: number;
+}
+
+interface ComparisonRun {
+  originalHomes: Measured;
+  originalReports: Measured;
+  originalFirst: Measured;
+  originalHistory: Measured;
+  originalAgain: Measured;
+  homesFromMirror: Measured;
+  reportsFromMirror: Measured;
+  queries: number;
+  localSearch: QueryTiming[];
+  serverSearch: QueryTiming[];
+  disagreements: QueryTiming[];
+  homeReads: number[];
+}
+
+const load1 = () => Number(loadavg()[0]!.toFixed(2));
+
+async function runScale(scale: number, pageDir: string, compare: boolean): Promise<ScaleRun> {
   const cleanup: Array<() => Promise<void> | void> = [];
   let server: RunningPocketBase | undefined;
   let context: BrowserContext | undefined;
+  const scaleStarted = performance.now();
+  const loadBefore = load1();
+  const sizes = benchSizes(scale);
   try {
-    progress('building the bench page with Vite');
-    const pageDir = mkdtempSync(join(tmpdir(), 'scms-bench-page-'));
-    cleanup.push(() => rmSync(pageDir, { recursive: true, force: true }));
-    await buildPage(pageDir);
-
     const seedStarted = performance.now();
-    const seeded = await seededFolder(progress);
+    const seeded = await seededFolder(progress, scale);
     cleanup.push(() => rmSync(seeded.dataDir, { recursive: true, force: true }));
     const { data } = seeded;
-    progress(seeded.cached ? `community ready from the cache in ${ms(performance.now() - seedStarted)}` : `seeded in ${ms(seeded.seedMs)}`);
+    progress(seeded.cached ? `scale ${scale}: community ready from the cache in ${ms(performance.now() - seedStarted)}` : `scale ${scale}: seeded in ${ms(seeded.seedMs)}`);
 
     server = await startPocketBase({ dataDir: seeded.dataDir, publicDir: pageDir, superuser: SUPERUSER });
     const admin = new PocketBase(server.url);
@@ -168,45 +225,53 @@ async function main(): Promise<void> {
     progress('first sync (pullAll) into the empty IndexedDB');
     const firstSync = await call(page, 'firstSync');
     progress(`  ${ms(firstSync.ms)}, ${int(firstSync.records)} records ${JSON.stringify(firstSync.counts)}`);
-    progress('original: homes screen + reports screen (current and previous month)');
-    const originalHomes = await call(page, 'originalHomesScreen');
-    const originalReports = await call(page, 'originalReportsScreen');
-    const originalFirst = combine(originalHomes, originalReports);
-    progress(`  ${ms(originalFirst.ms)}, ${int(originalFirst.records)} records with expand`);
+    let comparison: Partial<ComparisonRun> | undefined;
+    if (compare) {
+      progress('original: homes screen + reports screen (current and previous month)');
+      const originalHomes = await call(page, 'originalHomesScreen');
+      const originalReports = await call(page, 'originalReportsScreen');
+      comparison = { originalHomes, originalReports, originalFirst: combine(originalHomes, originalReports) };
+      progress(`  ${ms(comparison.originalFirst!.ms)}, ${int(comparison.originalFirst!.records)} records with expand`);
+      progress('screens opened from the mirror');
+      comparison.homesFromMirror = await call(page, 'homesScreenFromMirror');
+      comparison.reportsFromMirror = await call(page, 'reportsScreenFromMirror');
+    }
 
-    progress('screens opened from the mirror');
-    const homesFromMirror = await call(page, 'homesScreenFromMirror');
-    const reportsFromMirror = await call(page, 'reportsScreenFromMirror');
-
-    progress(`older reports: ensureReportRange over ${SIZES.months} months`);
+    progress(`older reports: ensureReportRange over ${sizes.months} months`);
     const history = await call(page, 'fullReportHistory', data.historyFrom.toISOString());
     progress(`  ${ms(history.ms)}, ${int(history.records)} reports`);
-    progress(`original: reports screen over ${SIZES.months} months`);
-    const originalHistory = await call(page, 'originalReportsScreen', data.historyFrom.toISOString());
-    progress(`  ${ms(originalHistory.ms)}, ${int(originalHistory.records)} records with expand`);
+    if (comparison) {
+      progress(`original: reports screen over ${sizes.months} months`);
+      comparison.originalHistory = await call(page, 'originalReportsScreen', data.historyFrom.toISOString());
+      progress(`  ${ms(comparison.originalHistory.ms)}, ${int(comparison.originalHistory.records)} records with expand`);
+    }
     const storageMiB = await call(page, 'storageUsageMiB');
+    const writeProbe = await call(page, 'probeWrites', 2_000);
+    progress(`  writing 2,000 homes: Dexie bulkPut ${ms(writeProbe.dexieMs)}, with the outbox lookup ${ms(writeProbe.dexieWithOutboxMs)}, IndexedDB itself ${ms(writeProbe.nativeMs)}`);
 
     progress(`${SERVER_CHANGES} changes on the server (superuser)`);
-    const half = SERVER_CHANGES / 2;
-    const changedHouses = Array.from({ length: half }, (_, i) => data.houses[i * Math.floor(data.houses.length / half)]!.id);
-    const changedReports = Array.from({ length: half }, (_, i) => data.reports[i * Math.floor(data.reports.length / half)]!.id);
-    await changeOnServer(admin, changedHouses, changedReports);
+    await changeOnServer(admin, data);
     progress('incremental sync (pullAll again)');
     const incremental = await call(page, 'incrementalSync');
     progress(`  ${ms(incremental.ms)}, ${int(incremental.records)} records ${JSON.stringify(incremental.counts)}`);
-    progress('original: every list fetched again');
-    const originalAgain = combine(await call(page, 'originalHomesScreen'), await call(page, 'originalReportsScreen'));
+    progress('reconciliation (reconcileAll, nothing deleted)');
+    const reconcile = await call(page, 'reconcile');
+    progress(`  ${ms(reconcile.ms)}, ${reconcile.requests} requests, ${reconcile.records} removed`);
+    if (comparison) {
+      progress('original: every list fetched again');
+      comparison.originalAgain = combine(await call(page, 'originalHomesScreen'), await call(page, 'originalReportsScreen'));
+      const queries = searchQueries(data);
+      progress(`${queries.length} home searches with queryHouses`);
+      comparison.localSearch = await call(page, 'searchHomes', queries);
+      progress(`${queries.length} home searches on the server (filter ~, expand)`);
+      comparison.serverSearch = await call(page, 'originalSearchHomes', queries);
+      comparison.queries = queries.length;
+      comparison.disagreements = comparison.localSearch.filter((q, i) => q.results !== comparison!.serverSearch![i]!.results);
+      // Diagnostic: how much of a local search is the read of every home.
+      comparison.homeReads = await call(page, 'readAllHomes', 20);
+    }
 
-    const queries = searchQueries(data);
-    progress(`${queries.length} home searches with queryHouses`);
-    const localSearch = await call(page, 'searchHomes', queries);
-    progress(`${queries.length} home searches on the server (filter ~, expand)`);
-    const serverSearch = await call(page, 'originalSearchHomes', queries);
-    const disagreements = localSearch.filter((t, i) => t.results !== serverSearch[i]!.results);
-    // Diagnostic: how much of a local search is the read of every home.
-    const homeReads = await call(page, 'readAllHomes', 20);
-
-    // Diagnostic: a short queue first, to show how the cost per entry grows with the queue's length.
+    // A short queue first, to show how the cost per entry grows with the queue's length.
     await context.setOffline(true);
     await call(page, 'enqueueReports', SHORT_QUEUE);
     await context.setOffline(false);
@@ -219,89 +284,183 @@ async function main(): Promise<void> {
     await context.setOffline(false);
     progress('replaying the outbox (replayOutbox until done)');
     const replay = await call(page, 'replayAll');
-    progress(`  ${ms(replay.ms)}: ${replay.delivered} delivered, ${replay.parked} parked, ${replay.leftInOutbox} left; outcomes ${replay.outcomes.join(',')}`);
+    progress(`  ${ms(replay.ms)}: ${replay.delivered} delivered, ${replay.parked} parked, ${replay.leftInOutbox} left; ${replay.requests} requests; outcomes ${replay.outcomes.join(',')}`);
     progress(`original: ${QUEUED_REPORTS} direct creates, one after another`);
     const directCreates = await call(page, 'originalDirectCreates', QUEUED_REPORTS);
+    progress(`  ${ms(directCreates.ms)}`);
     const serverReports = (await admin.collection('reports').getList(1, 1)).totalItems;
-    const expectedReports = SIZES.reports + shortReplay.delivered + QUEUED_REPORTS + directCreates.records;
-
-    // ---- the table ----
-    const searchMs = (t: QueryTiming[]) => t.map((q) => q.ms);
-    const searchCell = (t: QueryTiming[], p: number): Cell => ({ ms: percentile(searchMs(t), p) });
-    const firstFull = combine(firstSync, history);
-    const rows: TableRow[] = [
-      { name: 'First sync: pullAll into empty IndexedDB', local: cell(firstSync, 'rec'), original: cell(originalFirst, 'rec'), note: 'original: homes screen (all houses, expanded) + reports screen (same 2 months, expanded) + concerns + users' },
-      { name: `Older reports: ensureReportRange, ${SIZES.months} months`, local: cell(history, 'rec'), original: cell(originalHistory, 'rec'), note: `original: reports screen over ${SIZES.months} months, expanded` },
-      { name: `Full pull: every record, all ${int(SIZES.reports)} reports`, local: cell(firstFull, 'rec'), original: cell(combine(originalHomes, originalHistory), 'rec') },
-      { name: `Incremental sync after ${SERVER_CHANGES} server changes`, local: cell(incremental, 'rec'), original: cell(originalAgain, 'rec'), note: 'original: every list fetched again on screen open' },
-      { name: 'Homes screen open (5,000 homes with people)', local: cell(homesFromMirror, 'homes'), original: cell(originalHomes, 'rec'), note: 'data layer: queryHouses(db, "") from the mirror' },
-      { name: 'Reports screen open (2 months)', local: cell(reportsFromMirror, 'reports'), original: cell(originalReports, 'rec'), note: 'data layer: queryReports from the mirror' },
-      { name: `Home search, median of ${queries.length} queries`, local: searchCell(localSearch, 50), original: searchCell(serverSearch, 50), note: 'original: server filter ~ over the same fields, expanded' },
-      { name: `Home search, p95 of ${queries.length} queries`, local: searchCell(localSearch, 95), original: searchCell(serverSearch, 95) },
-      { name: `Queue ${int(QUEUED_REPORTS)} report creates offline (enqueue)`, local: cell(queued, 'entries'), note: 'the original could not save offline' },
-      { name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`, local: cell(replay, 'entries'), original: cell(directCreates, 'creates'), note: `original: ${int(QUEUED_REPORTS)} direct creates sent one after another` },
-    ];
-    const totalMs = performance.now() - started;
-
-    console.log('\n## Sync benchmark: offline-first data layer vs the original way\n');
-    console.log(`Community: ${int(data.houses.length)} homes, ${int(data.residents.length)} residents, ${int(data.phones.length)} phones, ${data.concerns.length} concerns, ${int(data.reports.length)} reports over ${SIZES.months} months, ${data.staff.length} staff.`);
-    console.log(`Machine: ${cpus().length} cores, Node ${process.version}, ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}, PocketBase on 127.0.0.1.`);
-    console.log(`Seeding (batch API, 50 per batch): ${ms(seeded.seedMs)}${seeded.cached ? ', when the cached folder was made; not seeded in this run' : ' in this run'}.\n`);
-    console.log(table(rows));
-    console.log('');
-    console.log(`IndexedDB after the full pull: ${storageMiB.toFixed(1)} MiB (navigator.storage.estimate).`);
-    console.log(`Search: local and server result counts ${disagreements.length === 0 ? 'agree on every query' : `DISAGREE on ${disagreements.length} queries, e.g. ${JSON.stringify(disagreements.slice(0, 3))}`}; ${localSearch.reduce((s, t) => s + t.results, 0).toLocaleString('en-US')} homes found in all.`);
-    console.log(`Replay: ${replay.delivered} delivered, ${replay.parked} parked, ${replay.leftInOutbox} left in the outbox; server holds ${int(serverReports)} reports (expected ${int(expectedReports)}).`);
-    console.log(`Diagnostics: reading the ${int(data.houses.length)} homes from IndexedDB alone (the first step of every queryHouses call) takes ${ms(percentile(homeReads, 50))} (median of ${homeReads.length}).`);
-    console.log(`Diagnostics: replay cost per entry grows with the queue: ${ms(shortReplay.ms / SHORT_QUEUE)} per entry with ${SHORT_QUEUE} queued, ${ms(replay.ms / QUEUED_REPORTS)} with ${int(QUEUED_REPORTS)} (direct create: ${ms(directCreates.ms / directCreates.records)}).`);
-    if (pageErrors.length > 0) console.log(`Page errors: ${pageErrors.slice(0, 5).join(' | ')}`);
-    console.log(`Total runtime: ${ms(totalMs)} (${(totalMs / 60_000).toFixed(1)} min).`);
-
-    mkdirSync(dirname(OUTPUT), { recursive: true });
-    writeFileSync(
-      OUTPUT,
-      `${JSON.stringify(
-        {
-          ranAt: new Date().toISOString(),
-          machine: { cores: cpus().length, node: process.version, userAgent },
-          community: { houses: data.houses.length, residents: data.residents.length, phones: data.phones.length, concerns: data.concerns.length, reports: data.reports.length, staff: data.staff.length, months: SIZES.months },
-          seed: { seedMs: seeded.seedMs, cached: seeded.cached, cacheDir: seeded.cacheDir },
-          dataLayer: { firstSync, history, firstFull, incremental, homesFromMirror, reportsFromMirror, queued, replay, storageMiB },
-          original: { homesScreen: originalHomes, reportsScreen: originalReports, firstOpen: originalFirst, history: originalHistory, refetch: originalAgain, directCreates },
-          search: {
-            queries: queries.length,
-            local: { medianMs: percentile(searchMs(localSearch), 50), p95Ms: percentile(searchMs(localSearch), 95), timings: localSearch },
-            server: { medianMs: percentile(searchMs(serverSearch), 50), p95Ms: percentile(searchMs(serverSearch), 95), timings: serverSearch },
-            disagreements,
-          },
-          diagnostics: { homeReadsMs: homeReads, shortReplay },
-          checks: { serverReports, expectedReports, pageErrors },
-          table: rows,
-          totalMs,
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    progress(`wrote ${OUTPUT}`);
+    const expectedReports = sizes.reports + shortReplay.delivered + replay.delivered + directCreates.records;
 
     // A benchmark whose two sides did different work measures nothing: fail loudly.
     const problems = [
-      disagreements.length > 0 && 'local and server searches disagree',
+      comparison && comparison.disagreements!.length > 0 && 'local and server searches disagree',
       shortReplay.delivered !== SHORT_QUEUE && `the short replay delivered ${shortReplay.delivered} of ${SHORT_QUEUE}`,
       replay.delivered !== QUEUED_REPORTS && `replay delivered ${replay.delivered} of ${QUEUED_REPORTS}`,
-      serverReports !== expectedReports && 'the server does not hold every created report',
+      serverReports !== expectedReports && `the server holds ${serverReports} reports, expected ${expectedReports}`,
       incremental.records < SERVER_CHANGES && `the incremental sync brought ${incremental.records} records for ${SERVER_CHANGES} changes`,
+      reconcile.records !== 0 && `reconciliation removed ${reconcile.records} records though nothing was deleted`,
       pageErrors.length > 0 && 'the page reported errors',
-    ].filter(Boolean);
+    ].filter((p): p is string => Boolean(p));
+
+    return {
+      scale,
+      community: { houses: data.houses.length, residents: data.residents.length, phones: data.phones.length, concerns: data.concerns.length, reports: data.reports.length, staff: data.staff.length, months: sizes.months },
+      seed: { seedMs: seeded.seedMs, cached: seeded.cached, cacheDir: seeded.cacheDir },
+      userAgent,
+      load: { before: loadBefore, after: load1() },
+      firstSync,
+      history,
+      firstFull: combine(firstSync, history),
+      incremental,
+      reconcile,
+      shortReplay,
+      queued,
+      replay,
+      directCreates,
+      storageMiB,
+      writeProbe,
+      comparison: comparison as ComparisonRun | undefined,
+      checks: { serverReports, expectedReports, pageErrors, problems },
+      totalMs: performance.now() - scaleStarted,
+    };
+  } finally {
+    await context?.close();
+    await server?.stop();
+    for (const step of cleanup.reverse()) await step();
+  }
+}
+
+// ---- the tables ---------------------------------------------------------------------
+
+interface GrowthRow {
+  name: string;
+  value: (run: ScaleRun) => Cell;
+  /** The issue's target for this row, as text, and whether the runs meet it. */
+  target?: { text: string; met: (base: ScaleRun, big: ScaleRun | undefined) => boolean | null };
+}
+
+const cellOf = (m: Measured, unit: string): Cell => cell(m, unit);
+const ratio = (a: number, b: number) => b / a;
+const mark = (met: boolean | null) => (met === null ? '' : met ? ' ✓' : ' ✗');
+
+function growthRows(): GrowthRow[] {
+  return [
+    {
+      name: 'First sync: pullAll into empty IndexedDB (homes, people, concerns, users, 2 months of reports)',
+      value: (r) => cellOf(r.firstSync, 'rec'),
+      target: { text: '≤ 2 s at scale 1; ≤ 4.5× for 4× data', met: (b, g) => b.firstSync.ms <= 2_000 && (!g || ratio(b.firstSync.ms, g.firstSync.ms) <= 4.5 * (g.scale / 4)) },
+    },
+    { name: 'Older reports: ensureReportRange, 24 months', value: (r) => cellOf(r.history, 'rec') },
+    { name: 'Full pull: every record, all reports', value: (r) => cellOf(r.firstFull, 'rec') },
+    {
+      name: `Incremental sync after ${SERVER_CHANGES} server changes`,
+      value: (r) => cellOf(r.incremental, 'rec'),
+      target: { text: '≤ 1.5× from scale 1 to 4', met: (b, g) => (g ? ratio(b.incremental.ms, g.incremental.ms) <= 1.5 : null) },
+    },
+    { name: 'Reconciliation of deletions (reconcileAll, nothing deleted)', value: (r) => ({ ms: r.reconcile.ms, requests: r.reconcile.requests, kib: r.reconcile.kib }) },
+    { name: `Replay ${SHORT_QUEUE} queued reports`, value: (r) => cellOf(r.shortReplay, 'entries') },
+    {
+      name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`,
+      value: (r) => cellOf(r.replay, 'entries'),
+      target: { text: '≤ 5 s; ≤ 1.5× the direct creates', met: (b, g) => [b, ...(g ? [g] : [])].every((r) => r.replay.ms <= 5_000 && r.replay.ms <= 1.5 * r.directCreates.ms) },
+    },
+    { name: `${int(QUEUED_REPORTS)} direct creates, one after another (original way)`, value: (r) => cellOf(r.directCreates, 'creates') },
+  ];
+}
+
+function growthTable(runs: ScaleRun[]): string {
+  const [base, big] = runs as [ScaleRun, ScaleRun | undefined];
+  const heads = runs.map((r) => `${int(r.community.houses)} homes / ${int(r.community.reports)} reports (scale ${r.scale})`);
+  const lines = [
+    `| Measurement | ${heads.join(' | ')} |${big ? ' Growth |' : ''} Target |`,
+    `|---|${runs.map(() => '---|').join('')}${big ? '---|' : ''}---|`,
+  ];
+  for (const row of growthRows()) {
+    const cells = runs.map((r) => row.value(r));
+    const growth = big ? ` ${(cells[1]!.ms / cells[0]!.ms).toFixed(2)}× |` : '';
+    const target = row.target ? `${row.target.text}${mark(row.target.met(base, big))}` : '—';
+    lines.push(`| ${row.name} | ${cells.map(cellText).join(' | ')} |${growth} ${target} |`);
+  }
+  lines.push(`| Replay vs direct creates | ${runs.map((r) => `${(r.replay.ms / r.directCreates.ms).toFixed(2)}×`).join(' | ')} |${big ? ' — |' : ''} ≤ 1.5× |`);
+  return lines.join('\n');
+}
+
+function comparisonTable(run: ScaleRun): string {
+  const c = run.comparison!;
+  const searchMs = (t: QueryTiming[]) => t.map((q) => q.ms);
+  const searchCell = (t: QueryTiming[], p: number): Cell => ({ ms: percentile(searchMs(t), p) });
+  const rows: TableRow[] = [
+    { name: 'First sync: pullAll into empty IndexedDB', local: cell(run.firstSync, 'rec'), original: cell(c.originalFirst, 'rec'), note: 'original: homes screen (all houses, expanded) + reports screen (same 2 months, expanded) + concerns + users' },
+    { name: `Older reports: ensureReportRange, ${run.community.months} months`, local: cell(run.history, 'rec'), original: cell(c.originalHistory, 'rec'), note: `original: reports screen over ${run.community.months} months, expanded` },
+    { name: `Full pull: every record, all ${int(run.community.reports)} reports`, local: cell(run.firstFull, 'rec'), original: cell(combine(c.originalHomes, c.originalHistory), 'rec') },
+    { name: `Incremental sync after ${SERVER_CHANGES} server changes`, local: cell(run.incremental, 'rec'), original: cell(c.originalAgain, 'rec'), note: 'original: every list fetched again on screen open' },
+    { name: `Homes screen open (${int(run.community.houses)} homes with people)`, local: cell(c.homesFromMirror, 'homes'), original: cell(c.originalHomes, 'rec'), note: 'data layer: queryHouses(db, "") from the mirror' },
+    { name: 'Reports screen open (2 months)', local: cell(c.reportsFromMirror, 'reports'), original: cell(c.originalReports, 'rec'), note: 'data layer: queryReports from the mirror' },
+    { name: `Home search, median of ${c.queries} queries`, local: searchCell(c.localSearch, 50), original: searchCell(c.serverSearch, 50), note: 'original: server filter ~ over the same fields, expanded' },
+    { name: `Home search, p95 of ${c.queries} queries`, local: searchCell(c.localSearch, 95), original: searchCell(c.serverSearch, 95) },
+    { name: `Queue ${int(QUEUED_REPORTS)} report creates offline (enqueue)`, local: cell(run.queued, 'entries'), note: 'the original could not save offline' },
+    { name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`, local: cell(run.replay, 'entries'), original: cell(run.directCreates, 'creates'), note: `original: ${int(QUEUED_REPORTS)} direct creates sent one after another` },
+  ];
+  return table(rows);
+}
+
+function parseScales(): number[] {
+  const scale = Number(args.scale);
+  if (!Number.isInteger(scale) || scale < 1) throw new Error(`--scale must be a whole number ≥ 1, not ${args.scale}`);
+  // Scale 1 is the baseline the growth is measured from.
+  return scale === 1 ? [1] : [1, scale];
+}
+
+/** `--scale N` (default 4); `--no-original` skips the original-way comparison at scale 1 (a shorter run). */
+const { values: args } = parseArgs({ options: { scale: { type: 'string', default: '4' }, 'no-original': { type: 'boolean', default: false } }, allowPositionals: false });
+
+async function main(): Promise<void> {
+  const scales = parseScales();
+  const pageDir = mkdtempSync(join(tmpdir(), 'scms-bench-page-'));
+  try {
+    progress(`building the bench page with Vite; scales ${scales.join(' and ')}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    await buildPage(pageDir);
+    const runs: ScaleRun[] = [];
+    for (const scale of scales) runs.push(await runScale(scale, pageDir, scale === 1 && !args['no-original']));
+    const totalMs = performance.now() - started;
+
+    const base = runs[0]!;
+    console.log('\n## Sync benchmark: the data layer at community sizes side by side\n');
+    console.log(`Machine: ${cpus().length} cores (shared), Node ${process.version}, ${base.userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? base.userAgent}, PocketBase on 127.0.0.1.`);
+    console.log(`Load average (1 min) before/after each scale: ${runs.map((r) => `scale ${r.scale} ${r.load.before}/${r.load.after}`).join('; ')}.`);
+    for (const r of runs) {
+      console.log(`Scale ${r.scale}: ${int(r.community.houses)} homes, ${int(r.community.residents)} residents, ${int(r.community.phones)} phones, ${r.community.concerns} concerns, ${int(r.community.reports)} reports over ${r.community.months} months; seeding ${ms(r.seed.seedMs)}${r.seed.cached ? ' (cached folder)' : ' in this run'}; IndexedDB after the full pull ${r.storageMiB.toFixed(1)} MiB.`);
+    }
+    console.log('');
+    console.log(growthTable(runs));
+    console.log('');
+    console.log('Targets are those of issue 11 (printed, not asserted); ✓ met, ✗ not met in this run.');
+    for (const r of runs) {
+      console.log(`Replay at scale ${r.scale}: ${r.replay.delivered} delivered in ${r.replay.requests} requests, ${r.replay.parked} parked, ${r.replay.leftInOutbox} left; server holds ${int(r.checks.serverReports)} reports (expected ${int(r.checks.expectedReports)}); per entry ${ms(r.shortReplay.ms / SHORT_QUEUE)} with ${SHORT_QUEUE} queued, ${ms(r.replay.ms / QUEUED_REPORTS)} with ${int(QUEUED_REPORTS)} (direct create ${ms(r.directCreates.ms / r.directCreates.records)}).`);
+    }
+    if (base.comparison) {
+      const c = base.comparison;
+      console.log('\n### Scale 1 beside the original way (lists fetched from the server with expand)\n');
+      console.log(comparisonTable(base));
+      console.log('');
+      console.log(`Search: local and server result counts ${c.disagreements.length === 0 ? 'agree on every query' : `DISAGREE on ${c.disagreements.length} queries, e.g. ${JSON.stringify(c.disagreements.slice(0, 3))}`}; ${c.localSearch.reduce((s, t) => s + t.results, 0).toLocaleString('en-US')} homes found in all.`);
+      console.log(`Diagnostics: reading the ${int(base.community.houses)} homes from IndexedDB alone takes ${ms(percentile(c.homeReads, 50))} (median of ${c.homeReads.length}).`);
+    }
+    for (const r of runs) console.log(`Diagnostics at scale ${r.scale}: writing 2,000 homes takes ${ms(r.writeProbe.dexieMs)} with Dexie's bulkPut (${ms(r.writeProbe.dexieWithOutboxMs)} with the outbox lookup), ${ms(r.writeProbe.nativeMs)} with IndexedDB itself.`);
+    for (const r of runs) if (r.checks.pageErrors.length > 0) console.log(`Page errors at scale ${r.scale}: ${r.checks.pageErrors.slice(0, 5).join(' | ')}`);
+    console.log(`Total runtime: ${ms(totalMs)} (${(totalMs / 60_000).toFixed(1)} min).`);
+
+    mkdirSync(dirname(OUTPUT), { recursive: true });
+    writeFileSync(OUTPUT, `${JSON.stringify({ ranAt: new Date().toISOString(), machine: { cores: cpus().length, node: process.version }, scales, runs, totalMs }, null, 2)}\n`);
+    progress(`wrote ${OUTPUT}`);
+
+    const problems = runs.flatMap((r) => r.checks.problems.map((p) => `scale ${r.scale}: ${p}`));
     if (problems.length > 0) {
       console.error(`bench:sync: ${problems.join('; ')}`);
       process.exitCode = 1;
     }
   } finally {
-    await context?.close();
-    await server?.stop();
-    for (const step of cleanup.reverse()) await step();
+    rmSync(pageDir, { recursive: true, force: true });
   }
 }
 

@@ -14,6 +14,8 @@ import { newRecordId } from '../../../src/data/ids.ts';
 import { enqueue } from '../../../src/data/outbox.ts';
 import { ensureReportRange, pbDate, pullAll } from '../../../src/data/pull.ts';
 import { queryHouses, queryReports } from '../../../src/data/queries.ts';
+import { reconcileAll } from '../../../src/data/reconcile.ts';
+import { MIRRORED_COLLECTIONS } from '../../../src/api/records.ts';
 import { replayOutbox, type ReplayOutcome } from '../../../src/data/replay.ts';
 import { searchWords } from '../../../src/domain/search.ts';
 
@@ -24,6 +26,8 @@ export interface Measured {
   requests: number;
   /** Response bodies received from /api/, in KiB (PocketBase does not compress them). */
   kib: number;
+  /** Time the /api/ requests were in flight (overlaps merged): the rest of `ms` is the device's own work. */
+  networkMs?: number;
 }
 
 export interface QueryTiming {
@@ -45,12 +49,16 @@ export interface BenchApi {
   firstSync(): Promise<Measured & { counts: Record<string, number> }>;
   fullReportHistory(fromIso: string): Promise<Measured>;
   incrementalSync(): Promise<Measured & { counts: Record<string, number> }>;
+  /** The periodic deletion check over every collection (nothing deleted). */
+  reconcile(): Promise<Measured>;
   homesScreenFromMirror(): Promise<Measured>;
   reportsScreenFromMirror(): Promise<Measured>;
   searchHomes(queries: string[]): Promise<QueryTiming[]>;
   enqueueReports(n: number): Promise<Measured>;
   replayAll(): Promise<ReplayMeasured>;
   storageUsageMiB(): Promise<number>;
+  /** Diagnostic: writing n copies of mirror homes into a scratch database, by Dexie's bulkPut and by IndexedDB itself. */
+  probeWrites(n: number): Promise<{ dexieMs: number; dexieWithOutboxMs: number; nativeMs: number }>;
   /** Diagnostic: the first step of every queryHouses call alone (all homes read from IndexedDB), ms per read. */
   readAllHomes(times: number): Promise<number[]>;
   // The original app's way, in the same page:
@@ -83,10 +91,25 @@ async function measure<T>(work: () => Promise<T>, records: (value: T) => number)
   await new Promise((resolve) => setTimeout(resolve, 0));
   const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname.startsWith('/api/'));
   const kib = api.reduce((sum, e) => sum + e.encodedBodySize, 0) / 1024;
-  return { value, ms, records: records(value), requests: api.length, kib };
+  return { value, ms, records: records(value), requests: api.length, kib, networkMs: inFlight(api) };
 }
 
-const strip = ({ ms, records, requests, kib }: Measured): Measured => ({ ms, records, requests, kib });
+const strip = ({ ms, records, requests, kib, networkMs }: Measured): Measured => ({ ms, records, requests, kib, networkMs });
+
+/** The union of the requests' [start, end] intervals, in ms. */
+function inFlight(entries: readonly PerformanceResourceTiming[]): number {
+  const spans = entries.map((e) => [e.startTime, e.responseEnd] as const).sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let [from, to] = [-Infinity, -Infinity];
+  for (const [start, end] of spans) {
+    if (start > to) {
+      if (to > from) total += to - from;
+      [from, to] = [start, end];
+    } else to = Math.max(to, end);
+  }
+  if (to > from) total += to - from;
+  return total;
+}
 const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 /** The first load's report window (pull.ts): the previous month's start until now. */
@@ -178,6 +201,10 @@ window.bench = {
     return { ...strip(m), counts: m.value };
   },
 
+  async reconcile() {
+    return strip(await measure(() => reconcileAll({ pb, db }, MIRRORED_COLLECTIONS), (removed) => removed));
+  },
+
   async homesScreenFromMirror() {
     return strip(await measure(() => queryHouses(db, ''), (rows) => rows.length));
   },
@@ -227,6 +254,39 @@ window.bench = {
 
   async storageUsageMiB() {
     return ((await navigator.storage.estimate()).usage ?? 0) / 2 ** 20;
+  },
+
+  async probeWrites(n) {
+    const sample = await db.houses.limit(n).toArray();
+    const rows = sample.map((row, i) => ({ ...row, id: `probe${String(i).padStart(10, '0')}` }));
+    const scratch = new ScmsDatabase(`probe-${Date.now()}`);
+    await scratch.open();
+    try {
+      let started = performance.now();
+      await scratch.houses.bulkPut(rows);
+      const dexieMs = performance.now() - started;
+      await scratch.houses.clear();
+      started = performance.now();
+      await scratch.transaction('rw', scratch.houses, scratch.outbox, async () => {
+        await scratch.outbox.where('recordKeys').anyOf(rows.map((r) => `houses:${r.id}`)).distinct().toArray();
+        await scratch.houses.bulkPut(rows);
+      });
+      const dexieWithOutboxMs = performance.now() - started;
+      await scratch.houses.clear();
+      const idb = scratch.backendDB();
+      started = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const tx = idb.transaction(['houses'], 'readwrite', { durability: 'relaxed' });
+        const store = tx.objectStore('houses');
+        for (const row of rows) store.put(row);
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      return { dexieMs, dexieWithOutboxMs, nativeMs: performance.now() - started };
+    } finally {
+      scratch.close();
+      await Dexie.delete(scratch.name);
+    }
   },
 
   async readAllHomes(times) {
