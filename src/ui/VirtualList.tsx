@@ -25,7 +25,7 @@
  * Each item is wrapped in a `div role="listitem"` (a grid cell its card
  * fills): the card itself is a div or an article, not an `li`.
  */
-import { defaultRangeExtractor, useWindowVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, measureElement, useWindowVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 
 export interface VirtualListProps<T> {
@@ -104,6 +104,12 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
     rangeExtractor,
     initialOffset: () => restore?.scrollY ?? window.scrollY,
     initialMeasurementsCache: restore?.rows ?? NO_ROWS,
+    // A hidden list (while printing, the print-only list is shown instead)
+    // measures 0 px a row: keeping the last size stops it from drawing every row.
+    measureElement: (element, entry, instance) => {
+      const size = measureElement(element, entry, instance);
+      return size > 0 ? size : (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ?? estimateRowHeight(perRow));
+    },
   });
 
   // The list's width (columns) and its place in the page (anything above it
