@@ -6,7 +6,7 @@
  * in-memory index and the list draws only the cards on screen (issue 11:
  * communities of 20,000 homes).
  */
-import { useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
@@ -35,9 +35,46 @@ const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m
 const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
 
 const homeKey = (home: HouseWithPeople) => home.house.id;
+/** Cards of at least 280 px, at most three a row: one on a phone, a grid on a desktop. */
+const homeColumns = (width: number) => Math.max(1, Math.min(3, Math.floor((width + 16) / 296)));
+/** A compact phone card, a desktop row with its photos. */
+const homeRowHeight = (columns: number) => (columns === 1 ? 200 : 430);
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
 type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: HouseWithPeople } | null;
+
+type HomeAction = 'update' | 'call' | 'check' | 'delete';
+
+interface HomeItemProps {
+  home: HouseWithPeople;
+  callInProgress: boolean;
+  online: boolean;
+  director: boolean;
+  now: Date;
+  /** Stable for the page's life, so a card redraws only when its own home or state changes. */
+  onAction: (action: HomeAction, home: HouseWithPeople) => void;
+}
+
+/**
+ * One card of the list. Memoised: a keystroke in the search redraws only
+ * the cards that come into the list, not the ones that stay (issue 11).
+ */
+const HomeItem = memo(function HomeItem({ home, callInProgress, online, director, now, onAction }: HomeItemProps) {
+  return (
+    <ItemErrorBoundary resetKey={home.house.updated}>
+      <HomeCard
+        home={home}
+        imageUrl={homeImageUrl(pb.baseURL, home.house)}
+        notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress, now })}
+        callDisabledReason={online ? null : OFFLINE_CALL_REASON}
+        onCall={() => onAction('call', home)}
+        onEdit={() => onAction('update', home)}
+        onDelete={director ? () => onAction('delete', home) : undefined}
+        onHouseCheck={() => onAction('check', home)}
+      />
+    </ItemErrorBoundary>
+  );
+});
 
 export function HomesPage() {
   const [search, setSearch] = useState('');
@@ -67,6 +104,7 @@ export function HomesPage() {
     }
   });
   const reportCount = useHomeReportCount(deleting?.house.id);
+  const onAction = useCallback((action: HomeAction, home: HouseWithPeople) => (action === 'delete' ? askDelete(home) : setSheet({ kind: action, home })), [askDelete]);
   const addButton = (
     <button type="button" onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800">
       Add Home
@@ -122,24 +160,19 @@ export function HomesPage() {
               label="Homes"
               items={homes}
               getKey={homeKey}
-              // Cards of at least 280 px, at most three a row: one on a phone, a grid on a desktop.
-              columns={(width) => Math.max(1, Math.min(3, Math.floor((width + 16) / 296)))}
-              estimateRowHeight={(columns) => (columns === 1 ? 200 : 430)}
+              columns={homeColumns}
+              estimateRowHeight={homeRowHeight}
               gap={16}
               overscan={4}
               renderItem={(home) => (
-                <ItemErrorBoundary resetKey={home.house.updated}>
-                  <HomeCard
-                    home={home}
-                    imageUrl={homeImageUrl(pb.baseURL, home.house)}
-                    notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress: activeCalls.has(home.house.id) || marked.has(home.house.id), now })}
-                    callDisabledReason={online ? null : OFFLINE_CALL_REASON}
-                    onCall={() => setSheet({ kind: 'call', home })}
-                    onEdit={() => setSheet({ kind: 'update', home })}
-                    onDelete={director ? () => askDelete(home) : undefined}
-                    onHouseCheck={() => setSheet({ kind: 'check', home })}
-                  />
-                </ItemErrorBoundary>
+                <HomeItem
+                  home={home}
+                  callInProgress={activeCalls.has(home.house.id) || marked.has(home.house.id)}
+                  online={online}
+                  director={director}
+                  now={now}
+                  onAction={onAction}
+                />
               )}
             />
           )}
