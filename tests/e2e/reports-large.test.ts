@@ -247,7 +247,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
     await expect(page.locator('article[aria-labelledby^="print-report-"]').count()).resolves.toBe(expected.length);
     await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
     await expect.poll(() => page.locator('article[aria-labelledby^="print-report-"]').count()).toBe(0);
-    // Three times 10,000 cards drawn for paper and laid out under print media: more than the default minute on a busy machine.
+    // The whole list drawn for paper twice and laid out under print media once: more than the default minute on a busy machine.
   }, 150_000);
 
   test('back online, the offline report reaches the server once', async () => {
