@@ -125,7 +125,7 @@ export function HomesPage() {
           </label>
           <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
         </div>
-        <SelectInput label="Sort by" className="w-36 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
+        <SelectInput label="Sort by" className="w-52 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
           {HOME_ORDERS.map((value) => (
             <option key={value} value={value}>
               {HOME_ORDER_LABELS[value]}
