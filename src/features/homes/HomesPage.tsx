@@ -117,21 +117,26 @@ export function HomesPage() {
         <h1 className="text-2xl font-bold">Homes</h1>
         {addButton}
       </div>
-      {/* One row on phones too: the first screen keeps its room for the homes. */}
-      <div className="flex items-end gap-3">
-        <div className="min-w-0 flex-1">
+      {/* On a phone the sort choice shares the count's row: the first screen keeps its room for the homes. */}
+      <div className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-x-3 gap-y-2 sm:gap-y-4">
+        <div className="col-span-2 sm:col-span-1">
           <label htmlFor="homes-search" className="sr-only">
             Search homes
           </label>
           <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
         </div>
-        <SelectInput label="Sort by" className="w-52 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
+        <SelectInput label="Sort by" className="col-start-2 row-start-2 w-[12.5rem] sm:row-start-1 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
           {HOME_ORDERS.map((value) => (
             <option key={value} value={value}>
               {HOME_ORDER_LABELS[value]}
             </option>
           ))}
         </SelectInput>
+        {!loading && homes !== undefined && (
+          <p className="col-start-1 row-start-2 pb-2.5 text-sm text-gray-700 sm:col-span-2 sm:pb-0" aria-live="polite">
+            Showing {homes.length} home(s)
+          </p>
+        )}
       </div>
       {!online && (
         <p role="status" className="rounded border border-gray-300 bg-gray-100 px-3 py-2 text-sm text-gray-800">
@@ -146,9 +151,6 @@ export function HomesPage() {
         </div>
       ) : (
         <>
-          <p className="text-sm text-gray-700" aria-live="polite">
-            Showing {homes.length} home(s)
-          </p>
           {homes.length === 0 ? (
             <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed border-gray-300 bg-white p-8 text-center">
               <p className="font-medium">No homes found</p>
