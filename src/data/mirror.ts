@@ -9,6 +9,8 @@ import { SINGLE_FILE_FIELDS, type CollectionName } from '../api/records.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 
 const PENDING_FILE_PREFIX = 'pending-';
+/** Dexie names the changed keys of a write of fewer than 50 values (its observability middleware). */
+export const OBSERVED_WRITE = 49;
 
 /** A stand-in file name of the mirror for an upload still in the outbox. */
 export function isPendingFileName(name: unknown): boolean {
@@ -78,7 +80,11 @@ export async function applyServerRecords<C extends CollectionName>(db: ScmsDatab
       const row = toMirrorRow<C>(record);
       rows.push(overlay ? ({ ...row, ...overlay.body, _pending: 1 } as MirrorRow<C>) : row);
     }
-    await table.bulkPut(rows);
+    // In one transaction, but in calls of fewer than 50 rows: Dexie reports the keys of a
+    // smaller write to its observers (live queries, the search index), and "the whole
+    // table changed" for a larger one, which made the search index read every report
+    // again after each page of a sync and each batch of a replay.
+    for (let i = 0; i < rows.length; i += OBSERVED_WRITE) await table.bulkPut(rows.slice(i, i + OBSERVED_WRITE));
   });
 }
 

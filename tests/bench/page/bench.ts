@@ -15,6 +15,7 @@ import { enqueue } from '../../../src/data/outbox.ts';
 import { ensureReportRange, pbDate, pullAll } from '../../../src/data/pull.ts';
 import { queryHouses, queryReports } from '../../../src/data/queries.ts';
 import { reconcileAll } from '../../../src/data/reconcile.ts';
+import { searchIndexOf } from '../../../src/data/searchIndex.ts';
 import { MIRRORED_COLLECTIONS } from '../../../src/api/records.ts';
 import { replayOutbox, type ReplayOutcome } from '../../../src/data/replay.ts';
 import { searchWords } from '../../../src/domain/search.ts';
@@ -51,6 +52,8 @@ export interface BenchApi {
   incrementalSync(): Promise<Measured & { counts: Record<string, number> }>;
   /** The periodic deletion check over every collection (nothing deleted). */
   reconcile(): Promise<Measured>;
+  /** Loads the search index of the homes and reports lists; from then on it follows every change of the mirror, as in the app. */
+  followWithSearchIndex(): Promise<Measured>;
   homesScreenFromMirror(): Promise<Measured>;
   reportsScreenFromMirror(): Promise<Measured>;
   searchHomes(queries: string[]): Promise<QueryTiming[]>;
@@ -199,6 +202,15 @@ window.bench = {
   async incrementalSync() {
     const m = await measure(() => pullAll({ pb, db }), sum);
     return { ...strip(m), counts: m.value };
+  },
+
+  async followWithSearchIndex() {
+    return strip(
+      await measure(async () => {
+        const index = searchIndexOf(db);
+        await Promise.all([index.ready('homes'), index.ready('reports')]);
+      }, () => 0),
+    );
   },
 
   async reconcile() {
