@@ -206,6 +206,9 @@ const userName = (u: UserRecord) => `${u.last_name} ${u.first_name}`;
 
 type Rows<T> = Map<string, T>;
 
+/** Fields whose values repeat across many rows (few distinct values, or a link to a home). */
+const SHARED_FIELDS = new Set(['community', 'state', 'city', 'zip', 'type', 'weather', 'house', 'created_by', 'added_by']);
+
 /** Changed keys of a table from one event, or 'all' (a range: clear, deleteRange, a new database). */
 type Changes = Map<IndexedTable, Set<string> | 'all'>;
 
@@ -234,6 +237,8 @@ export class MirrorSearchIndex {
   private readonly phonesByHouse = new Map<string, Set<string>>();
   private readonly reportsByLink = { house: new Map<string, Set<string>>(), resident: new Map<string, Set<string>>(), created_by: new Map<string, Set<string>>() };
 
+  /** One copy of each value of SHARED_FIELDS that is not a home's id. */
+  private readonly strings = new Map<string, string>();
   private readonly loaded = new Set<IndexedTable>();
   private readonly active = new Set<IndexedList>();
   private readonly versions: Record<IndexedList, number> = { homes: -1, users: -1, concerns: -1, reports: -1 };
@@ -364,10 +369,32 @@ export class MirrorSearchIndex {
     for (const row of rows) this.applyRow(table, row.id, row, new Set(), new Set());
   }
 
+  /**
+   * The row as the index keeps it: 100,000 rows at 20,000 homes make most of
+   * the screen's heap, and IndexedDB gives each row its own copy of every
+   * string. The collection's name (never shown) is left out; values shared
+   * by many rows (the community, a state, a phone type, the home a
+   * resident belongs to) point at one string.
+   */
+  private slim(row: { id: string }): { id: string } {
+    const slim: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(row)) {
+      if (field === 'collectionName') continue;
+      if (typeof value === 'string' && SHARED_FIELDS.has(field)) {
+        const house = field === 'house' ? this.rows.houses.get(value)?.id : undefined;
+        let one = house ?? this.strings.get(value);
+        if (one === undefined) this.strings.set(value, (one = value));
+        slim[field] = one;
+      } else slim[field] = value;
+    }
+    return slim as { id: string };
+  }
+
   /** Stores a row (or its absence) and notes which homes and reports show it. */
-  private applyRow(table: IndexedTable, id: string, row: { id: string } | undefined, dirtyHouses: Set<string>, dirtyReports: Set<string>): void {
+  private applyRow(table: IndexedTable, id: string, full: { id: string } | undefined, dirtyHouses: Set<string>, dirtyReports: Set<string>): void {
     const rows = this.rows[table] as Rows<{ id: string }>;
     const old = rows.get(id);
+    const row = full && this.slim(full);
     if (row) rows.set(id, row);
     else rows.delete(id);
     switch (table) {
