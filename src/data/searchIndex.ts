@@ -372,22 +372,23 @@ export class MirrorSearchIndex {
   /**
    * The row as the index keeps it: 100,000 rows at 20,000 homes make most of
    * the screen's heap, and IndexedDB gives each row its own copy of every
-   * string. The collection's name (never shown) is left out; values shared
-   * by many rows (the community, a state, a phone type, the home a
-   * resident belongs to) point at one string.
+   * string. Values shared by many rows (the community, a state, a phone
+   * type, the home a resident belongs to) are made to point at one string,
+   * and the collection's name (never shown) is dropped. In place: the row
+   * is this read's own copy, and keeping its shape keeps it compact.
    */
   private slim(row: { id: string }): { id: string } {
-    const slim: Record<string, unknown> = {};
-    for (const [field, value] of Object.entries(row)) {
-      if (field === 'collectionName') continue;
-      if (typeof value === 'string' && SHARED_FIELDS.has(field)) {
-        const house = field === 'house' ? this.rows.houses.get(value)?.id : undefined;
-        let one = house ?? this.strings.get(value);
-        if (one === undefined) this.strings.set(value, (one = value));
-        slim[field] = one;
-      } else slim[field] = value;
+    const fields = row as unknown as Record<string, unknown>;
+    for (const field of SHARED_FIELDS) {
+      const value = fields[field];
+      if (typeof value !== 'string') continue;
+      let one = field === 'house' ? this.rows.houses.get(value)?.id : undefined;
+      one ??= this.strings.get(value);
+      if (one === undefined) this.strings.set(value, (one = value));
+      fields[field] = one;
     }
-    return slim as { id: string };
+    if (fields.collectionName !== undefined) fields.collectionName = undefined;
+    return row;
   }
 
   /** Stores a row (or its absence) and notes which homes and reports show it. */
