@@ -1,0 +1,84 @@
+/**
+ * The first sync of a large community shows its progress (issue 11): an
+ * officer signing in on a new device sees 'Loading homes… 0 of 2,000' (the
+ * total with its thousands separator) where the list will be, never
+ * 'Showing 0 home(s)' or 'No homes found' for a mirror that is still
+ * filling, then the whole list. Real PocketBase, the built app, both sizes;
+ * the homes' pages are held back a moment so the progress stays on screen
+ * long enough to be looked at.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchChromium } from '../../scripts/browser/chromium.ts';
+import { buildBenchData, type Row } from '../bench/data.ts';
+import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import { distDir, signIn } from './pwa-helpers.ts';
+import { expectNoSeriousA11yViolations, screenshot, SIZE_NAMES, sizedContext } from './screens-helpers.ts';
+
+const HOMES = 2_000;
+/** How long each page of homes is held on its way (the first sync then takes a few seconds). */
+const HOLD_MS = 2_500;
+
+let server: TestServer;
+let browser: Browser;
+let fixture: CommunityFixture;
+
+beforeAll(async () => {
+  server = await startTestServer({}, { publicDir: distDir });
+  browser = await launchChromium();
+  fixture = await createCommunity(server.admin, 'sync-progress');
+  const houses: Row[] = buildBenchData(new Date())
+    .houses.slice(0, HOMES)
+    .map((house) => ({ ...house, community: fixture.community.id }));
+  // The migration allows 50 requests per batch.
+  for (let i = 0; i < houses.length; i += 50) {
+    const batch = server.admin.createBatch();
+    for (const house of houses.slice(i, i + 50)) batch.collection('houses').create(house);
+    await batch.send({ requestKey: null });
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Records, from the first paint on, whether the page ever said there were no homes, and every progress text it showed. */
+function watchHomesText(): void {
+  const seen = { empty: false, progress: [] as string[] };
+  (window as unknown as { homesText: typeof seen }).homesText = seen;
+  const check = () => {
+    const text = document.body?.innerText ?? '';
+    if (/Showing 0 home\(s\)|No homes found/.test(text)) seen.empty = true;
+    for (const match of text.match(/Loading homes…[^\n]*/g) ?? []) if (!seen.progress.includes(match)) seen.progress.push(match);
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
+}
+
+describe.each(SIZE_NAMES)('at %s size', (size) => {
+  test('the first sync says how many homes have arrived, then shows them all; never an empty list on the way', async () => {
+    const context = await sizedContext(browser, size);
+    try {
+      await context.addInitScript(watchHomesText);
+      await context.route('**/api/collections/houses/records**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+        await route.continue().catch(() => undefined);
+      });
+      const page: Page = await context.newPage();
+      await signIn(page, server.url, { email: fixture.regular.email, password: TEST_PASSWORD });
+
+      await page.getByText(/^Loading homes… [\d,]+ of 2,000$/).waitFor({ timeout: 20_000 });
+      await screenshot(page, 'sync-progress');
+      await expectNoSeriousA11yViolations(page, `the first sync's progress (${size})`);
+
+      await page.getByText(`Showing ${HOMES} home(s)`).waitFor({ timeout: 30_000 });
+      await page.getByRole('article').first().waitFor();
+      const seen = await page.evaluate(() => (window as unknown as { homesText: { empty: boolean; progress: string[] } }).homesText);
+      expect(seen.empty, 'an empty list or a count of 0 was shown during the first sync').toBe(false);
+      expect(seen.progress.some((text) => /^Loading homes… [\d,]+ of 2,000$/.test(text)), seen.progress.join(' | ')).toBe(true);
+      expect(await page.getByText(/Loading homes…/).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
