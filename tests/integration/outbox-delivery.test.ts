@@ -441,6 +441,9 @@ describe('the server throttles a burst', () => {
     expect(proxy.requests.some((r) => r.outcome === 429), 'the limit was reached').toBe(true);
     expect({ outcome: result.outcome, delivered, parked }).toEqual({ outcome: 'done', delivered: entries.length, parked: 0 });
     await expectDelivered(d, entries.flat());
+    // The limiter counts per client address over one real second: let that
+    // window pass, or the next test's first batch is refused with a 429.
+    await new Promise((r) => setTimeout(r, 1_100));
   });
 });
 

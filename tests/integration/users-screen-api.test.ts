@@ -136,7 +136,7 @@ describe('users screen against the API', () => {
     await userEvent.type(field('First name'), 'Omari');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('User updated', undefined, { timeout: 10_000 });
-    expect((await screen.findByRole('heading', { name: 'Diaz, Omari' })).closest('li')?.textContent).toContain('Manager');
+    expect((await screen.findByRole('heading', { name: 'Diaz, Omari' })).closest<HTMLElement>('[role="listitem"]')?.textContent).toContain('Manager');
     expect(await admin.collection('users').getOne(victim.id)).toMatchObject({ first_name: 'Omari', type: 'manager' });
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Diaz, Omari' }));
