@@ -17,7 +17,9 @@ export function SyncBadge() {
   const engine = useSyncEngine();
   const entries = useOutboxEntries() ?? [];
   // An expired session first: nothing is synced, whatever the connection says.
-  const colour = status.authRequired ? 'bg-red-600' : !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : 'bg-green-600';
+  // A first load still running (the mirror is not complete yet) is not 'Synced'.
+  const firstLoad = Object.keys(status.loading ?? {}).length > 0;
+  const colour = status.authRequired ? 'bg-red-600' : !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : firstLoad ? 'bg-sky-500' : 'bg-green-600';
   const summary = status.authRequired
     ? 'Session expired'
     : !status.online
@@ -26,7 +28,9 @@ export function SyncBadge() {
         ? `${status.failed} failed`
         : status.pending > 0
           ? `${status.pending} to send`
-          : 'Synced';
+          : firstLoad
+            ? 'Loading…'
+            : 'Synced';
   return (
     <Popover className="relative">
       <PopoverButton className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm" aria-label={`Sync status: ${summary}`}>

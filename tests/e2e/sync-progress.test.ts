@@ -68,6 +68,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await signIn(page, server.url, { email: fixture.regular.email, password: TEST_PASSWORD });
 
       await page.getByText(/^Loading homes… [\d,]+ of 2,000$/).waitFor({ timeout: 20_000 });
+      // The badge does not claim 'Synced' while the mirror is still filling.
+      await page.getByRole('button', { name: 'Sync status: Loading…' }).waitFor();
       await screenshot(page, 'sync-progress');
       await expectNoSeriousA11yViolations(page, `the first sync's progress (${size})`);
 
@@ -77,6 +79,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       expect(seen.empty, 'an empty list or a count of 0 was shown during the first sync').toBe(false);
       expect(seen.progress.some((text) => /^Loading homes… [\d,]+ of 2,000$/.test(text)), seen.progress.join(' | ')).toBe(true);
       expect(await page.getByText(/Loading homes…/).count()).toBe(0);
+      await page.getByRole('button', { name: 'Sync status: Synced' }).waitFor();
     } finally {
       await context.close();
     }
