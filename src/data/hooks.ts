@@ -7,6 +7,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { OutboxEntry } from './db.ts';
+import type { EngineStatus } from './engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
 import { pendingFile } from './outbox.ts';
 import { LAST_SYNC_KEY } from './pull.ts';
@@ -67,6 +68,8 @@ export interface SyncStatus {
   pending: number;
   failed: number;
   lastSyncAt: number | null;
+  /** Collections whose first load is still running (EngineStatus.loading). */
+  loading?: EngineStatus['loading'];
 }
 
 /** For the navigation bar's sync badge. */
