@@ -1,5 +1,6 @@
 /**
- * `npm test`: the whole suite, in the order that fails fastest: unit tests,
+ * `npm test`: the whole suite, in the order that fails fastest: the type
+ * checker and the linter (one check each), unit tests,
  * integration tests against real PocketBase servers, then browser tests
  * against the freshly built app in Debian's Chromium. Prints one closing
  * line `N passed, N failed` and exits non-zero on any failure.
@@ -45,6 +46,12 @@ function runVitest(stage: string, projects: string[]): StageResult {
 async function main(): Promise<void> {
   await ensurePocketBase();
   const results: StageResult[] = [];
+  // The type checker and the linter first: a type error is a failure even
+  // where no test reaches the code (each counts as one failed check).
+  for (const [label, command] of [['Type checking (tsc -b)', ['tsc', '-b']], ['Linting (eslint)', ['eslint', '.']]] as const) {
+    process.stdout.write(`\n${label}...\n`);
+    results.push(run('npx', [...command]) === 0 ? { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true } : CRASHED);
+  }
   results.push(runVitest('unit-integration', ['unit', 'integration']));
 
   process.stdout.write('\nBuilding the app for the browser tests...\n');
