@@ -12,12 +12,12 @@ import { useState } from 'react';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
 import { pb } from '../../src/api/client.ts';
-import type { HouseRecord } from '../../src/api/records.ts';
 import { Layout } from '../../src/app/Layout.tsx';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { ItemErrorBoundary } from '../../src/ui/ErrorBoundary.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
+import { houseRecord } from '../support/records.ts';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));
 vi.mock('../../src/data/DataProvider.tsx', () => ({ useSyncEngine: () => engine.current }));
@@ -44,14 +44,7 @@ afterEach(() => {
   db.close();
 });
 
-const stamp = '2026-01-01 00:00:00.000Z';
-function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
-  return {
-    id: 'h1', created: stamp, updated: stamp, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
-    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
-    ...overrides,
-  };
-}
+const house = houseRecord;
 
 /** The boundary's own report: its message, the error, and a component stack naming the component that threw. */
 function boundaryReport(prefix: string): unknown[] | undefined {

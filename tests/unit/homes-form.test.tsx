@@ -8,6 +8,7 @@ import type { HouseWithPeople } from '../../src/data/queries.ts';
 import { HomeCard } from '../../src/features/homes/HomeCard.tsx';
 import { HomeForm } from '../../src/features/homes/HomeForm.tsx';
 import { addDefaults, type HomeFormValues } from '../../src/features/homes/homeForm.ts';
+import { houseRecord } from '../support/records.ts';
 
 afterEach(() => {
   cleanup();
@@ -15,11 +16,7 @@ afterEach(() => {
 });
 
 function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
-  return {
-    id: 'h1', created: '2026-01-01 00:00:00.000Z', updated: '2026-01-01 00:00:00.000Z', address: '12 Palm Way', apt: 'B', city: 'Jupiter', state: 'Ak', zip: '33458',
-    image: '', member_number: 'M-77', security_code: '4321', note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '',
-    house_check_last_date: '', house_check_note: '', community: 'c1', ...overrides,
-  };
+  return houseRecord({ apt: 'B', state: 'Ak', member_number: 'M-77', security_code: '4321', ...overrides });
 }
 
 function card(home: Partial<HouseWithPeople> & { house: HouseRecord }, props: Partial<Parameters<typeof HomeCard>[0]> = {}) {

@@ -17,6 +17,7 @@ import { pbDate } from '../../src/data/pull.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
+import { houseRecord } from '../support/records.ts';
 
 // The screens take the mirror from the sync engine; here a stand-in with a real Dexie database.
 const engine = vi.hoisted(() => ({ current: null as unknown }));
@@ -45,13 +46,7 @@ afterEach(async () => {
 
 const stamp = '2026-01-01 00:00:00.000Z';
 
-function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
-  return {
-    id: 'h1', created: stamp, updated: stamp, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
-    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
-    ...overrides,
-  };
-}
+const house = houseRecord;
 const phone = (houseId: string): PhoneRecord => ({ id: `p-${houseId}`, created: stamp, updated: stamp, phone_number: '+15615550100', primary: true, type: 'cell', house: houseId });
 const resident = (houseId: string): ResidentRecord => ({ id: `r-${houseId}`, created: stamp, updated: stamp, first_name: 'Ann', last_name: 'Lee', owner: true, house: houseId });
 const concern = (id: string, name: string): ConcernRecord => ({ id, created: stamp, updated: stamp, name, hint: `${name} hint`, say: `<p>${name} said.</p>`, added_by: 'u1', community: 'c1' });

@@ -9,16 +9,11 @@ import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
 import { homeNotices, housesWithActiveCall, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
 import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
 import { sortHomes, splitAddress } from '../../src/domain/homeOrder.ts';
+import { houseRecord } from '../support/records.ts';
 
 const iso = (d: Date) => d.toISOString().replace('T', ' ');
 
-function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
-  return {
-    id: 'h1', created: '2026-01-01 00:00:00.000Z', updated: '2026-01-01 00:00:00.000Z', address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458',
-    image: '', member_number: '', security_code: '', note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '',
-    house_check_last_date: '', house_check_note: '', community: 'c1', ...overrides,
-  };
-}
+const house = houseRecord;
 
 describe('note preview (spec §2, §9: 30 characters)', () => {
   test('a note of at most 30 characters is shown whole, with no toggle', () => {

@@ -17,6 +17,7 @@ import { queryHouses, queryReports, searchReports, type HouseWithPeople } from '
 import { homeSearchFields, reportSearchFields, searchIndexOf, SearchList } from '../../src/data/searchIndex.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { searchList } from '../../src/domain/search.ts';
+import { houseRecord } from '../support/records.ts';
 
 const stamp = '2026-01-01 00:00:00.000Z';
 let dbCount = 0;
@@ -33,11 +34,7 @@ afterEach(() => {
 });
 
 function house(id: string, overrides: Partial<HouseRecord> = {}): HouseRecord {
-  return {
-    id, created: stamp, updated: stamp, address: `1 Palm Way`, apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
-    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
-    ...overrides,
-  };
+  return houseRecord({ id, address: '1 Palm Way', ...overrides });
 }
 const resident = (id: string, houseId: string, first: string, created = stamp): ResidentRecord => ({ id, created, updated: stamp, first_name: first, last_name: 'Lee', owner: false, house: houseId });
 const phone = (id: string, houseId: string): PhoneRecord => ({ id, created: stamp, updated: stamp, phone_number: '+15615550100', primary: true, type: 'cell', house: houseId });

@@ -13,6 +13,7 @@ import type { EngineStatus } from '../../src/data/engine.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { syncProgressText } from '../../src/ui/SyncProgress.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
+import { houseRecord } from '../support/records.ts';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));
 vi.mock('../../src/data/DataProvider.tsx', () => ({ useSyncEngine: () => engine.current }));
@@ -58,7 +59,6 @@ test('the text: thousands separators, and no numbers before the server said the 
 });
 
 test('the Homes screen shows the progress while the homes load, then the list', async () => {
-  const stamp = '2026-01-01 00:00:00.000Z';
   render(
     <ToastProvider>
       <HomesPage />
@@ -71,10 +71,7 @@ test('the Homes screen shows the progress while the homes load, then the list', 
   act(() => setStatus({ loading: { houses: { loaded: 4_000, total: 5_000 } } }));
   expect(await screen.findByText('Loading homes… 4,000 of 5,000')).toBeTruthy();
 
-  await db.houses.put({
-    id: 'h1', created: stamp, updated: stamp, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
-    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
-  });
+  await db.houses.put(houseRecord());
   act(() => setStatus({ syncing: false, loading: {} }));
   expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
   expect(screen.queryByText(/Loading homes…/)).toBeNull();
