@@ -13,14 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
 import { startPocketBase } from '../../scripts/pocketbase/server.ts';
+import { createInBatches } from '../support/batches.ts';
 import { buildBenchData, type BenchData, type Row } from './data.ts';
 
 /** Bump when data.ts changes what it generates. */
 export const SEED_VERSION = 'v1';
 export const SUPERUSER = { email: 'superuser@bench.test', password: 'bench-superuser-pass-123' };
 
-/** The migration allows 50 requests per batch. */
-const BATCH_SIZE = 50;
 /** Batches in flight at once for collections whose order does not matter. */
 const CONCURRENCY = 4;
 
@@ -41,24 +40,8 @@ interface Meta {
   seedMs: number;
 }
 
-function chunks<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
-
-async function createInBatches(pb: PocketBase, collection: string, rows: readonly Row[], concurrency: number, progress: (msg: string) => void): Promise<void> {
-  const parts = chunks(rows, BATCH_SIZE);
-  let next = 0;
-  const worker = async () => {
-    while (next < parts.length) {
-      const part = parts[next++]!;
-      const batch = pb.createBatch();
-      for (const row of part) batch.collection(collection).create(row);
-      await batch.send({ requestKey: null });
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+async function seedCollection(pb: PocketBase, collection: string, rows: readonly Row[], concurrency: number, progress: (msg: string) => void): Promise<void> {
+  await createInBatches(pb, collection, rows, concurrency);
   progress(`seeded ${rows.length} ${collection}`);
 }
 
@@ -70,13 +53,13 @@ async function seedFolder(dir: string, data: BenchData, progress: (msg: string) 
     await pb.collection('communities').create(data.community);
     // One by one: the users hook keeps a chosen password only for a superuser's own create.
     for (const user of data.staff) await pb.collection('users').create(user);
-    await createInBatches(pb, 'concerns', data.concerns, CONCURRENCY, progress);
-    await createInBatches(pb, 'houses', data.houses, CONCURRENCY, progress);
-    await createInBatches(pb, 'residents', data.residents, CONCURRENCY, progress);
-    await createInBatches(pb, 'phones', data.phones, CONCURRENCY, progress);
+    await seedCollection(pb, 'concerns', data.concerns, CONCURRENCY, progress);
+    await seedCollection(pb, 'houses', data.houses, CONCURRENCY, progress);
+    await seedCollection(pb, 'residents', data.residents, CONCURRENCY, progress);
+    await seedCollection(pb, 'phones', data.phones, CONCURRENCY, progress);
     // In incident order, one batch at a time: `updated` then grows with the
     // incident time, as it does when officers file reports day by day.
-    await createInBatches(pb, 'reports', data.reports, 1, progress);
+    await seedCollection(pb, 'reports', data.reports, 1, progress);
   } finally {
     await server.stop();
   }

@@ -5,6 +5,20 @@
  */
 import type { Locator, Page } from 'playwright-core';
 
+/**
+ * The search rule of DESIGN.md, written again here from the text rather
+ * than imported from the app: case-insensitive, every word of the query in
+ * one of the home's fields.
+ */
+export function matches(house: Record<string, unknown>, query: string): boolean {
+  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) => String(house[f] ?? '').toLowerCase());
+  return query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => fields.some((field) => field.includes(word)));
+}
+
 /** Scrolls the window by most of a screen; false at the bottom. Waits two frames, so the rows that came into view are drawn. */
 function scrollOn(page: Page): Promise<boolean> {
   return page.evaluate(async () => {

@@ -14,13 +14,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
+import { createInBatches } from '../support/batches.ts';
+import { matches } from './homes-helpers.ts';
 import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 import { expectNoSeriousA11yViolations, navigate, screenshot, SIZE_NAMES, sizedContext, type SizedPage } from './screens-helpers.ts';
 
 const HOMES = 5_000;
-/** The migration allows 50 requests per batch. */
-const BATCH = 50;
 /** Issue 11: DOM elements on the Homes screen at any size. */
 const DOM_BUDGET = 2_500;
 
@@ -29,30 +29,6 @@ let browser: Browser;
 let fixture: CommunityFixture;
 let houses: Row[];
 
-async function createInBatches(collection: string, rows: readonly Row[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < rows.length) {
-      const part = rows.slice(next, next + BATCH);
-      next += BATCH;
-      const batch = server.admin.createBatch();
-      for (const row of part) batch.collection(collection).create(row);
-      await batch.send({ requestKey: null });
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-}
-
-/** The search rule of DESIGN.md, written again from the text: every word of the query in one of the home's fields. */
-function matches(house: Row, query: string): boolean {
-  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) => String(house[f] ?? '').toLowerCase());
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => fields.some((field) => field.includes(word)));
-}
-
 beforeAll(async () => {
   server = await startTestServer({}, { publicDir: distDir });
   browser = await launchChromium();
@@ -60,9 +36,9 @@ beforeAll(async () => {
   const data = buildBenchData(new Date());
   houses = data.houses.slice(0, HOMES).map((house) => ({ ...house, community: fixture.community.id }));
   const ids = new Set(houses.map((h) => h.id));
-  await createInBatches('houses', houses);
-  await createInBatches('residents', data.residents.filter((r) => ids.has(r.house as string)));
-  await createInBatches('phones', data.phones.filter((p) => ids.has(p.house as string)));
+  await createInBatches(server.admin, 'houses', houses);
+  await createInBatches(server.admin, 'residents', data.residents.filter((r) => ids.has(r.house as string)));
+  await createInBatches(server.admin, 'phones', data.phones.filter((p) => ids.has(p.house as string)));
 }, 300_000);
 
 afterAll(async () => {

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
+import { createInBatches } from '../support/batches.ts';
 import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { expectInViewport } from './layout-helpers.ts';
 import { distDir, screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
@@ -22,8 +23,6 @@ import { navigate } from './screens-helpers.ts';
 
 const REPORTS = 10_000;
 const HOMES = 50;
-/** The migration allows 50 requests per batch. */
-const BATCH = 50;
 
 let server: TestServer;
 let browser: Browser;
@@ -67,17 +66,7 @@ async function seed(): Promise<void> {
       house: homeIds[n % HOMES], resident: '', created_by: fixture.regular.id,
     };
   });
-  let next = 0;
-  const worker = async () => {
-    while (next < reports.length) {
-      const part = reports.slice(next, next + BATCH);
-      next += BATCH;
-      const batch = admin.createBatch();
-      for (const report of part) batch.collection('reports').create(report);
-      await batch.send({ requestKey: null });
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
+  await createInBatches(admin, 'reports', reports);
 }
 
 beforeAll(async () => {

@@ -23,7 +23,7 @@ import {
   waitUntil,
   type SizedPage,
 } from './screens-helpers.ts';
-import { everyHomeCard, scrollToHomeCard } from './homes-helpers.ts';
+import { everyHomeCard, matches, scrollToHomeCard } from './homes-helpers.ts';
 
 const env = useScreensApp();
 
@@ -37,20 +37,6 @@ async function shownCount(page: Page): Promise<number> {
 /** The demo community's homes as the server has them. */
 function serverHouses(): Promise<RecordModel[]> {
   return env.app.server.admin.collection('houses').getFullList({ filter: env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
-}
-
-/**
- * The search rule of DESIGN.md, written again here from the text rather
- * than imported from the app: case-insensitive, every word of the query in
- * one of the home's fields.
- */
-function matches(house: RecordModel, query: string): boolean {
-  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) => String(house[f] ?? '').toLowerCase());
-  return query
-    .toLowerCase()
-    .split(/\s+/)
-    .filter(Boolean)
-    .every((word) => fields.some((field) => field.includes(word)));
 }
 
 /** A card's heading starts with the street line and the city. */

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
+import { createInBatches } from '../support/batches.ts';
 import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { distDir, signIn } from './pwa-helpers.ts';
 import { expectNoSeriousA11yViolations, screenshot, SIZE_NAMES, sizedContext } from './screens-helpers.ts';
@@ -30,12 +31,7 @@ beforeAll(async () => {
   const houses: Row[] = buildBenchData(new Date())
     .houses.slice(0, HOMES)
     .map((house) => ({ ...house, community: fixture.community.id }));
-  // The migration allows 50 requests per batch.
-  for (let i = 0; i < houses.length; i += 50) {
-    const batch = server.admin.createBatch();
-    for (const house of houses.slice(i, i + 50)) batch.collection('houses').create(house);
-    await batch.send({ requestKey: null });
-  }
+  await createInBatches(server.admin, 'houses', houses, 1);
 }, 300_000);
 
 afterAll(async () => {
