@@ -35,7 +35,7 @@ import { measureRoutes, type RouteSize } from '../../scripts/bundle-budget.ts';
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { searchList } from '../../src/domain/search.ts';
-import { idb, signedInUserId, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
+import { signedInUserId, waitForFirstSync, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
 import { searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
 
@@ -228,20 +228,6 @@ async function buildApp(outDir: string): Promise<void> {
   await build({ root: projectRoot, configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
 }
 
-/** Resolves once the engine's first pull has finished (the mirror's lastSyncAt is set). */
-async function waitForSynced(page: Page, userId: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const names = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
-    if (names.includes(`scms-${userId}`)) {
-      const row = await idb<{ value?: number } | undefined>(page, `scms-${userId}`, 'syncState', 'get', 'lastSyncAt');
-      if (row?.value) return;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`the first sync did not finish within ${timeoutMs / 1000} s`);
-}
-
 /** Waits until nothing is left to do on the main thread (an idle callback), twice. */
 async function settle(page: Page): Promise<void> {
   for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(null), { timeout: 30_000 })));
@@ -379,7 +365,7 @@ async function main(): Promise<void> {
     const signInStarted = Date.now();
     const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () => page.getByRole('button', { name: 'Login' }).click());
     progress(`  first home card after ${ms(signInToFirstCardMs)}`);
-    await waitForSynced(page, await signedInUserId(page), 600_000);
+    await waitForFirstSync(page, await signedInUserId(page), 600_000);
     const signInToSyncedMs = Date.now() - signInStarted;
     progress(`  first sync done after ${ms(signInToSyncedMs)}`);
     await waitForWorkerControl(page);

@@ -76,9 +76,9 @@ export async function idb<T>(page: Page, database: string, store: string, op: 'g
   );
 }
 
-/** Waits until the window's sync engine finished its first pull into the user's mirror. */
-export async function waitForFirstSync(page: Page, userId: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+/** Waits until the window's sync engine finished its first pull into the user's mirror (a large community's takes longer than 30 s). */
+export async function waitForFirstSync(page: Page, userId: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const names = await page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name));
     if (names.includes(`scms-${userId}`)) {
@@ -87,5 +87,5 @@ export async function waitForFirstSync(page: Page, userId: string): Promise<void
     }
     await page.waitForTimeout(200);
   }
-  throw new Error('the first pull did not finish within 30 s');
+  throw new Error(`the first pull did not finish within ${timeoutMs / 1000} s`);
 }
