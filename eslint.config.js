@@ -10,10 +10,10 @@ const pocketbaseGlobals = Object.fromEntries(
     'routerAdd', 'routerUse', 'cronAdd', 'cronRemove', 'migrate', 'Collection', 'Record', 'RecordModel', 'TextField',
     'SelectField', 'RelationField', 'BoolField', 'DateField', 'FileField', 'AutodateField', 'NumberField',
     'DynamicModel', 'DateTime', 'BadRequestError', 'NotFoundError', 'ForbiddenError', 'UnauthorizedError', 'ApiError',
-    'TooManyRequestsError', 'InternalServerError', 'toString', 'sleep', 'readerToString', 'arrayOf',
+    'TooManyRequestsError', 'InternalServerError', 'ValidationError', 'toString', 'sleep', 'readerToString', 'arrayOf',
     'onBootstrap', 'onServe', 'onRecordCreateRequest', 'onRecordUpdateRequest', 'onRecordAfterCreateSuccess',
     'onRecordCreate', 'onRecordUpdate', 'onRecordValidate', 'onRecordEnrich', 'onRecordsListRequest', 'onRecordViewRequest',
-    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onBatchRequest', 'onModelCreate', 'onRecordDeleteRequest',
+    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onRecordConfirmPasswordResetRequest', 'onBatchRequest', 'onModelCreate', 'onRecordDeleteRequest',
     'require', 'module', 'console',
   ].map((name) => [name, 'readonly']),
 );
