@@ -1,0 +1,185 @@
+/// Own passwords, resets and the refusals that must not tell what exists
+/// (issue 12, items 2 and 5). Loaded with require() inside each handler
+/// (pooled VMs do not share a file's top-level scope).
+
+/** The length of every password the server hands out: inside spec §5's 8–24. */
+const TEMPORARY_PASSWORD_LENGTH = 20;
+
+/** One answer for every refused e-mail, whether it is taken (in any community) or not. */
+const EMAIL_REFUSED = 'This e-mail cannot be used.';
+/** One answer for a client-chosen id that cannot be used, whoever holds it. */
+const ID_REFUSED = 'This id cannot be used.';
+
+/** The JSON body as sent, for the keys PocketBase does not keep on the record (oldPassword). */
+function bodyOf(e) {
+  const body = e.requestInfo().body;
+  return body && typeof body === 'object' ? body : {};
+}
+
+function has(body, key) {
+  return Object.prototype.hasOwnProperty.call(body, key);
+}
+
+/** A 400 with field errors, in PocketBase's own shape (what the app's message builder reads). */
+function fieldRefusal(field, code, message) {
+  const data = {};
+  data[field] = new ValidationError(code, message);
+  return new BadRequestError('Failed to save the record.', data);
+}
+
+/** Is `email` the address of any user (any community), other than `exceptId`? Case-insensitive, as PocketBase's unique index is. */
+function emailTaken(app, email, exceptId) {
+  if (!email) return false;
+  const found = arrayOf(new DynamicModel({ id: '' }));
+  app
+    .db()
+    .newQuery('SELECT id FROM users WHERE email = {:email} COLLATE NOCASE AND id != {:except} LIMIT 1')
+    .bind({ email: String(email), except: exceptId || '' })
+    .all(found);
+  return found.length > 0;
+}
+
+/**
+ * Refuses a new user's e-mail that is already someone's, with the same
+ * answer wherever that someone is: PocketBase's own `validation_not_unique`
+ * would tell a director that the address is a user of another community.
+ */
+function checkNewUserEmail(e) {
+  if (emailTaken(e.app, e.record.email(), '')) throw fieldRefusal('email', 'validation_invalid_email', EMAIL_REFUSED);
+}
+
+/** The same for an e-mail changed by an update. */
+function checkChangedEmail(e) {
+  const email = e.record.email();
+  if (email === e.record.original().email()) return;
+  if (emailTaken(e.app, email, e.record.id)) throw fieldRefusal('email', 'validation_invalid_email', EMAIL_REFUSED);
+}
+
+/**
+ * A create with a client-chosen id (the outbox's) that a record already has,
+ * in this community or another: refused without saying so. The outbox never
+ * reads this message: after any 400 it asks whether its own record is there.
+ */
+function checkChosenId(e) {
+  const body = bodyOf(e);
+  const id = has(body, 'id') ? body.id : '';
+  if (typeof id !== 'string' || id === '') return;
+  let existing;
+  try {
+    existing = e.app.findRecordById(e.collection.id, id);
+  } catch {
+    existing = null;
+  }
+  if (existing) throw fieldRefusal('id', 'validation_invalid_id', ID_REFUSED);
+}
+
+/** Fields whose value changes with a password change, or on every save. */
+function changesWithPassword(field) {
+  const type = field.type();
+  return type === 'password' || type === 'autodate' || field.name === 'tokenKey';
+}
+
+/** Names of the fields this update changes, as loaded onto the record (field modifiers and uploads included). */
+function changedFields(record) {
+  const original = record.original();
+  const changed = [];
+  record
+    .collection()
+    .fields.forEach(function (field) {
+      if (changesWithPassword(field)) return;
+      const before = JSON.stringify(original.get(field.name));
+      const after = JSON.stringify(record.get(field.name));
+      if (before !== after) changed.push(field.name);
+    });
+  return changed;
+}
+
+/**
+ * Any update of a user by someone signed in (not a superuser):
+ * - must_change_password is the server's alone;
+ * - an own password change (a request with oldPassword, open to everyone by
+ *   the update rule) changes the password only, and clears the flag: the
+ *   password is now one only this user knows.
+ * PocketBase itself checks oldPassword against the current password and
+ * requires it from anyone but a superuser; a password sent for someone else
+ * is refused even with the right old one (the reset route is for that).
+ */
+function checkUserUpdate(e) {
+  const changed = changedFields(e.record);
+  if (changed.indexOf('must_change_password') !== -1) {
+    throw fieldRefusal('must_change_password', 'validation_not_allowed', 'This field is set by the server.');
+  }
+  const body = bodyOf(e);
+  const ownPasswordChange = e.auth && e.auth.id === e.record.id && has(body, 'oldPassword');
+  // Knowing a colleague's password (the temporary one a director was shown)
+  // does not let anyone set the next one: that is the reset route's job.
+  const passwordSent = has(body, 'password') || has(body, 'oldPassword') || has(body, 'passwordConfirm');
+  if (passwordSent && !ownPasswordChange) throw new ForbiddenError('Only the user can change their password; a director resets it.');
+  if (ownPasswordChange) {
+    if (changed.length > 0) throw new ForbiddenError('Only your password can be changed here.');
+    e.record.set('must_change_password', false);
+  }
+  if (changed.indexOf('email') !== -1) checkChangedEmail(e);
+}
+
+/** A director resets a colleague's password: a new temporary one, shown once; the old sessions end. */
+function resetPassword(e) {
+  const respond = require(`${__hooks}/lib/respond.js`);
+  const auth = respond.requireStaff(e);
+  if (auth.getString('type') !== 'director') throw respond.fail(403, 'Only a director can reset a password.');
+  let user;
+  try {
+    user = e.app.findRecordById('users', e.request.pathValue('id'));
+  } catch {
+    user = null;
+  }
+  // Another community's user is answered as if there were none.
+  if (!user || user.getString('community') !== auth.getString('community')) throw respond.fail(404, "The requested resource wasn't found.");
+  if (user.id === auth.id) throw respond.fail(400, 'Use Change password to change your own password.');
+  const temporaryPassword = $security.randomString(TEMPORARY_PASSWORD_LENGTH);
+  // A new password also gives the user a new token key, which voids every
+  // token issued before (PocketBase signs tokens with it).
+  user.setPassword(temporaryPassword);
+  user.set('must_change_password', true);
+  e.app.save(user);
+  return e.json(200, { temporary_password: temporaryPassword });
+}
+
+/** What the login page may offer: the reset e-mail only when the server can send mail. */
+function authOptions(e) {
+  return e.json(200, { password_reset_email: e.app.settings().smtp.enabled === true });
+}
+
+/**
+ * Mail settings from the environment (SMTP_HOST and its companions), so that
+ * nothing is configured by hand in the admin UI. Without SMTP_HOST the saved
+ * settings stay as they are.
+ */
+function applyMailSettings(app) {
+  const host = String($os.getenv('SMTP_HOST') || '').trim();
+  if (host === '') return;
+  const settings = app.settings();
+  settings.smtp.enabled = true;
+  settings.smtp.host = host;
+  settings.smtp.port = Number($os.getenv('SMTP_PORT') || 587);
+  settings.smtp.username = String($os.getenv('SMTP_USERNAME') || '');
+  settings.smtp.password = String($os.getenv('SMTP_PASSWORD') || '');
+  settings.smtp.tls = $os.getenv('SMTP_TLS') === '1';
+  settings.meta.senderAddress = String($os.getenv('SMTP_SENDER') || `no-reply@${host}`);
+  settings.meta.senderName = 'SCMS';
+  const publicUrl = String($os.getenv('SCMS_PUBLIC_URL') || '').trim();
+  if (publicUrl !== '') settings.meta.appURL = publicUrl;
+  app.save(settings);
+}
+
+module.exports = {
+  TEMPORARY_PASSWORD_LENGTH: TEMPORARY_PASSWORD_LENGTH,
+  EMAIL_REFUSED: EMAIL_REFUSED,
+  ID_REFUSED: ID_REFUSED,
+  checkNewUserEmail: checkNewUserEmail,
+  checkChosenId: checkChosenId,
+  checkUserUpdate: checkUserUpdate,
+  resetPassword: resetPassword,
+  authOptions: authOptions,
+  applyMailSettings: applyMailSettings,
+};

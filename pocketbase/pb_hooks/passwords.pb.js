@@ -1,0 +1,49 @@
+/// <reference path="../../.data/pb_data/types.d.ts" />
+// Own passwords, director resets, the login page's reset options, and
+// refusals that do not tell what exists elsewhere (issue 12). The logic is in
+// lib/passwords.js; handlers require it (pooled VMs).
+
+// A user a director creates signs in first with the password the director
+// was shown (users.pb.js): they must choose their own before anything else.
+// The e-mail is checked first, so a taken address anywhere gets one answer.
+onRecordCreateRequest((e) => {
+  if (e.hasSuperuserAuth()) return e.next();
+  require(`${__hooks}/lib/passwords.js`).checkNewUserEmail(e);
+  e.record.set('must_change_password', true);
+  return e.next();
+}, 'users');
+
+// Every collection: an id chosen by the client that some record already has.
+onRecordCreateRequest((e) => {
+  if (e.hasSuperuserAuth()) return e.next();
+  require(`${__hooks}/lib/passwords.js`).checkChosenId(e);
+  return e.next();
+});
+
+onRecordUpdateRequest((e) => {
+  if (e.hasSuperuserAuth()) return e.next();
+  require(`${__hooks}/lib/passwords.js`).checkUserUpdate(e);
+  return e.next();
+}, 'users');
+
+// A password set through the reset e-mail is the user's own.
+onRecordConfirmPasswordResetRequest((e) => {
+  e.record.set('must_change_password', false);
+  return e.next();
+}, 'users');
+
+routerAdd('POST', '/api/scms/users/{id}/reset-password', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/passwords.js`).resetPassword);
+});
+
+routerAdd('GET', '/api/scms/auth-options', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/passwords.js`).authOptions);
+});
+
+// Mail settings from the environment, once the app (and its settings) is loaded.
+onBootstrap((e) => {
+  e.next();
+  require(`${__hooks}/lib/passwords.js`).applyMailSettings(e.app);
+});
