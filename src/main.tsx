@@ -3,7 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { UpdatePrompt } from './app/UpdatePrompt.tsx';
 import './index.css';
-import { registerServiceWorker } from './sw-register.ts';
+import { pb } from './api/client.ts';
+import { announceSignedInUser, registerServiceWorker } from './sw-register.ts';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
@@ -14,3 +15,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 registerServiceWorker();
+announceSignedInUser(pb);

@@ -3,7 +3,9 @@
  * builds and tells the UI when a new version is waiting. The dev server
  * has no worker: it would serve stale code from the precache.
  */
+import type PocketBase from 'pocketbase';
 import { Workbox } from 'workbox-window';
+import { USER_MESSAGE } from './data/imageCache.ts';
 
 type Listener = (waiting: boolean) => void;
 
@@ -53,4 +55,18 @@ export function isUpdateWaiting(): boolean {
 export function onUpdateWaiting(listener: Listener): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Tells the worker who is signed in (null: nobody) now, on every sign-in,
+ * session change or sign-out, and whenever a new worker takes the page: it
+ * keeps each user's images in that user's own cache and, with nobody signed
+ * in, caches none.
+ */
+export function announceSignedInUser(pb: PocketBase): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const post = () => navigator.serviceWorker.controller?.postMessage({ type: USER_MESSAGE, userId: pb.authStore.record?.id ?? null });
+  post();
+  pb.authStore.onChange(post);
+  navigator.serviceWorker.addEventListener('controllerchange', post);
 }

@@ -3,15 +3,15 @@
 // PocketBase's admin UI (/_/, which needs inline scripts) keeps PocketBase's
 // defaults. API answers carry one user's data: no cache (the browser's, a
 // proxy's, a shared device's) may keep them; the app's offline copy is its
-// own IndexedDB mirror. Files (house images, which the service worker keeps
-// for offline use) and the health check may be cached.
+// own IndexedDB mirror. Files (house images and report photos, every one a
+// protected file since issue 12) are kept by the service worker alone, in the
+// signed-in user's own cache that log out deletes: the browser's HTTP cache,
+// which no log out empties, keeps none (PocketBase would allow 30 days).
+// The health check may be cached.
 
 routerUse((e) => {
   const path = e.request.url.path;
-  if (path.startsWith('/api/')) {
-    const isFile = path.startsWith('/api/files/') && path !== '/api/files/token';
-    if (!isFile && path !== '/api/health') e.response.header().set('Cache-Control', 'no-store');
-  }
+  if (path.startsWith('/api/') && path !== '/api/health') e.response.header().set('Cache-Control', 'no-store');
   if (!path.startsWith('/api/') && !path.startsWith('/_/') && path !== '/_') {
     const header = e.response.header();
     header.set(

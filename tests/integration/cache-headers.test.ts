@@ -1,8 +1,9 @@
 /**
  * API answers carry one user's data, so no HTTP cache may keep them
- * (`Cache-Control: no-store`, pb_hooks/security_headers.pb.js); files (house
- * images, kept by the service worker for offline lists) and the health check
- * stay cacheable, and so do the app's own pages.
+ * (`Cache-Control: no-store`, pb_hooks/security_headers.pb.js). Files too
+ * (protected house images and report photos: only the service worker keeps
+ * them, in the signed-in user's own cache that log out deletes); the health
+ * check stays cacheable, and so do the app's own pages.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,15 +81,15 @@ describe('API answers with a user’s data are never stored by a cache', () => {
   test('the file-token route, though it lives under /api/files/', async () => {
     await expect(cacheControl('/api/files/token', { method: 'POST', headers: auth() })).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
   });
+
+  test('a house image, whole and as a thumbnail (a protected file: with a file token)', async () => {
+    const token = await director.files.getToken();
+    await expect(cacheControl(`/api/files/houses/${houseId}/${imageName}?token=${token}`)).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
+    await expect(cacheControl(`/api/files/houses/${houseId}/${imageName}?thumb=400x300&token=${token}`)).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
+  });
 });
 
 describe('what may be cached keeps its own headers', () => {
-  test('a house image', async () => {
-    const res = await cacheControl(`/api/files/houses/${houseId}/${imageName}`);
-    expect(res.status).toBe(200);
-    expect(res.cacheControl ?? '').not.toContain('no-store');
-  });
-
   test('the health check and the app page', async () => {
     for (const path of ['/api/health', '/']) {
       const res = await cacheControl(path);

@@ -225,7 +225,7 @@ describe('the answer is lost after the server committed', () => {
     await loseTheAnswer(d, [op]);
     const record = await t.admin.collection('reports').getOne(op.id);
     expect(record.photos).toHaveLength(1);
-    const stored = await fetch(t.admin.files.getURL(record, (record.photos as string[])[0]!));
+    const stored = await fetch(t.admin.files.getURL(record, (record.photos as string[])[0]!, { token: await t.admin.files.getToken() }));
     expect(new Uint8Array(await stored.arrayBuffer())).toEqual(PNG);
     // The mirror now names the server's file instead of the local placeholder.
     expect((await d.db.reports.get(op.id))?.photos).toEqual(record.photos);

@@ -34,8 +34,9 @@ class FieldStandIn {
 }
 
 function fieldsList(initial: FieldDefinition[]) {
-  const list = [...initial] as FieldDefinition[] & { add: (f: FieldDefinition) => void; removeByName: (n: string) => void };
+  const list = [...initial] as FieldDefinition[] & { add: (f: FieldDefinition) => void; removeByName: (n: string) => void; getByName: (n: string) => FieldDefinition | undefined };
   list.add = (field) => list.push(field);
+  list.getByName = (name) => list.find((f) => f.name === name);
   list.removeByName = (name) => {
     const at = list.findIndex((f) => f.name === name);
     if (at >= 0) list.splice(at, 1);

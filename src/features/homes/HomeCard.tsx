@@ -7,6 +7,8 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
+import { pb } from '../../api/client.ts';
+import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { usePendingFile } from '../../data/hooks.ts';
 import { isPendingFileName } from '../../data/mirror.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
@@ -31,20 +33,28 @@ function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boole
 const IMAGE_CLASS = 'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
 
 function HomeImage({ src, address }: { src: string | null; address: string }) {
-  // Remember which URL failed, so a later, different image is tried again.
+  return src === null ? <DefaultHomeImage /> : <ServerHomeImage src={src} address={address} />;
+}
+
+function DefaultHomeImage() {
+  return <img src={DEFAULT_HOME_IMAGE} alt="" loading="lazy" width={400} height={300} className={IMAGE_CLASS} />;
+}
+
+/**
+ * The server's thumbnail of the home's image: a protected file, asked for
+ * with the file token all images share (without one offline, where the
+ * service worker's cache answers).
+ */
+function ServerHomeImage({ src, address }: { src: string; address: string }) {
+  const file = useFileToken(pb);
+  // Remember which URL failed, so a later, different one (a new image, or a
+  // new token after a failure offline) is tried again.
   const [failed, setFailed] = useState<string | null>(null);
-  const usable = src !== null && src !== failed;
-  return (
-    <img
-      src={usable ? src : DEFAULT_HOME_IMAGE}
-      alt={usable ? `Home at ${address}` : ''}
-      onError={() => usable && setFailed(src)}
-      loading="lazy"
-      width={400}
-      height={300}
-      className={IMAGE_CLASS}
-    />
-  );
+  // Until the first token is here, an empty tile: without one the server would refuse.
+  if (!file.settled) return <div aria-hidden="true" className={IMAGE_CLASS} />;
+  const url = withFileToken(src, file.token);
+  if (url === failed) return <DefaultHomeImage />;
+  return <img src={url} alt={`Home at ${address}`} onError={() => setFailed(url)} loading="lazy" width={400} height={300} className={IMAGE_CLASS} />;
 }
 
 /**
