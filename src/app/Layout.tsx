@@ -5,11 +5,11 @@
  * drawer.
  */
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
+import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
@@ -59,7 +59,7 @@ export function Layout() {
   const toast = useToast();
   const engine = useSyncEngine();
   const user = pb.authStore.record;
-  const community = useLiveQuery(() => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [engine.db, user?.community]);
+  const community = useMirrorQuery(engine.db, ['communities'], async () => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [user?.community]);
 
   async function logOut() {
     const waiting = user ? await pendingCount(user.id) : 0;

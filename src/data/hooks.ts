@@ -3,7 +3,6 @@
  * server), so every list works offline and updates as soon as a pull, a
  * realtime event or a local write changes the mirror.
  */
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { OutboxEntry } from './db.ts';
@@ -13,6 +12,7 @@ import { pendingFile } from './outbox.ts';
 import { LAST_SYNC_KEY } from './pull.ts';
 import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
 import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
+import { useMirrorQuery } from './useMirrorQuery.ts';
 
 /**
  * The index of the signed-in user's mirror and the version of one of its
@@ -58,7 +58,7 @@ export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
 /** The Blob of a record's queued upload (e.g. a home's photo added offline); undefined when none or while loading. */
 export function usePendingFile(collection: CollectionName, id: string, field: string): Blob | undefined {
   const { db } = useSyncEngine();
-  return useLiveQuery(() => pendingFile(db, collection, id, field), [db, collection, id, field]);
+  return useMirrorQuery(db, ['outbox'], () => pendingFile(db, collection, id, field), [collection, id, field]);
 }
 
 export interface SyncStatus {
@@ -76,13 +76,15 @@ export interface SyncStatus {
 export function useSyncStatus(): SyncStatus {
   const engine = useSyncEngine();
   const status = useSyncExternalStore(engine.subscribe, engine.getStatus);
-  const counts = useLiveQuery(
+  const counts = useMirrorQuery(
+    engine.db,
+    ['outbox', 'syncState'],
     async () => ({
       pending: await engine.db.outbox.where('status').equals('pending').count(),
       failed: await engine.db.outbox.where('status').equals('failed').count(),
       lastSyncAt: ((await engine.db.syncState.get(LAST_SYNC_KEY))?.value as number | undefined) ?? null,
     }),
-    [engine.db],
+    [],
   );
   return { ...status, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0, lastSyncAt: counts?.lastSyncAt ?? null };
 }
@@ -90,6 +92,6 @@ export function useSyncStatus(): SyncStatus {
 /** The outbox, oldest first, for the sync panel (Retry / Discard of parked entries). */
 export function useOutboxEntries(): OutboxEntry[] | undefined {
   const { db } = useSyncEngine();
-  return useLiveQuery(() => db.outbox.orderBy('seq').toArray(), [db]);
+  return useMirrorQuery(db, ['outbox'], () => db.outbox.orderBy('seq').toArray(), []);
 }
 

@@ -59,6 +59,8 @@ const { values: options } = parseArgs({
     scale: { type: 'string', default: '1' },
     keys: { type: 'string', default: '120' },
     dist: { type: 'string' },
+    /** Writes a heap snapshot (Chrome DevTools format) with Homes open after the first sync: to find what holds the heap. */
+    'heap-snapshot': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -255,6 +257,18 @@ async function reportsToHomes(page: Page): Promise<number> {
   return took;
 }
 
+async function writeHeapSnapshot(context: BrowserContext, page: Page, file: string): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  const chunks: string[] = [];
+  cdp.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }) => chunks.push(chunk));
+  try {
+    await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+    writeFileSync(file, chunks.join(''));
+  } finally {
+    await cdp.detach();
+  }
+}
+
 async function heapMB(context: BrowserContext, page: Page): Promise<number> {
   const cdp = await context.newCDPSession(page);
   try {
@@ -374,6 +388,10 @@ async function main(): Promise<void> {
     const domElements = await page.evaluate(() => document.getElementsByTagName('*').length);
     const heapOpen = await heapMB(context, page);
     progress(`Homes open: ${int(domElements)} DOM elements, ${heapOpen.toFixed(1)} MB JS heap`);
+    if (options['heap-snapshot']) {
+      await writeHeapSnapshot(context, page, resolve(options['heap-snapshot']));
+      progress(`heap snapshot written to ${options['heap-snapshot']}`);
+    }
 
     // ---- keystrokes ----
     progress(`typing searches until ${keyTarget} keystrokes changed the count`);

@@ -3,11 +3,11 @@
  * from the local mirror, searchable by name, each with its spoken script;
  * directors add, edit and delete (online only).
  */
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import type { ConcernRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useConcerns } from '../../data/hooks.ts';
+import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
@@ -35,7 +35,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
   const [search, setSearch] = useState('');
   const concerns = useConcerns(search);
   const { db } = useSyncEngine();
-  const community = useLiveQuery(() => db.communities.get(me.community), [db, me.community]);
+  const community = useMirrorQuery(db, ['communities'], () => db.communities.get(me.community), [me.community]);
   // The mirror pulls the community first; until then the intro has no name to say.
   const communityName = community?.name ?? '…';
   const { director, canManage, blockedReason } = useManagement(CONCERNS_OFFLINE_REASON);

@@ -1,9 +1,9 @@
 /** The Homes screen's hooks over the mirror, the session and the connection. */
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { pb } from '../../api/client.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSyncStatus } from '../../data/hooks.ts';
+import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount, type SignedInUser } from '../../data/writes.ts';
 import { housesWithActiveCall } from './homeNotices.ts';
 
@@ -30,7 +30,7 @@ export function useCallMarkers(): { marked: ReadonlySet<string>; mark: (houseId:
 /** Homes whose newest call in the mirror is queued, ringing or in progress. */
 export function useActiveCalls(): ReadonlySet<string> {
   const { db } = useSyncEngine();
-  const calls = useLiveQuery(() => db.calls.toArray(), [db]);
+  const calls = useMirrorQuery(db, ['calls'], () => db.calls.toArray(), []);
   return useMemo(() => housesWithActiveCall(calls ?? []), [calls]);
 }
 
@@ -57,13 +57,13 @@ export function useIsDirector(): boolean {
 /** How many reports the mirror holds for a home (undefined while counting, or with no home). */
 export function useHomeReportCount(houseId: string | undefined): number | undefined {
   const { db } = useSyncEngine();
-  return useLiveQuery(async () => (houseId ? homeReportCount(db, houseId) : undefined), [db, houseId]);
+  return useMirrorQuery(db, ['reports'], async () => (houseId ? homeReportCount(db, houseId) : undefined), [houseId]);
 }
 
 /** The community's name for the call script (from the mirror). */
 export function useCommunityName(communityId: string | undefined): string | undefined {
   const { db } = useSyncEngine();
-  return useLiveQuery(async () => (communityId ? (await db.communities.get(communityId))?.name : undefined), [db, communityId]);
+  return useMirrorQuery(db, ['communities'], async () => (communityId ? (await db.communities.get(communityId))?.name : undefined), [communityId]);
 }
 
 /** A repaint every minute, so a house check becoming due at midnight shows without a reload. */

@@ -1,11 +1,11 @@
 /** The report screens' hooks over the mirror, the session and the connection. */
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { pb } from '../../api/client.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSyncStatus } from '../../data/hooks.ts';
 import { reportRanges } from '../../data/pull.ts';
 import { missingRanges } from '../../data/ranges.ts';
+import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import type { SignedInUser } from '../../data/writes.ts';
 
 /** Online-only actions need both the browser and the sync engine to say online. */
@@ -42,7 +42,7 @@ export type RangeState = 'ready' | 'loading' | 'offline' | 'failed';
 export function useReportRange(from: Date, to: Date): { state: RangeState; retry: () => void } {
   const engine = useSyncEngine();
   const online = useOnline();
-  const ranges = useLiveQuery(() => reportRanges(engine.db), [engine.db]);
+  const ranges = useMirrorQuery(engine.db, ['syncState'], () => reportRanges(engine.db), []);
   const [failed, setFailed] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const fromMs = from.getTime();

@@ -1,0 +1,72 @@
+/**
+ * A query of the local database that runs again whenever one of the tables
+ * it names changes (a write in this window, another tab or the service
+ * worker: Dexie's `storagemutated` event covers all three).
+ *
+ * Why not dexie-react-hooks' useLiveQuery: Dexie's liveQuery keeps every
+ * key written to any table since its own query last ran, so a live query
+ * over a table that does not change (the calls, the community) keeps the
+ * keys of every home, resident and phone of a first sync: about 850,000
+ * range nodes and 40 MB of heap at 20,000 homes (heap snapshot of
+ * `npm run bench:screens -- --scale 4 --heap-snapshot`, issue 11). The
+ * queries of the screens are small, so following whole tables costs
+ * nothing and keeps nothing.
+ */
+import Dexie, { type ObservabilitySet } from 'dexie';
+import { useEffect, useState, type DependencyList } from 'react';
+import type { ScmsDatabase } from './db.ts';
+
+type TableName = 'communities' | 'users' | 'houses' | 'residents' | 'phones' | 'concerns' | 'reports' | 'calls' | 'outbox' | 'syncState';
+
+/** Whether a `storagemutated` event touches one of the tables (Dexie names its parts 'idb://<database>/<table>/<index>', or 'all'). */
+export function touchesTables(parts: ObservabilitySet, databaseName: string, tables: readonly TableName[]): boolean {
+  const prefixes = tables.map((table) => `idb://${databaseName}/${table}/`);
+  return Object.keys(parts).some((part) => part === 'all' || prefixes.some((prefix) => part.startsWith(prefix)));
+}
+
+/**
+ * The query's latest result: undefined until the first run ends; then the
+ * latest result (the previous one stays while a new run is under way, as
+ * with useLiveQuery). A failed query throws into the render (the screen's
+ * error boundary shows it).
+ */
+export function useMirrorQuery<T>(db: ScmsDatabase, tables: readonly TableName[], query: () => Promise<T>, deps: DependencyList): T | undefined {
+  const [state, setState] = useState<{ value?: T; error?: unknown }>({});
+  useEffect(() => {
+    let stopped = false;
+    let running = false;
+    let again = false;
+    const run = async () => {
+      // Changes during a run make one more run, not one per change.
+      if (running) {
+        again = true;
+        return;
+      }
+      running = true;
+      try {
+        do {
+          again = false;
+          const value = await query();
+          if (!stopped) setState({ value });
+        } while (again && !stopped);
+      } catch (error) {
+        if (!stopped && (error as Error | undefined)?.name !== 'DatabaseClosedError') setState({ error });
+      } finally {
+        running = false;
+      }
+    };
+    const onMutated = (parts: ObservabilitySet) => {
+      if (touchesTables(parts, db.name, tables)) void run();
+    };
+    Dexie.on.storagemutated.subscribe(onMutated);
+    void run();
+    return () => {
+      stopped = true;
+      Dexie.on.storagemutated.unsubscribe(onMutated);
+    };
+    // The caller's deps say when the query itself changes; the tables are fixed per call site.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [db, ...deps]);
+  if (state.error !== undefined) throw state.error;
+  return state.value;
+}
