@@ -1,12 +1,13 @@
 /**
  * Gives the screens the signed-in user's mirror and sync engine. The
- * engine starts when a user signs in and stops when they sign out; the
- * database (and its outbox) stays.
+ * engine starts when a user signs in and stops when they sign out; log out
+ * empties the database but its outbox (wipe.ts).
  */
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import type PocketBase from 'pocketbase';
 import { SyncEngine } from './engine.ts';
 import { mirrorSessionOf } from './session.ts';
+import { removeOtherUsersData } from './wipe.ts';
 
 const EngineContext = createContext<SyncEngine | null>(null);
 
@@ -15,13 +16,16 @@ export function DataProvider({ pb, userId, children }: { pb: PocketBase; userId:
   useEffect(() => {
     const stopMirroring = mirrorSessionOf(pb);
     engine.start();
+    // A shared phone: what another user left here (a session that expired and
+    // was not renewed by them) goes now; their unsent outbox stays for them.
+    removeOtherUsersData(userId).catch((error: unknown) => console.error('Removing other users\' data failed:', error));
     // Keep the queued work: ask the browser not to evict this origin's storage.
     void navigator.storage?.persist?.();
     return () => {
       stopMirroring();
       void engine.stop();
     };
-  }, [pb, engine]);
+  }, [pb, engine, userId]);
   return <EngineContext.Provider value={engine}>{children}</EngineContext.Provider>;
 }
 

@@ -405,6 +405,11 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
       const group = await nextGroup(db);
       const head = group[0];
       if (!head) return finish('done');
+      // Entries are their writer's (a shared patrol phone keeps a logged-out
+      // user's entries for their next sign-in): never sent with another
+      // user's session, whatever database they were found in.
+      const signedIn = options.pb.authStore.record?.id;
+      if (group.some((entry) => entry.userId !== signedIn)) return finish('auth-required');
       // The oldest entry's back-off holds the line: replay keeps the order of creation.
       if (head.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
       skipBackoffOnce = false;

@@ -247,6 +247,7 @@ export class MirrorSearchIndex {
   /** Loads and updates run one after another, in the order they were asked for. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  private disposed = false;
   private readonly prefix: string;
 
   constructor(readonly db: ScmsDatabase) {
@@ -294,9 +295,25 @@ export class MirrorSearchIndex {
     Dexie.on.storagemutated.unsubscribe(this.onMutated);
   }
 
+  /** Stops following the mirror and lets go of every record it holds (log out: nothing of the community stays in memory). */
+  dispose(): void {
+    this.disposed = true;
+    this.detach();
+    for (const rows of Object.values(this.rows)) rows.clear();
+    this.residentsByHouse.clear();
+    this.phonesByHouse.clear();
+    for (const links of Object.values(this.reportsByLink)) links.clear();
+    this.strings.clear();
+    this.homes.clear();
+    this.users.clear();
+    this.concerns.clear();
+    this.reports.clear();
+  }
+
   private enqueue(task: () => Promise<void>): void {
     // A failed read (the database closed under it) must not stop later updates.
-    this.chain = this.chain.then(task).catch((error: unknown) => console.error('Search index update failed:', error));
+    // Once disposed, what was queued would read a closed database: skipped.
+    this.chain = this.chain.then(() => (this.disposed ? undefined : task())).catch((error: unknown) => console.error('Search index update failed:', error));
   }
 
   private readonly onMutated = (parts: ObservabilitySet): void => {
@@ -518,6 +535,12 @@ function keysOf(tree: IntervalTree): string[] | 'all' {
 }
 
 const indexes = new WeakMap<ScmsDatabase, MirrorSearchIndex>();
+
+/** Drops the search index of a database instance, if it has one (its user logged out). */
+export function forgetSearchIndex(db: ScmsDatabase): void {
+  indexes.get(db)?.dispose();
+  indexes.delete(db);
+}
 
 /** The search index of a database (one per instance). */
 export function searchIndexOf(db: ScmsDatabase): MirrorSearchIndex {
