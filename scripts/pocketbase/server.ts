@@ -109,7 +109,7 @@ export async function waitForHealth(url: string, when: StartedWhen, child?: Chil
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<RunningPocketBase> {
   const bin = await ensurePocketBase();
-  buildHookLibs();
+  await buildHookLibs();
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort(host));
   mkdirSync(options.dataDir, { recursive: true });

@@ -1,8 +1,9 @@
 /**
  * The validation schemas of spec §5 with DESIGN.md's corrections, once, for
  * every form (react-hook-form with zodResolver) and every test. The server
- * enforces the same limits in the schema migration (a unit test compares
- * them).
+ * runs the same rules: recordRules.ts builds the records' rules from these
+ * schemas and is compiled into the PocketBase hooks; the schema migration
+ * keeps the same limits too (a unit test compares them).
  */
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
@@ -64,7 +65,8 @@ function onePrimaryPhone(phones: PhoneValues[], ctx: z.RefinementCtx): void {
   });
 }
 
-const houseFields = {
+/** The house fields of both house forms; recordRules.ts checks the stored record with the same ones. */
+export const houseFields = {
   address: z.string().trim().min(1, 'Address must be longer than a character').max(LIMITS.house.address, notExceed('Address', LIMITS.house.address)),
   apt: optionalText('Apt.', LIMITS.house.apt),
   city: z.string().trim().min(1, 'City must be at least 1 character long').max(LIMITS.house.city, notExceed('City', LIMITS.house.city)),
@@ -80,6 +82,19 @@ const houseFields = {
 export const addHouseSchema = z.object(houseFields);
 export type AddHouseValues = z.infer<typeof addHouseSchema>;
 
+export const END_BEFORE_START = 'End date must not be before the start date';
+
+/**
+ * The house-check window: both dates are required only while the house
+ * check is on, and a window never ends before it starts (such a home would
+ * never be due). The form and the server (recordRules.ts) share it.
+ */
+export function houseCheckWindowIssues(on: boolean, start: Date | null, end: Date | null, ctx: z.RefinementCtx): void {
+  if (on && !start) ctx.addIssue({ code: 'custom', path: ['house_check_start_date'], message: 'Field required' });
+  if (on && !end) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: 'Field required' });
+  if (start && end && end < start) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: END_BEFORE_START });
+}
+
 export const updateHouseSchema = z
   .object({
     ...houseFields,
@@ -88,12 +103,7 @@ export const updateHouseSchema = z
     house_check_end_date: z.date().nullable(),
     house_check_note: optionalText('House check note', LIMITS.house.houseCheckNote),
   })
-  .superRefine((values, ctx) => {
-    // Both dates are required only while the house check is on.
-    if (!values.house_check) return;
-    if (!values.house_check_start_date) ctx.addIssue({ code: 'custom', path: ['house_check_start_date'], message: 'Field required' });
-    if (!values.house_check_end_date) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: 'Field required' });
-  });
+  .superRefine((values, ctx) => houseCheckWindowIssues(values.house_check, values.house_check_start_date, values.house_check_end_date, ctx));
 export type UpdateHouseValues = z.infer<typeof updateHouseSchema>;
 
 // ---- house check --------------------------------------------------------------
@@ -115,9 +125,8 @@ export const updateUserSchema = z.object({
   last_name: personName('Last name'),
   type: z.string().min(1, 'Invalid type').refine((value) => (SELECTABLE_USER_TYPES as readonly string[]).includes(value), 'Invalid type'),
 });
-export const addUserSchema = updateUserSchema.extend({
-  email: z.string().trim().min(1, 'Email must be at least one character long').pipe(z.email('Not a valid email')),
-});
+export const emailSchema = z.string().trim().min(1, 'Email must be at least one character long').pipe(z.email('Not a valid email'));
+export const addUserSchema = updateUserSchema.extend({ email: emailSchema });
 export type AddUserValues = z.infer<typeof addUserSchema>;
 export type UpdateUserValues = z.infer<typeof updateUserSchema>;
 

@@ -226,7 +226,7 @@ function table(runs: ScreensRun[]): string {
 
 async function buildApp(outDir: string): Promise<void> {
   // As `npm run build`: the hooks' shared libraries, then the app with its service worker and bundle budget.
-  buildHookLibs();
+  await buildHookLibs();
   await build({ root: projectRoot, configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
 }
 

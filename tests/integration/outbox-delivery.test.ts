@@ -313,7 +313,7 @@ describe('an entry the server refuses', () => {
     await d.add('Good 3', good[2]!);
 
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 3, parked: 2 });
-    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', error: 'narative: Must be no more than 4500 character(s).', fieldErrors: { narative: 'Must be no more than 4500 character(s).' } });
+    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', error: 'narative: Narrative must not exceed 4500 characters.', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
     expect(await d.db.outbox.get(badCheckSeq)).toMatchObject({ status: 'failed', fieldErrors: { type: expect.any(String) } });
     // Nothing of the refused batch landed: its house update went down with its report.
     await expect(t.admin.collection('reports').getOne(tooLong.id)).rejects.toMatchObject({ status: 404 });
@@ -325,7 +325,7 @@ describe('an entry the server refuses', () => {
     await retryEntry(d.db, tooLongSeq);
     expect((await d.db.outbox.get(tooLongSeq))?.status).toBe('pending');
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 0, parked: 1 });
-    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', fieldErrors: { narative: 'Must be no more than 4500 character(s).' } });
+    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
 
     // Discard: the entry goes, its report disappears from the mirror, the
     // house it would have changed is fetched from the server again.
@@ -472,7 +472,7 @@ describe('independent creates go in batches', () => {
     for (const op of after) await d.add('Report', op);
 
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 30, parked: 1 });
-    expect(await d.db.outbox.get(badSeq)).toMatchObject({ status: 'failed', error: 'narative: Must be no more than 4500 character(s).', fieldErrors: { narative: 'Must be no more than 4500 character(s).' } });
+    expect(await d.db.outbox.get(badSeq)).toMatchObject({ status: 'failed', error: 'narative: Narrative must not exceed 4500 characters.', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
     await expect(t.admin.collection('reports').getOne(bad.id)).rejects.toMatchObject({ status: 404 });
     await expectDelivered(d, [...before, ...after], [badSeq]);
     // The batch of 31 is refused whole (nothing lands); the 15 before go again together,

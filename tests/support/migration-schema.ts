@@ -53,7 +53,7 @@ export function loadSchema(): Map<string, CollectionDefinition> {
       const existing = collections.get(name);
       if (existing) return existing;
       if (name !== 'users') throw new Error(`unknown collection ${name}`);
-      const users = { name: 'users', id: 'users', fields: fieldsList([{ name: 'email', type: 'email' }, { name: 'name', type: 'text' }]), indexes: [], passwordAuth: {} };
+      const users = { name: 'users', id: 'users', fields: fieldsList([{ name: 'email', type: 'email' }, { name: 'name', type: 'text' }, { name: 'password', type: 'password', min: 8, max: 71 }]), indexes: [], passwordAuth: {} };
       collections.set('users', users);
       return users;
     },

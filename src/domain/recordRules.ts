@@ -1,0 +1,293 @@
+/**
+ * The rules of spec §5 (with DESIGN.md's corrections) for records as they
+ * travel to the server: built from the forms' own schemas (schemas.ts), so a
+ * value the forms refuse is refused by the server too. Compiled into the
+ * PocketBase hooks (pb_hooks/lib/generated/record_rules.js, see
+ * scripts/pocketbase/hook-libs.ts); pb_hooks/lib/validation.js applies it.
+ *
+ * checkWrite reads a request body as sent, because PocketBase converts it
+ * before any record hook sees it (123 becomes "123", a list its last item,
+ * 'yes' a boolean, an unreadable date an empty one).
+ */
+import { z } from 'zod';
+import { PASSWORD_LIMITS } from './loginSchema.ts';
+import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
+import { concernSchema, emailSchema, houseCheckWindowIssues, houseFields, LIMITS, phoneNumberSchema, phoneSchema, reportSchema, residentSchema, updateHouseSchema, updateUserSchema } from './schemas.ts';
+
+/**
+ * How a field travels: its JSON type, and how form-data strings map onto it.
+ * A secret (a password) is text that is never read back from a record.
+ */
+export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret';
+
+export interface FieldError {
+  code: string;
+  message: string;
+}
+export type FieldErrors = Record<string, FieldError>;
+
+// ---- dates on the wire -------------------------------------------------------
+// PocketBase's own form ('2026-11-22 00:00:00.000Z'), RFC 3339, or a bare day.
+const WIRE_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+/** No record of this app is older or later than this (an incident in 9999 is a typo). */
+export const DATE_BOUNDS = { from: Date.UTC(2000, 0, 1), to: Date.UTC(2100, 0, 1) };
+
+/** A date as sent to PocketBase; null when it is not a real date in a form PocketBase reads. */
+export function parseWireDate(value: string): Date | null {
+  const m = WIRE_DATE.exec(value);
+  if (!m) return null;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
+  // Date.UTC rolls 31 February over into March: a real date reads back the same.
+  const utc = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
+  if (utc.getUTCFullYear() !== year || utc.getUTCMonth() !== month! - 1 || utc.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  const date = new Date(m[4] === undefined ? `${value.slice(0, 10)}T00:00:00Z` : value.replace(' ', 'T'));
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+const NOT_A_DATE = 'Must be a date (YYYY-MM-DD HH:MM:SS.sssZ)';
+const wireDate = z.string().refine((value) => value === '' || parseWireDate(value) !== null, NOT_A_DATE).refine((value) => {
+  const date = value === '' ? null : parseWireDate(value);
+  return !date || (date.getTime() >= DATE_BOUNDS.from && date.getTime() < DATE_BOUNDS.to);
+}, 'Must be a date between 2000 and 2099');
+
+/**
+ * An incident happened, so it is not in the future: the form offers no day
+ * after today, and 24 hours of leeway cover every time zone's "today".
+ */
+export function isIncidentTimeAllowed(at: Date, now: Date = new Date()): boolean {
+  return at.getTime() < now.getTime() + 24 * 60 * 60 * 1000;
+}
+const incidentTime = wireDate
+  .refine((value) => value !== '', 'An incident date is required')
+  .refine((value) => {
+    const date = parseWireDate(value);
+    return !date || isIncidentTimeAllowed(date);
+  }, 'Incident time must not be in the future');
+
+// ---- the collections ----------------------------------------------------------
+interface CollectionRules {
+  /** Every field a client may write, by how it travels. */
+  kinds: Record<string, FieldKind>;
+  /** Each field's own rule, on its wire value. */
+  fields: Record<string, z.ZodType>;
+  /** Rules that join fields, on the whole record; the fields of each group answer together. */
+  record?: { groups: string[][]; check: (values: Record<string, unknown>, ctx: z.RefinementCtx) => void };
+}
+
+const required = (schema: z.ZodString, message: string) => schema.refine((value) => value.trim() !== '', message);
+/** A choice that may be left empty, refused with the form's own message otherwise. */
+const orEmpty = (schema: z.ZodType) =>
+  z.string().superRefine((value, ctx) => {
+    const result = value === '' ? null : schema.safeParse(value);
+    if (result && !result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid value' });
+  });
+const relation = z.string().max(LIMITS.report.id, 'Invalid id');
+const secret = z.string();
+
+/** A house's state: the forms' choice; '' only on create, where the hook makes it FL (spec §3). */
+const HOUSE_TEXT = ['address', 'apt', 'city', 'state', 'zip', 'note', 'member_number', 'security_code'] as const;
+
+export const RECORD_RULES: Record<string, CollectionRules> = {
+  houses: {
+    kinds: {
+      id: 'ref', address: 'text', apt: 'text', city: 'text', state: 'text', zip: 'text', note: 'text', member_number: 'text', security_code: 'text',
+      pending_call_concerns_ids: 'text', house_check: 'bool', house_check_start_date: 'date', house_check_end_date: 'date', house_check_last_date: 'date',
+      house_check_note: 'text', community: 'ref', image: 'file',
+    },
+    fields: {
+      ...Object.fromEntries(HOUSE_TEXT.map((name) => [name, houseFields[name]])),
+      pending_call_concerns_ids: z.string(),
+      house_check: z.boolean(),
+      house_check_start_date: wireDate,
+      house_check_end_date: wireDate,
+      house_check_last_date: wireDate,
+      house_check_note: updateHouseSchema.shape.house_check_note,
+      community: relation,
+    },
+    record: {
+      groups: [['house_check', 'house_check_start_date', 'house_check_end_date']],
+      check: (values, ctx) => {
+        const date = (value: unknown) => (typeof value === 'string' && value !== '' ? parseWireDate(value) : null);
+        houseCheckWindowIssues(values.house_check === true, date(values.house_check_start_date), date(values.house_check_end_date), ctx);
+      },
+    },
+  },
+  residents: {
+    kinds: { id: 'ref', first_name: 'text', last_name: 'text', owner: 'bool', house: 'ref' },
+    // A resident is saved only with both names (spec §4; the forms skip a row without them).
+    fields: {
+      first_name: required(residentSchema.shape.first_name, 'First name must not be empty'),
+      last_name: required(residentSchema.shape.last_name, 'Last name must not be empty'),
+      owner: residentSchema.shape.owner,
+      house: relation,
+    },
+  },
+  phones: {
+    kinds: { id: 'ref', phone_number: 'text', primary: 'bool', type: 'text', house: 'ref' },
+    // A phone is saved only with a number (spec §4).
+    // The type is optional (spec §5): '' is no type.
+    fields: { phone_number: required(phoneNumberSchema, 'Invalid phone number'), primary: phoneSchema.shape.primary, type: orEmpty(phoneSchema.shape.type), house: relation },
+  },
+  concerns: {
+    kinds: { id: 'ref', name: 'text', hint: 'text', say: 'text', added_by: 'ref', community: 'ref' },
+    fields: { ...concernSchema.shape, added_by: relation, community: relation },
+  },
+  reports: {
+    kinds: {
+      id: 'ref', narative: 'text', ai_generated_narative: 'text', type: 'text', weather: 'text', incident_time: 'date', phone_number: 'text',
+      injury: 'bool', ems_pbso: 'bool', photos: 'file', community: 'ref', house: 'ref', resident: 'ref', created_by: 'ref',
+    },
+    fields: {
+      narative: reportSchema.shape.narative,
+      ai_generated_narative: reportSchema.shape.ai_generated_narative,
+      type: z.enum(REPORT_TYPE_VALUES, 'Invalid choice'),
+      weather: z.enum(WEATHER_VALUES, 'Invalid choice'),
+      incident_time: incidentTime,
+      phone_number: phoneNumberSchema,
+      injury: reportSchema.shape.injury,
+      ems_pbso: reportSchema.shape.ems_pbso,
+      community: relation,
+      house: reportSchema.shape.house,
+      resident: reportSchema.shape.resident,
+      created_by: relation,
+    },
+  },
+  users: {
+    kinds: {
+      id: 'ref', email: 'text', emailVisibility: 'bool', verified: 'bool', password: 'secret', passwordConfirm: 'secret', oldPassword: 'secret',
+      first_name: 'text', last_name: 'text', type: 'text', community: 'ref',
+    },
+    fields: {
+      email: emailSchema,
+      emailVisibility: z.boolean(),
+      verified: z.boolean(),
+      // Spec §5: 8 to 24 characters, for every password a user is given or chooses.
+      password: z.string().min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters').max(PASSWORD_LIMITS.max, 'Password must be between 8 and 24 characters'),
+      passwordConfirm: secret,
+      oldPassword: secret,
+      first_name: updateUserSchema.shape.first_name,
+      last_name: updateUserSchema.shape.last_name,
+      // Which types a director may give is the API rules' business (a director's own record is a director).
+      type: z.enum(['director', 'manager', 'regular'], 'Invalid type'),
+      community: relation,
+    },
+  },
+};
+
+export const RULED_COLLECTIONS = Object.keys(RECORD_RULES);
+
+// ---- checks ---------------------------------------------------------------------
+const TYPE_MESSAGES: Record<FieldKind, string> = {
+  text: 'Must be text',
+  bool: 'Must be true or false',
+  date: 'Must be a date given as text',
+  ref: 'Must be an id given as text',
+  file: 'Must be a file',
+  secret: 'Must be text',
+};
+
+function typeError(kind: FieldKind): FieldError {
+  return { code: 'validation_invalid_type', message: TYPE_MESSAGES[kind] };
+}
+
+/** `name`, `name+`, `+name`, `name-`, `name:autogenerate` → the field and the modifier. */
+function splitModifier(key: string): { field: string; modifier: string } {
+  const m = /^(\+?)([A-Za-z0-9_]+)(\+|-|:[A-Za-z]+)?$/.exec(key);
+  if (!m) return { field: key, modifier: '' };
+  return { field: m[2]!, modifier: m[1]! + (m[3] ?? '') };
+}
+
+/** The value as its field's type, or undefined when it has the wrong type. */
+function typed(kind: FieldKind, value: unknown, form: boolean): unknown {
+  if (form) {
+    // Form-data has only strings; a repeated name is a list, which no single field takes.
+    if (typeof value !== 'string') return undefined;
+    if (kind === 'bool') return value === 'true' ? true : value === 'false' ? false : undefined;
+    return value;
+  }
+  if (value === null && (kind === 'date' || kind === 'ref')) return '';
+  if (kind === 'bool') return typeof value === 'boolean' ? value : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
+
+function firstIssue(result: z.ZodSafeParseResult<unknown>): FieldError | null {
+  if (result.success) return null;
+  return { code: 'validation_invalid_value', message: result.error.issues[0]?.message ?? 'Invalid value' };
+}
+
+/** What a record write sends: JSON values keep their types; form-data (an upload) values are strings. */
+export interface WriteBody {
+  json: Record<string, unknown>;
+  form?: Record<string, unknown>;
+}
+
+export interface WriteOptions {
+  create: boolean;
+  /** An update: the record as saved now (text as text, booleans as booleans), when the writer may see it. */
+  existing?: Record<string, unknown> | null;
+}
+
+/**
+ * One create or update of a record, as sent: every field it sends must have
+ * its type (form-data: its string form) and pass its rule; a create must
+ * also pass the rules with what it leaves out (a resident without a last
+ * name); and the record it would make must pass the rules that join fields
+ * (the house-check window), which on an update answer only when the
+ * request changes one of their fields, so an old record never blocks a new
+ * change. Unknown keys and modifiers (`field+`) are PocketBase's (its API
+ * rules answer for modifiers, rules-fields.test.ts); new files are
+ * PocketBase's to check, except that a list of saved file names is text.
+ */
+export function checkWrite(collection: string, body: WriteBody, options: WriteOptions): FieldErrors {
+  const rules = RECORD_RULES[collection];
+  const errors: FieldErrors = {};
+  if (!rules) return errors;
+  const sent: Record<string, unknown> = {};
+  const parts: Array<[Record<string, unknown>, boolean]> = [[body.form ?? {}, true], [body.json, false]];
+  for (const [values, form] of parts) {
+    for (const key of Object.keys(values)) {
+      const { field, modifier } = splitModifier(key);
+      const kind = rules.kinds[field];
+      if (!kind || errors[key]) continue;
+      const raw = values[key];
+      if (kind === 'file') {
+        const names = Array.isArray(raw) ? raw : [raw];
+        if (!names.every((name) => typeof name === 'string')) errors[key] = typeError('file');
+        continue;
+      }
+      if (modifier !== '') continue;
+      const value = typed(kind, raw, form);
+      if (value === undefined) {
+        errors[key] = typeError(kind);
+        continue;
+      }
+      sent[field] = value;
+      // A house sent without a state is in Florida (pb_hooks/houses.pb.js fills it in).
+      if (collection === 'houses' && field === 'state' && value === '' && options.create) continue;
+      const error = rules.fields[field] ? firstIssue(rules.fields[field].safeParse(value)) : null;
+      if (error) errors[key] = error;
+    }
+  }
+  if (Object.keys(errors).length > 0) return errors;
+
+  // A create: what it leaves out is saved empty, which the rules must allow too.
+  const base: Record<string, unknown> = {};
+  for (const [field, kind] of Object.entries(rules.kinds)) {
+    if (kind === 'file' || kind === 'secret' || field === 'id') continue;
+    base[field] = options.create ? (kind === 'bool' ? false : '') : options.existing?.[field];
+    if (!options.create || field in sent || (collection === 'houses' && field === 'state')) continue;
+    const error = rules.fields[field] ? firstIssue(rules.fields[field].safeParse(base[field])) : null;
+    if (error) errors[field] = error;
+  }
+  if (Object.keys(errors).length > 0 || !rules.record || (!options.create && !options.existing)) return errors;
+
+  const record = { ...base, ...sent };
+  const changed = Object.keys(sent).filter((field) => options.create || sent[field] !== base[field]);
+  const result = z.any().superRefine(rules.record.check).safeParse(record);
+  for (const issue of result.success ? [] : result.error.issues) {
+    const field = String(issue.path[0] ?? '');
+    const group = rules.record.groups.find((fields) => fields.includes(field)) ?? [field];
+    if (group.some((name) => changed.includes(name))) errors[field] ??= { code: 'validation_invalid_value', message: issue.message };
+  }
+  return errors;
+}
