@@ -1,7 +1,9 @@
 /**
  * The app opens with no connection after one online visit (DESIGN.md: an
  * officer in a dead zone): the service worker serves the app shell for any
- * route, keeps house images, and keeps no other API answer.
+ * route, keeps house images (protected files: asked for with a file token
+ * online, kept in the signed-in user's cache without it), and keeps no other
+ * API answer.
  */
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -19,6 +21,7 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let imagePath = '';
+let userId = '';
 
 beforeAll(async () => {
   server = await startDemoServer();
@@ -38,7 +41,16 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Shows the house photo in an <img> (the Homes list is not built yet); resolves to its width, 0 when it failed. */
+/** A file token for the signed-in user, fetched by the page as the app does. */
+function fileToken(target: Page): Promise<string> {
+  return target.evaluate(async () => {
+    const auth = JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string };
+    const response = await fetch('/api/files/token', { method: 'POST', headers: { Authorization: auth.token ?? '' } });
+    return ((await response.json()) as { token: string }).token;
+  });
+}
+
+/** Shows the house photo in an <img>; resolves to its width, 0 when it failed. */
 function showImage(target: Page, src: string): Promise<number> {
   return target.evaluate(
     (src) =>
@@ -57,8 +69,11 @@ test('after one online visit, /homes and /reports open with the network off', as
   await page.goto(server.url);
   expect(await waitForWorkerControl(page)).toBe(`${server.url}/sw.js`);
   await signIn(page, server.url, DEMO_DIRECTOR);
-  await waitForFirstSync(page, await signedInUserId(page));
-  expect(await showImage(page, imagePath)).toBe(1);
+  userId = await signedInUserId(page);
+  await waitForFirstSync(page, userId);
+  // A protected file: refused without a token, shown with one.
+  expect(await showImage(page, imagePath)).toBe(0);
+  expect(await showImage(page, `${imagePath}?token=${await fileToken(page)}`)).toBe(1);
 
   await context.setOffline(true);
   // The network really is off for the page: an API call fails.
@@ -77,7 +92,7 @@ test('after one online visit, /homes and /reports open with the network off', as
   await expect(page.title()).resolves.toBe('SCMS');
   await expect(page.locator('nav').getByText('SCMS', { exact: true }).count()).resolves.toBe(1);
 
-  // The house photo comes from the worker's image cache.
+  // The house photo comes from the user's image cache, though no token can be had offline.
   expect(await showImage(page, imagePath)).toBe(1);
   await context.setOffline(false);
 });
@@ -87,13 +102,15 @@ test('the worker caches house images and no other API answer', async () => {
     const out: Record<string, string[]> = {};
     for (const name of await caches.keys()) {
       const cache = await caches.open(name);
-      out[name] = (await cache.keys()).map((request) => new URL(request.url).pathname);
+      // An image's key with its query: it must never hold a token.
+      out[name] = (await cache.keys()).map(({ url }) => new URL(url).pathname + (new URL(url).pathname.startsWith('/api/') ? new URL(url).search : ''));
     }
     return out;
   });
-  expect(cached['house-images']).toEqual([imagePath]);
+  const images = `scms-images-${userId}`;
+  expect(cached[images]).toEqual([imagePath]);
   const apiEntries = Object.entries(cached).flatMap(([name, paths]) => paths.filter((path) => path.startsWith('/api/')).map((path) => `${name}: ${path}`));
-  expect(apiEntries).toEqual([`house-images: ${imagePath}`]);
+  expect(apiEntries).toEqual([`${images}: ${imagePath}`]);
   // The shell itself is precached.
   expect(Object.values(cached).flat()).toContain('/index.html');
 });
