@@ -80,6 +80,8 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
     notes.push(`Calls go to the local telephony stand-in at ${standin.url} (no real phone rings).`);
   }
   hookEnv.TWILIO_FROM_NUMBER = env('TWILIO_FROM_NUMBER') ?? '+15005550006';
+  // The hooks read SMTP_* themselves (pb_hooks/lib/passwords.js) from the environment PocketBase inherits.
+  notes.push(env('SMTP_HOST') ? `Password-reset e-mails go through ${env('SMTP_HOST')}:${env('SMTP_PORT') ?? '587'}.` : 'No mail server (SMTP_HOST): forgotten passwords are reset by a director.');
   notes.push(env('AI_BASE_URL') && env('AI_MODEL') ? `AI assist uses ${env('AI_MODEL')} at ${env('AI_BASE_URL')}.` : 'AI assist uses the built-in offline editor (set AI_BASE_URL and AI_MODEL for a model).');
 
   const services: Services = {

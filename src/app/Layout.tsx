@@ -9,8 +9,11 @@ import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
+import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
+import type { ChangeOutcome } from '../features/auth/passwords.ts';
 import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { Sheet } from '../ui/Sheet.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
 import { pendingCount, signOut } from './session.ts';
@@ -54,6 +57,7 @@ function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
 
 export function Layout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [changingPassword, setChangingPassword] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const toast = useToast();
@@ -69,6 +73,31 @@ export function Layout() {
     }
     navigate('/', { replace: true });
   }
+
+  function passwordChanged(outcome: ChangeOutcome) {
+    setChangingPassword(false);
+    if (outcome === 'changed-signed-out') {
+      toast({ title: 'Success', description: 'Password changed. Log in with your new password.' });
+      navigate('/', { replace: true });
+      return;
+    }
+    toast({ title: 'Success', description: 'Password changed' });
+    // The old token is void: let the engine see the new one now (a check in between may have found the old one refused).
+    void engine.checkSession();
+  }
+
+  const changePasswordButton = (
+    <button
+      type="button"
+      onClick={() => {
+        setDrawerOpen(false);
+        setChangingPassword(true);
+      }}
+      className="rounded px-3 py-2 text-sm font-medium text-white hover:bg-white/15"
+    >
+      Change password
+    </button>
+  );
 
   const logOutButton = (
     <button type="button" onClick={() => void logOut()} className="rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15">
@@ -92,7 +121,10 @@ export function Layout() {
           </div>
           <div className="ml-auto flex items-center gap-2">
             <SyncBadge />
-            <div className="hidden md:block">{logOutButton}</div>
+            <div className="hidden items-center gap-1 md:flex">
+              {changePasswordButton}
+              {logOutButton}
+            </div>
           </div>
         </div>
         {/* Inside the sticky bar, so scrolling never takes it away or under the bar. */}
@@ -105,9 +137,15 @@ export function Layout() {
           <span className="mb-2 text-lg font-bold">SCMS</span>
           {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
           <NavEntries onNavigate={() => setDrawerOpen(false)} />
-          <div className="mt-auto">{logOutButton}</div>
+          <div className="mt-auto flex flex-col items-start gap-2">
+            {changePasswordButton}
+            {logOutButton}
+          </div>
         </DialogPanel>
       </Dialog>
+      <Sheet open={changingPassword} onClose={() => setChangingPassword(false)} title="Change password">
+        <ChangePasswordForm onChanged={passwordChanged} />
+      </Sheet>
       <main className="mx-auto max-w-6xl px-4 py-6">
         {/* Each screen on its own: a failed one keeps the navigation and tries again on the next route. */}
         <ScreenErrorBoundary resetKey={pathname} onBack={() => navigate('/homes')}>

@@ -1,15 +1,38 @@
-import { Navigate, Outlet } from 'react-router-dom';
+import { useSyncExternalStore } from 'react';
+import { Navigate, Outlet, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { DataProvider } from '../data/DataProvider.tsx';
+import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
+import { signOut } from './session.ts';
+
+const subscribeAuth = (onChange: () => void) => pb.authStore.onChange(onChange);
+// The token, not the record: the SDK's local-storage store parses a new
+// record object on every read, which React would take for endless changes.
+// Every new record (sign-in, refresh) comes with a new token.
+const authToken = () => pb.authStore.token;
 
 /**
  * Protected layout: without a saved session every protected route goes to /
  * (spec §2). With one — even offline, with an expired token — the screens
  * run on the user's local mirror and sync engine (DESIGN.md "Auth offline").
+ * A user still on a temporary password (the server's must_change_password)
+ * sees only the password change, whatever the route, until it is done.
  */
 export function RequireSession() {
+  useSyncExternalStore(subscribeAuth, authToken);
   const user = pb.authStore.record;
+  const navigate = useNavigate();
   if (!user) return <Navigate to="/" replace />;
+  if (user.must_change_password === true) {
+    return (
+      <ChangePasswordPage
+        onLogOut={() => {
+          signOut();
+          navigate('/', { replace: true });
+        }}
+      />
+    );
+  }
   return (
     <DataProvider pb={pb} userId={user.id}>
       <Outlet />

@@ -6,6 +6,7 @@ import { pb } from '../../api/client.ts';
 import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { ForgotPassword } from './ForgotPassword.tsx';
 
 interface DemoAccount {
   email: string;
@@ -21,7 +22,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const navigate = useNavigate();
   const [failed, setFailed] = useState(false);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
-  const { register, handleSubmit, formState } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const { register, handleSubmit, formState, getValues } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
 
   useEffect(() => {
     // The demo hint exists only while the server runs in demo mode (DESIGN.md).
@@ -62,6 +63,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
             Login
           </button>
         </form>
+        <ForgotPassword typedEmail={() => getValues('email')} />
         {demo && (
           <p className="mt-6 text-sm text-gray-600">
             Demo account: {demo.email} and {demo.password}

@@ -1,7 +1,8 @@
 /**
- * The one-time password of a new user (DESIGN.md "Creating a user"): the
- * server chose it and will never send it again, so the director copies it
- * here and gives it to the new colleague.
+ * The one-time password of a new user (DESIGN.md "Creating a user") or of
+ * a password reset: the server chose it and will never send it again, so
+ * the director copies it here and gives it to the colleague, who must
+ * choose their own at the next log in.
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useState } from 'react';

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../../api/records.ts';
-import { PencilIcon, TrashIcon } from './icons.tsx';
+import { KeyIcon, PencilIcon, TrashIcon } from './icons.tsx';
 import { userTypeLabel } from './UserForms.tsx';
 
 export const DEFAULT_AVATAR = '/default-avatar.svg';
@@ -19,6 +19,8 @@ interface Controls {
   onEdit: () => void;
   /** Absent on the director's own card: nobody deletes themselves. */
   onDelete?: () => void;
+  /** Absent on the director's own card: their own password is changed, not reset. */
+  onResetPassword?: () => void;
 }
 
 export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf: boolean; controls: Controls | null }) {
@@ -40,6 +42,11 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
               <button type="button" aria-label={`Edit ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onEdit} className={iconButtonClass}>
                 <PencilIcon />
               </button>
+              {controls.onResetPassword && (
+                <button type="button" aria-label={`Reset password of ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onResetPassword} className={iconButtonClass}>
+                  <KeyIcon />
+                </button>
+              )}
               {controls.onDelete && (
                 <button type="button" aria-label={`Delete ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onDelete} className={iconButtonClass}>
                   <TrashIcon />

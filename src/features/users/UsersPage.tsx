@@ -31,6 +31,17 @@ export function UsersPage() {
   const actions = useUserActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
   const [created, setCreated] = useState<CreatedUser | null>(null);
+  const [resetting, setResetting] = useState<UserRecord | null>(null);
+  const [resetBusy, setResetBusy] = useState(false);
+
+  async function confirmReset() {
+    if (!resetting) return;
+    setResetBusy(true);
+    const result = await actions.resetPassword(resetting);
+    setResetBusy(false);
+    setResetting(null);
+    if (result) setCreated(result);
+  }
 
   const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<UserRecord>(actions.remove);
 
@@ -65,7 +76,13 @@ export function UsersPage() {
                   isSelf={isSelf}
                   controls={
                     director
-                      ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', user }), onDelete: isSelf ? undefined : () => askDelete(user) }
+                      ? {
+                          disabled: !canManage,
+                          blockedReason,
+                          onEdit: () => setSheet({ kind: 'edit', user }),
+                          onDelete: isSelf ? undefined : () => askDelete(user),
+                          onResetPassword: isSelf ? undefined : () => setResetting(user),
+                        }
                       : null
                   }
                 />
@@ -109,6 +126,18 @@ export function UsersPage() {
         onCancel={cancelDelete}
       >
         {deleting && `${userDisplayName(deleting)} (${deleting.email}) will be removed and can no longer sign in.`}
+      </ConfirmDialog>
+
+      <ConfirmDialog
+        open={resetting !== null}
+        title="Reset password?"
+        confirmLabel="Reset password"
+        destructive
+        busy={resetBusy}
+        onConfirm={() => void confirmReset()}
+        onCancel={() => setResetting(null)}
+      >
+        {resetting && `${userDisplayName(resetting)} (${resetting.email}) gets a new temporary password and is logged out on every device. They choose their own password at the next log in.`}
       </ConfirmDialog>
 
       <TemporaryPasswordDialog created={created} onClose={() => setCreated(null)} />

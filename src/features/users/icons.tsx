@@ -18,3 +18,13 @@ export function TrashIcon() {
     </svg>
   );
 }
+
+export function KeyIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <circle cx="7.5" cy="15.5" r="4.5" />
+      <path d="M10.7 12.3 21 2" />
+      <path d="M16 7l3 3M18.5 4.5l2 2" />
+    </svg>
+  );
+}

@@ -5,10 +5,10 @@
  * but disabled, with the reason on screen. Shared by the users and
  * concerns screens.
  */
-import { useSyncExternalStore } from 'react';
 import { pb } from '../../api/client.ts';
 import type { UserType } from '../../api/records.ts';
 import { useSyncStatus } from '../../data/hooks.ts';
+import { useBrowserOnline } from '../../ui/useBrowserOnline.ts';
 
 export interface Staff {
   id: string;
@@ -21,15 +21,6 @@ export function signedInStaff(): Staff | null {
   const record = pb.authStore.record;
   if (!record?.id) return null;
   return { id: record.id, community: String(record.community ?? ''), type: record.type as UserType };
-}
-
-function subscribeBrowserOnline(onChange: () => void): () => void {
-  window.addEventListener('online', onChange);
-  window.addEventListener('offline', onChange);
-  return () => {
-    window.removeEventListener('online', onChange);
-    window.removeEventListener('offline', onChange);
-  };
 }
 
 export interface Management {
@@ -45,7 +36,7 @@ export function useManagement(offlineReason: string): Management {
   const { online } = useSyncStatus();
   // The engine learns of a dead connection only from a failed request; the
   // browser's own flag is quicker when the device drops off the network.
-  const browserOnline = useSyncExternalStore(subscribeBrowserOnline, () => navigator.onLine, () => true);
+  const browserOnline = useBrowserOnline();
   const director = signedInStaff()?.type === 'director';
   const connected = online && browserOnline;
   return { director, canManage: director && connected, blockedReason: director && !connected ? offlineReason : null };

@@ -15,7 +15,7 @@ import type { Staff } from './useManagement.ts';
 
 export const USERS_OFFLINE_REASON = 'You are offline — managing users needs a connection.';
 
-type UserAction = 'create' | 'update' | 'delete';
+type UserAction = 'create' | 'update' | 'delete' | 'reset';
 
 /** The failure texts of spec §8 for the users screen. */
 export function userFailureMessage(error: unknown, action: UserAction): string {
@@ -36,7 +36,8 @@ export function userFailureMessage(error: unknown, action: UserAction): string {
  * has to satisfy the form; getRandomValues works on plain-http origins too.
  */
 export function throwawayPassword(): string {
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  // 20 hex characters: inside spec §5's 8–24, which the server holds too.
+  return Array.from(crypto.getRandomValues(new Uint8Array(10)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 export interface CreatedUser {
@@ -86,6 +87,22 @@ export function useUserActions(director: Staff | null) {
       } catch (error) {
         fail(error, 'update');
         return false;
+      }
+    },
+
+    /**
+     * A new temporary password for a colleague (the server's reset route):
+     * the old one and every session of it stop working, and the user must
+     * choose their own at the next sign-in.
+     */
+    async resetPassword(user: UserRecord): Promise<CreatedUser | null> {
+      try {
+        const answer = await pb.send<{ temporary_password?: unknown }>(`/api/scms/users/${encodeURIComponent(user.id)}/reset-password`, { method: 'POST' });
+        toast({ title: 'Success', description: 'Password reset' });
+        return { email: user.email, temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null };
+      } catch (error) {
+        fail(error, 'reset');
+        return null;
       }
     },
 

@@ -1,0 +1,73 @@
+/**
+ * 'Forgot password?' on the login page: PocketBase's reset e-mail when the
+ * server can send mail, otherwise the way it works without mail (the
+ * director resets the password and hands over a temporary one). What it
+ * says after sending never tells whether the address is a user's.
+ */
+import { useState } from 'react';
+import { loginSchema } from '../../domain/loginSchema.ts';
+import { TextInput } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { ASK_YOUR_DIRECTOR, loadAuthOptions, requestPasswordReset, RESET_OFFLINE_REASON } from './passwords.ts';
+
+type Step = { kind: 'closed' } | { kind: 'loading' } | { kind: 'director' } | { kind: 'offline' } | { kind: 'email'; sending: boolean; error?: string } | { kind: 'sent'; email: string };
+
+export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
+  const [step, setStep] = useState<Step>({ kind: 'closed' });
+  const [email, setEmail] = useState('');
+
+  async function open() {
+    setStep({ kind: 'loading' });
+    const options = await loadAuthOptions();
+    if (!options) setStep({ kind: 'offline' });
+    else if (options.passwordResetEmail) {
+      setEmail(typedEmail().trim());
+      setStep({ kind: 'email', sending: false });
+    } else setStep({ kind: 'director' });
+  }
+
+  async function send() {
+    const parsed = loginSchema.shape.email.safeParse(email);
+    if (!parsed.success) {
+      setStep({ kind: 'email', sending: false, error: parsed.error.issues[0]?.message });
+      return;
+    }
+    setStep({ kind: 'email', sending: true });
+    try {
+      await requestPasswordReset(parsed.data);
+      setStep({ kind: 'sent', email: parsed.data });
+    } catch (error) {
+      const offline = (error as { status?: number } | null)?.status === 0;
+      setStep({ kind: 'email', sending: false, error: offline ? RESET_OFFLINE_REASON : 'The reset e-mail could not be sent. Try again later, or ask your director to reset your password.' });
+    }
+  }
+
+  return (
+    <section aria-label="Forgot password" className="mt-4 text-sm">
+      {step.kind === 'closed' || step.kind === 'loading' ? (
+        <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="font-medium text-gray-800 underline underline-offset-2 hover:text-black">
+          Forgot password?
+        </button>
+      ) : (
+        <h2 className="font-semibold">Forgot password?</h2>
+      )}
+      <div aria-live="polite">
+        {step.kind === 'director' && <p className="mt-2 text-gray-700">{ASK_YOUR_DIRECTOR}</p>}
+        {step.kind === 'offline' && <p className="mt-2 text-gray-700">{RESET_OFFLINE_REASON}</p>}
+        {step.kind === 'sent' && (
+          <p className="mt-2 text-gray-700">If {step.email} belongs to an account, an e-mail with a link to reset the password is on its way. The link works once.</p>
+        )}
+      </div>
+      {step.kind === 'email' && (
+        <div className="mt-2 space-y-3">
+          <p className="text-gray-700">We will send a link to reset your password to this e-mail.</p>
+          <TextInput label="Email for the reset link" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} error={step.error} />
+          <button type="button" onClick={() => void send()} disabled={step.sending} className="flex w-full items-center justify-center gap-2 rounded border border-black py-2 font-medium disabled:opacity-60">
+            {step.sending && <Spinner size={18} label="Sending" />}
+            Send reset link
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+/**
+ * Own passwords in the built app against a real PocketBase (issue 12), at
+ * phone and desktop size: a director adds a user and logs out; the new user
+ * logs in with the temporary password and must choose their own before
+ * anything else (offline, the screen says a connection is needed), then
+ * lands on Homes and can change it again from the menu; the director resets
+ * it and sees the new one-time password, and the old session is void.
+ * 'Forgot password?' on the login page says to ask the director when the
+ * server has no mail. Screenshots of each new screen, online and offline.
+ */
+import type { Page } from 'playwright-core';
+import PocketBase from 'pocketbase';
+import { describe, expect, test } from 'vitest';
+import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { waitForFirstSync } from './pwa-helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  expectToast,
+  navArea,
+  navigate,
+  openedDialog,
+  screenshot,
+  sizedContext,
+  SIZE_NAMES,
+  useScreensApp,
+  waitUntil,
+} from './screens-helpers.ts';
+
+const env = useScreensApp();
+
+async function logIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(env.app.server.url);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+async function logOut(page: Page): Promise<void> {
+  const area = await navArea(page);
+  await area.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in to manage your community' }).waitFor();
+}
+
+const serverUser = async (email: string) => (await env.app.server.admin.collection('users').getFullList({ filter: env.app.server.admin.filter('email = {:email}', { email }) }))[0];
+const savedToken = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string }).token ?? '');
+
+describe.each(SIZE_NAMES)('at %s size', (size) => {
+  test('a new user must choose a password at the first log in; the director resets it', async () => {
+    const context = await sizedContext(env.browser, size);
+    const page = await context.newPage();
+    try {
+      // The director adds a colleague and is shown the temporary password once.
+      await logIn(page, DEMO_DIRECTOR.email, DEMO_DIRECTOR.password);
+      await page.getByRole('heading', { name: 'Homes' }).waitFor();
+      const email = `sam.${size}@palmgrove.example`;
+      const last = `Newhire${size}`;
+      await navigate(page, 'Users');
+      await page.getByRole('button', { name: 'Add User' }).click();
+      const add = await openedDialog(page, 'Add User');
+      await add.getByLabel('First name').fill('Sam');
+      await add.getByLabel('Last name').fill(last);
+      await add.getByLabel('Type').selectOption({ label: 'Regular' });
+      await add.getByLabel('Email').fill(email);
+      await add.getByRole('button', { name: 'Add User' }).click();
+      const shown = await openedDialog(page, 'Temporary password');
+      const temporary = (await shown.getByTestId('temporary-password').innerText()).trim();
+      await shown.getByRole('button', { name: 'Done' }).click();
+      await shown.waitFor({ state: 'detached' });
+      await logOut(page);
+
+      // The colleague logs in with it: the password change comes first, on any route.
+      await logIn(page, email, temporary);
+      await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+      await page.goto(`${env.app.server.url}/reports`);
+      await page.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+      expect(await page.getByRole('heading', { name: 'Reports' }).count()).toBe(0);
+      await screenshot(page, 'password-first-login');
+      await expectNoSeriousA11yViolations(page, 'the first-login password screen');
+
+      await context.setOffline(true);
+      await page.getByText('You are offline — setting a new password needs a connection.').waitFor();
+      await expect(page.getByRole('button', { name: 'Change password' }).isDisabled()).resolves.toBe(true);
+      await screenshot(page, 'password-first-login-offline');
+      await context.setOffline(false);
+      await page.getByText('You are offline — setting a new password needs a connection.').waitFor({ state: 'detached' });
+
+      // The form's own rules first, then the server's answer to a wrong current password.
+      const newPassword = `Sams-own-${size}-1`;
+      await page.getByLabel('Temporary password').fill(temporary);
+      await page.getByLabel('New password', { exact: true }).fill('short');
+      await page.getByLabel('Confirm new password').fill('shorter');
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('Password must be between 8 and 24 characters').waitFor();
+      await page.getByText('Passwords do not match').waitFor();
+      await page.getByLabel('Temporary password').fill('not-the-temporary-1');
+      await page.getByLabel('New password', { exact: true }).fill(newPassword);
+      await page.getByLabel('Confirm new password').fill(newPassword);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByText('The current password is not correct.').waitFor();
+
+      await page.getByLabel('Temporary password').fill(temporary);
+      await page.getByRole('button', { name: 'Change password' }).click();
+      await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+      await expectToast(page, 'Success', 'Password changed');
+      expect(new URL(page.url()).pathname).toBe('/homes');
+      expect((await serverUser(email))?.must_change_password).toBe(false);
+      // Still signed in, on a token of the new password: the mirror fills.
+      const userId = (await serverUser(email))!.id;
+      await waitForFirstSync(page, userId);
+
+      // Later changes go through the menu (the toast dismissed first, so the sheet's screenshot shows only the sheet).
+      await page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('button', { name: 'Close' }).click();
+      await (await navArea(page)).getByRole('button', { name: 'Change password' }).click();
+      const sheet = await openedDialog(page, 'Change password');
+      await expect(sheet.getByLabel('Current password').isVisible()).resolves.toBe(true);
+      await screenshot(page, 'password-change');
+      await expectNoSeriousA11yViolations(page, 'the Change password sheet');
+      await context.setOffline(true);
+      await sheet.getByText('You are offline — setting a new password needs a connection.').waitFor();
+      await screenshot(page, 'password-change-offline');
+      await context.setOffline(false);
+      await sheet.getByRole('button', { name: 'Close' }).first().click();
+      await sheet.waitFor({ state: 'detached' });
+
+      const oldSession = await savedToken(page);
+      await logOut(page);
+
+      // The director resets it: a new one-time password, the old sessions end.
+      await logIn(page, DEMO_DIRECTOR.email, DEMO_DIRECTOR.password);
+      await page.getByRole('heading', { name: 'Homes' }).waitFor();
+      await navigate(page, 'Users');
+      await page.getByRole('button', { name: `Reset password of ${last}, Sam` }).click();
+      const confirm = await openedDialog(page, 'Reset password?');
+      await expect(confirm.innerText()).resolves.toContain(email);
+      await screenshot(page, 'password-reset-confirm');
+      await expectNoSeriousA11yViolations(page, 'the Reset password confirmation');
+      await confirm.getByRole('button', { name: 'Reset password' }).click();
+      const reset = await openedDialog(page, 'Temporary password');
+      await page.getByText('Password reset').waitFor();
+      const resetPassword = (await reset.getByTestId('temporary-password').innerText()).trim();
+      expect(resetPassword).toMatch(/^\S{8,24}$/);
+      expect(resetPassword).not.toBe(temporary);
+      await screenshot(page, 'password-reset-shown');
+      await reset.getByRole('button', { name: 'Done' }).click();
+      await reset.waitFor({ state: 'detached' });
+      await waitUntil('the flag on the server', () => serverUser(email), (user) => user?.must_change_password === true);
+      // The session of the password the user chose is over.
+      const stale = new PocketBase(env.app.server.url);
+      stale.authStore.save(oldSession, null);
+      await expect(stale.collection('users').authRefresh()).rejects.toMatchObject({ status: 401 });
+
+      // Offline, the director's reset button is disabled with the reason.
+      await context.setOffline(true);
+      await expect(page.getByRole('button', { name: `Reset password of ${last}, Sam` }).isDisabled()).resolves.toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("'Forgot password?' without mail says to ask the director; offline it says a connection is needed", async () => {
+    const context = await sizedContext(env.browser, size);
+    const page = await context.newPage();
+    try {
+      await page.goto(env.app.server.url);
+      await page.getByRole('button', { name: 'Forgot password?' }).click();
+      await page.getByText('Ask your director to reset your password.', { exact: false }).waitFor();
+      await screenshot(page, 'forgot-password');
+      await expectNoSeriousA11yViolations(page, 'the login page with Forgot password');
+      await page.reload();
+      await page.getByRole('button', { name: 'Forgot password?' }).waitFor();
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Forgot password?' }).click();
+      await page.getByText('You are offline — resetting a password needs a connection.').waitFor();
+      await screenshot(page, 'forgot-password-offline');
+    } finally {
+      await context.close();
+    }
+  });
+});
