@@ -33,7 +33,7 @@ export class FileTokenSource {
   private state: FileTokenState = INITIAL;
   /** Milliseconds since the epoch when the token stops being accepted. */
   private expiresAt = 0;
-  /** The user the token belongs to. */
+  /** The user the token (or the request on its way) belongs to. */
   private owner: string | null = null;
   private fetching: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,10 +57,13 @@ export class FileTokenSource {
   private start(): void {
     this.stopAuthWatch = this.pb.authStore.onChange(() => {
       // A token names its user: another user (or none) must not show with it.
-      if (this.owner !== (this.pb.authStore.record?.id ?? null)) {
-        this.set(INITIAL, 0);
-        this.renewIfDue();
-      }
+      // A refreshed session of the same user keeps it.
+      const user = this.pb.authStore.record?.id ?? null;
+      if (user === this.owner) return;
+      this.owner = user;
+      this.set(INITIAL, 0);
+      // After a request still on its way for the previous user, which is then thrown away.
+      void Promise.resolve(this.fetching).then(this.renewIfDue);
     });
     window.addEventListener('online', this.renewIfDue);
     // Timers sleep with a hidden tab (or a locked phone): check on return.
@@ -96,6 +99,7 @@ export class FileTokenSource {
 
   private async fetchToken(): Promise<void> {
     const user = this.pb.authStore.record?.id ?? null;
+    this.owner = user;
     if (!user || !this.pb.authStore.token) {
       this.set({ token: null, settled: true }, 0);
       return;
@@ -103,13 +107,13 @@ export class FileTokenSource {
     try {
       const token = await this.pb.files.getToken({ requestKey: null });
       // The user signed out or changed while the token was on its way.
-      if ((this.pb.authStore.record?.id ?? null) !== user) return;
+      if (this.owner !== user) return;
       const exp = Number(getTokenPayload(token).exp) * 1000;
-      this.owner = user;
       this.set({ token, settled: true }, Number.isFinite(exp) ? exp : Date.now() + RENEW_BEFORE_MS + MIN_RENEW_MS);
       this.schedule(this.expiresAt - RENEW_BEFORE_MS - Date.now());
     } catch (error) {
       if (!(error instanceof ClientResponseError)) throw error;
+      if (this.owner !== user) return;
       // Offline, or a session the server refuses (the engine shows that): a
       // token that is still good is kept, an expired one is of no use.
       const keep = this.state.token && this.expiresAt > Date.now() ? this.state.token : null;
