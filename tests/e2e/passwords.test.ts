@@ -6,13 +6,17 @@
  * lands on Homes and can change it again from the menu; the director resets
  * it and sees the new one-time password, and the old session is void.
  * 'Forgot password?' on the login page says to ask the director when the
- * server has no mail. Screenshots of each new screen, online and offline.
+ * server has no mail, and with mail (a local SMTP sink) sends the reset
+ * e-mail whose link sets a new password. Screenshots of each new screen,
+ * online and offline.
  */
 import type { Page } from 'playwright-core';
 import PocketBase from 'pocketbase';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { waitForFirstSync } from './pwa-helpers.ts';
+import { createCommunity, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import { decodedMail, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { distDir, waitForFirstSync } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
   expectToast,
@@ -175,5 +179,66 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     } finally {
       await context.close();
     }
+  });
+});
+
+describe('with mail configured', () => {
+  let mailServer: TestServer;
+  let sink: SmtpSink;
+  let c: CommunityFixture;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    mailServer = await startTestServer({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(sink.port), SMTP_SENDER: 'patrol@scms.test' }, { publicDir: distDir });
+    c = await createCommunity(mailServer.admin, 'mailjourney');
+  });
+  afterAll(async () => {
+    await mailServer?.stop();
+    await sink?.stop();
+  });
+
+  describe.each(SIZE_NAMES)('at %s size', (size) => {
+    test("'Forgot password?' sends the reset e-mail; its link sets a new password that logs in", async () => {
+      const account = size === 'phone' ? c.regular : c.manager;
+      const context = await sizedContext(env.browser, size);
+      const page = await context.newPage();
+      try {
+        await page.goto(mailServer.url);
+        await page.getByLabel('Email', { exact: true }).fill(account.email);
+        await page.getByRole('button', { name: 'Forgot password?' }).click();
+        // The address typed for the login is offered for the link.
+        const field = page.getByLabel('Email for the reset link');
+        await expect(field.inputValue()).resolves.toBe(account.email);
+        await screenshot(page, 'forgot-password-mail');
+        await expectNoSeriousA11yViolations(page, 'the login page with the reset e-mail form');
+        const before = sink.messages.length;
+        await page.getByRole('button', { name: 'Send reset link' }).click();
+        await page.getByText(`If ${account.email} belongs to an account, an e-mail with a link to reset the password is on its way.`, { exact: false }).waitFor();
+        await screenshot(page, 'forgot-password-sent');
+        const mail = await sink.next(before);
+        expect(mail.to).toEqual([account.email]);
+        const token = /confirm-password-reset\/([\w.-]+)/.exec(decodedMail(mail.raw))?.[1];
+        expect(token).toBeTruthy();
+
+        // The link's page (PocketBase's own) sets the new password.
+        const newPassword = `Reset-by-mail-${size}`;
+        await page.goto(`${mailServer.url}/_/#/auth/confirm-password-reset/${token}`);
+        await page.getByLabel('New password', { exact: false }).first().fill(newPassword);
+        await page.getByLabel('New password confirm', { exact: false }).fill(newPassword);
+        await page.getByRole('button', { name: /Set new password/i }).click();
+        await waitUntil('the new password to log in', () => mailServer.client().collection('users').authWithPassword(account.email, newPassword).then(() => true, () => false), (ok) => ok);
+
+        // An unknown address gets the same words, and no e-mail.
+        await page.goto(mailServer.url);
+        await page.getByRole('button', { name: 'Forgot password?' }).click();
+        await page.getByLabel('Email for the reset link').fill('nobody.here@scms.test');
+        const count = sink.messages.length;
+        await page.getByRole('button', { name: 'Send reset link' }).click();
+        await page.getByText('If nobody.here@scms.test belongs to an account, an e-mail with a link to reset the password is on its way.', { exact: false }).waitFor();
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(sink.messages.length).toBe(count);
+      } finally {
+        await context.close();
+      }
+    });
   });
 });

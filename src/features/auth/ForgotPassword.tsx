@@ -43,15 +43,15 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
   }
 
   return (
-    <section aria-label="Forgot password" className="mt-4 text-sm">
+    <section aria-label="Forgot password" className="mt-4">
       {step.kind === 'closed' || step.kind === 'loading' ? (
-        <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="font-medium text-gray-800 underline underline-offset-2 hover:text-black">
+        <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black">
           Forgot password?
         </button>
       ) : (
-        <h2 className="font-semibold">Forgot password?</h2>
+        <h2 className="text-sm font-semibold">Forgot password?</h2>
       )}
-      <div aria-live="polite">
+      <div aria-live="polite" className="text-sm">
         {step.kind === 'director' && <p className="mt-2 text-gray-700">{ASK_YOUR_DIRECTOR}</p>}
         {step.kind === 'offline' && <p className="mt-2 text-gray-700">{RESET_OFFLINE_REASON}</p>}
         {step.kind === 'sent' && (
@@ -60,7 +60,7 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
       </div>
       {step.kind === 'email' && (
         <div className="mt-2 space-y-3">
-          <p className="text-gray-700">We will send a link to reset your password to this e-mail.</p>
+          <p className="text-sm text-gray-700">We will send a link to reset your password to this e-mail.</p>
           <TextInput label="Email for the reset link" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} error={step.error} />
           <button type="button" onClick={() => void send()} disabled={step.sending} className="flex w-full items-center justify-center gap-2 rounded border border-black py-2 font-medium disabled:opacity-60">
             {step.sending && <Spinner size={18} label="Sending" />}
