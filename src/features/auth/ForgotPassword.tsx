@@ -43,7 +43,7 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
   }
 
   return (
-    <section aria-label="Forgot password" className="mt-4">
+    <div className="mt-4">
       {step.kind === 'closed' || step.kind === 'loading' ? (
         <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black">
           Forgot password?
@@ -68,6 +68,6 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
           </button>
         </div>
       )}
-    </section>
+    </div>
   );
 }
