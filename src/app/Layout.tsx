@@ -16,7 +16,7 @@ import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
-import { pendingCount, signOut } from './session.ts';
+import { useLogOut } from './LogOut.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
 
 const ENTRIES = [
@@ -65,14 +65,7 @@ export function Layout() {
   const user = pb.authStore.record;
   const community = useMirrorQuery(engine.db, ['communities'], async () => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [user?.community]);
 
-  async function logOut() {
-    const waiting = user ? await pendingCount(user.id) : 0;
-    signOut();
-    if (waiting > 0) {
-      toast({ title: 'Logged out', description: `${waiting} change${waiting === 1 ? '' : 's'} will be sent after you log in again.` });
-    }
-    navigate('/', { replace: true });
-  }
+  const logOut = useLogOut();
 
   function passwordChanged(outcome: ChangeOutcome) {
     setChangingPassword(false);
@@ -100,7 +93,14 @@ export function Layout() {
   );
 
   const logOutButton = (
-    <button type="button" onClick={() => void logOut()} className="rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15">
+    <button
+      type="button"
+      onClick={() => {
+        setDrawerOpen(false);
+        logOut.askLogOut();
+      }}
+      className="rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15"
+    >
       Log out
     </button>
   );
@@ -152,6 +152,7 @@ export function Layout() {
           <Outlet />
         </ScreenErrorBoundary>
       </main>
+      {logOut.view}
     </div>
   );
 }

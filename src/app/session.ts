@@ -1,15 +1,43 @@
 /**
- * Sign-out (spec §2): clears the saved sign-in and returns to /. The outbox
- * is kept (DESIGN.md): its entries are sent after the next sign-in.
+ * Signing out (spec §2: it clears the saved sign-in and returns to /).
+ *
+ * `logOut` is the Log out button's: patrol phones are shared between shifts
+ * (issue 12), so it also removes the user's copy of the community from the
+ * device, keeping only their unsent outbox, which is sent after their next
+ * sign-in (src/data/wipe.ts). `signOut` alone is for a session the server
+ * refused ('Log in' on the expired-session banner): the same officer usually
+ * signs in again and keeps the mirror; if someone else signs in instead, that
+ * user's start removes it (DataProvider).
  */
 import { pb } from '../api/client.ts';
-import { userDatabase } from '../data/db.ts';
+import type { SyncEngine } from '../data/engine.ts';
+import { clearSession } from '../data/session.ts';
+import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/wipe.ts';
 
-/** How many queued changes the user would leave behind, for the sign-out message. */
-export async function pendingCount(userId: string): Promise<number> {
-  return userDatabase(userId).outbox.count();
-}
+/** Past this the engine's goodbye to the realtime server is not waited for (a server that hangs). */
+const STOP_WAIT_MS = 3_000;
 
 export function signOut(): void {
   pb.authStore.clear();
+}
+
+/**
+ * Log out: the engine stops (no pull or replay starts again), the mirror and
+ * the cached images go while the screens are still up (they read an empty
+ * mirror, not a closed one), then the sign-in, then the database is let go
+ * (see releaseUserDatabase for what a request of the stopped engine still
+ * under way may have written). The sign-in goes even if removing failed: a
+ * Log out that leaves the user signed in would be worse; the next user's
+ * start removes what is left.
+ */
+export async function logOut(engine: SyncEngine): Promise<void> {
+  await Promise.race([engine.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
+  try {
+    await Promise.all([clearMirror(engine.db), deleteImageCaches()]);
+  } finally {
+    signOut();
+    // The worker's copy of the session, at once (the auth store's listener does it too, later).
+    await clearSession();
+    await releaseUserDatabase(engine.userId);
+  }
 }

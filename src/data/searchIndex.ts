@@ -312,8 +312,12 @@ export class MirrorSearchIndex {
 
   private enqueue(task: () => Promise<void>): void {
     // A failed read (the database closed under it) must not stop later updates.
-    // Once disposed, what was queued would read a closed database: skipped.
-    this.chain = this.chain.then(() => (this.disposed ? undefined : task())).catch((error: unknown) => console.error('Search index update failed:', error));
+    // Once disposed, what was queued would read a closed database: skipped, and a read under way that fails for it is no news.
+    this.chain = this.chain
+      .then(() => (this.disposed ? undefined : task()))
+      .catch((error: unknown) => {
+        if (!this.disposed) console.error('Search index update failed:', error);
+      });
   }
 
   private readonly onMutated = (parts: ObservabilitySet): void => {

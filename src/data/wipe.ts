@@ -16,12 +16,9 @@
  */
 import Dexie from 'dexie';
 import { closeUserDatabase, databaseName, userDatabase, type ScmsDatabase } from './db.ts';
+import { IMAGE_CACHE_PREFIX, imageCacheName } from './imageCache.ts';
 import { forgetSearchIndex } from './searchIndex.ts';
 
-/** Cache Storage caches of images, one per user: `scms-images-<userId>`. */
-export const IMAGE_CACHE_PREFIX = 'scms-images-';
-/** The one cache of earlier versions, shared by every user of the device. */
-const LEGACY_IMAGE_CACHE = 'house-images';
 const KEPT_TABLE = 'outbox';
 /** A user's database: `scms-` and a PocketBase id (15 of [a-z0-9]), never scms-session or another app database. */
 const USER_DATABASE = /^scms-([a-z0-9]{15})$/;
@@ -94,8 +91,9 @@ function clearStores(name: string): Promise<void> {
 export async function deleteImageCaches(keepUserId?: string): Promise<string[]> {
   // No Cache Storage (an insecure origin, a test without one): nothing was cached.
   if (typeof caches === 'undefined') return [];
-  const keep = keepUserId === undefined ? null : `${IMAGE_CACHE_PREFIX}${keepUserId}`;
-  const names = (await caches.keys()).filter((name) => (name.startsWith(IMAGE_CACHE_PREFIX) && name !== keep) || name === LEGACY_IMAGE_CACHE);
+  // (The shared cache of earlier versions, 'house-images', goes when the worker that replaces them activates: sw.ts.)
+  const keep = keepUserId === undefined ? null : imageCacheName(keepUserId);
+  const names = (await caches.keys()).filter((name) => name.startsWith(IMAGE_CACHE_PREFIX) && name !== keep);
   await Promise.all(names.map((name) => caches.delete(name)));
   return names;
 }

@@ -13,6 +13,8 @@ export function ConfirmDialog({
   busy = false,
   confirmDisabled = false,
   destructive = false,
+  secondaryLabel,
+  onSecondary,
   onConfirm,
   onCancel,
 }: {
@@ -25,6 +27,9 @@ export function ConfirmDialog({
   /** The answer cannot be yes (the text says why). */
   confirmDisabled?: boolean;
   destructive?: boolean;
+  /** A third answer, between Cancel and the main one (log out: 'Log out anyway' beside 'Send now'). */
+  secondaryLabel?: string;
+  onSecondary?: () => void;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -38,10 +43,15 @@ export function ConfirmDialog({
           {/* A toast shows here, under the title, never over the answers. */}
           <div ref={toastSlot} />
           {children && <div className="mt-2 text-sm text-gray-700">{children}</div>}
-          <div className="mt-5 flex justify-end gap-2">
+          <div className="mt-5 flex flex-wrap justify-end gap-2">
             <button type="button" onClick={onCancel} className="rounded border border-gray-300 px-4 py-2">
               {cancelLabel}
             </button>
+            {secondaryLabel && onSecondary && (
+              <button type="button" onClick={onSecondary} disabled={busy} className="rounded border border-gray-300 px-4 py-2 font-medium disabled:opacity-60">
+                {secondaryLabel}
+              </button>
+            )}
             <button
               type="button"
               onClick={onConfirm}
