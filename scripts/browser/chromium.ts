@@ -31,8 +31,11 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: FLAGS, ...options });
 }
 
-/** A persistent profile: needed where incognito changes behaviour (installability). */
-export async function launchPersistentChromium(userDataDir: string): Promise<BrowserContext> {
+/**
+ * A persistent profile: needed where incognito changes behaviour (installability).
+ * `extraArgs` add to the flags (bench:lighthouse opens a remote-debugging port for Lighthouse).
+ */
+export async function launchPersistentChromium(userDataDir: string, extraArgs: readonly string[] = []): Promise<BrowserContext> {
   checkInstalled();
-  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: FLAGS });
+  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...extraArgs] });
 }
