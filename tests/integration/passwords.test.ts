@@ -197,6 +197,14 @@ describe('the temporary password must be changed', () => {
     refused += 2;
     expect((await t.admin.collection('users').getOne(created.id)).must_change_password).toBe(true);
 
+    // Nor by a 'change' that keeps the temporary password, or sets none.
+    const same = await refusalOf(pb.collection('users').update(created.id, { oldPassword: temporary, password: temporary, passwordConfirm: temporary }));
+    expect(same.body.data).toEqual({ password: { code: 'validation_same_password', message: 'Choose a password different from the current one.' } });
+    expect(await statusOf(pb.collection('users').update(created.id, { oldPassword: temporary }))).toBe(400);
+    expect(await statusOf(pb.collection('users').update(created.id, { oldPassword: temporary, password: '', passwordConfirm: '' }))).toBe(400);
+    refused += 3;
+    expect((await t.admin.collection('users').getOne(created.id)).must_change_password).toBe(true);
+
     await pb.collection('users').update(created.id, { oldPassword: temporary, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
     const again = await t.client().collection('users').authWithPassword(email, NEW_PASSWORD);
     expect(again.record.must_change_password).toBe(false);

@@ -117,6 +117,14 @@ function checkUserUpdate(e) {
   if (passwordSent && !ownPasswordChange) throw new ForbiddenError('Only the user can change their password; a director resets it.');
   if (ownPasswordChange) {
     if (changed.length > 0) throw new ForbiddenError('Only your password can be changed here.');
+    // The flag is cleared only for a new password: the temporary one, kept,
+    // is still one a director has seen.
+    if (typeof body.password !== 'string' || body.password === '') {
+      throw fieldRefusal('password', 'validation_required', 'Cannot be blank.');
+    }
+    if (e.record.original().validatePassword(body.password)) {
+      throw fieldRefusal('password', 'validation_same_password', 'Choose a password different from the current one.');
+    }
     e.record.set('must_change_password', false);
   }
   if (changed.indexOf('email') !== -1) checkChangedEmail(e);
