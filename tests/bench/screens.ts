@@ -373,7 +373,7 @@ async function main(): Promise<void> {
     await page.goto(server.url);
     const officer = data.staff.find((s) => s.type === 'regular')!;
     await page.getByLabel('Email').fill(officer.email as string);
-    await page.getByLabel('Password').fill(STAFF_PASSWORD);
+    await page.getByLabel('Password', { exact: true }).fill(STAFF_PASSWORD);
     const userAgent = await page.evaluate(() => navigator.userAgent);
     progress(`signing in as ${officer.email as string} (empty IndexedDB)`);
     const signInStarted = Date.now();
