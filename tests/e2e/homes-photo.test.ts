@@ -7,7 +7,6 @@
  * a home record the card cannot draw shows 'Something went wrong' in its
  * place while the other homes still show.
  */
-import { deflateSync } from 'node:zlib';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,38 +15,10 @@ import { LEASE_TTL_MS } from '../../src/data/lease.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import { DEMO_COMMUNITY_IDS, dialog, expectNoSeriousA11yViolations, expectToast, screenshot, SIZE_NAMES, sizedContext, useScreensApp, waitUntil } from './screens-helpers.ts';
 import { everyHomeCard } from './homes-helpers.ts';
+// Solid colours, so the screenshots show which photo a card holds.
+import { solidPng } from '../support/png.ts';
 
 const env = useScreensApp();
-
-/** A solid-colour PNG, so the screenshots show which photo a card holds. */
-function solidPng(width: number, height: number, [r, g, b]: [number, number, number]): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const check = Buffer.alloc(4);
-    check.writeUInt32BE(crc(body));
-    return Buffer.concat([length, body, check]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header[8] = 8; // bit depth
-  header[9] = 2; // truecolour
-  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => [r, g, b]).flat())]);
-  const pixels = Buffer.concat(Array.from({ length: height }, () => row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const HOMES = {
   phone: { online: '921 Photo Test Ln', offline: '922 Photo Test Ln' },
