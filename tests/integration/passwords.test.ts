@@ -6,6 +6,7 @@
  * sessions end; the login page learns whether reset e-mails can be sent, and
  * with mail configured the e-mail arrives (a local SMTP sink) and works.
  */
+import '../support/browser-globals.ts';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
@@ -235,6 +236,28 @@ describe('a director resets a password', () => {
     // Each reset gives a different password.
     const second = await reset(await t.signIn(a.director.email), user.id);
     expect(second.temporary_password).not.toBe(answer.temporary_password);
+  });
+
+  test('a live connection of the old session stops receiving the community\'s changes (reset and own change)', async () => {
+    const house = () => ({ address: `${newId()} Live St`, city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+    for (const how of ['reset', 'own change'] as const) {
+      const user = await freshUser();
+      const live = await t.signIn(user.email);
+      const seen: string[] = [];
+      const unsubscribe = await live.collection('houses').subscribe('*', (event) => void seen.push(event.record.id));
+      try {
+        const before = await t.admin.collection('houses').create(house());
+        await expect.poll(() => seen.includes(before.id), { timeout: 2000, interval: 20 }).toBe(true);
+        if (how === 'reset') await reset(await t.signIn(a.director.email), user.id);
+        else await (await t.signIn(user.email)).collection('users').update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+        const after = await t.admin.collection('houses').create(house());
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        expect(seen, how).not.toContain(after.id);
+      } finally {
+        await unsubscribe().catch(() => undefined);
+        live.realtime.unsubscribe().catch(() => undefined);
+      }
+    }
   });
 
   test('everyone else is refused and nothing changes', async () => {
