@@ -52,7 +52,7 @@ export function useLogOut(): LogOutFlow {
     setLeaving(true);
     const kept = await unsentCount(engine.db);
     try {
-      await logOut(engine);
+      await logOut(engine.userId, engine);
     } catch (error) {
       // Signed out all the same (logOut); what is left goes at the next user's start.
       console.error('Removing the data of this device failed:', error);

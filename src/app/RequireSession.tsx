@@ -3,7 +3,7 @@ import { Navigate, Outlet, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { DataProvider } from '../data/DataProvider.tsx';
 import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
-import { signOut } from './session.ts';
+import { logOut } from './session.ts';
 
 const subscribeAuth = (onChange: () => void) => pb.authStore.onChange(onChange);
 // The token, not the record: the SDK's local-storage store parses a new
@@ -26,10 +26,8 @@ export function RequireSession() {
   if (user.must_change_password === true) {
     return (
       <ChangePasswordPage
-        onLogOut={() => {
-          signOut();
-          navigate('/', { replace: true });
-        }}
+        // Log out here too leaves nothing of the community on the device (a mirror of an earlier session); the outbox stays.
+        onLogOut={() => void logOut(user.id).finally(() => navigate('/', { replace: true }))}
       />
     );
   }

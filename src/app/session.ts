@@ -10,6 +10,7 @@
  * user's start removes it (DataProvider).
  */
 import { pb } from '../api/client.ts';
+import { userDatabase } from '../data/db.ts';
 import type { SyncEngine } from '../data/engine.ts';
 import { clearSession } from '../data/session.ts';
 import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/wipe.ts';
@@ -22,22 +23,22 @@ export function signOut(): void {
 }
 
 /**
- * Log out: the engine stops (no pull or replay starts again), the mirror and
- * the cached images go while the screens are still up (they read an empty
- * mirror, not a closed one), then the sign-in, then the database is let go
- * (see releaseUserDatabase for what a request of the stopped engine still
- * under way may have written). The sign-in goes even if removing failed: a
- * Log out that leaves the user signed in would be worse; the next user's
- * start removes what is left.
+ * Log out of `userId`: their engine, if one runs, stops (no pull or replay
+ * starts again); the mirror and the cached images go while the screens are
+ * still up (they read an empty mirror, not a closed one); then the sign-in;
+ * then the database is let go (see releaseUserDatabase for what a request of
+ * the stopped engine still under way may have written). The sign-in goes
+ * even if removing failed: a Log out that leaves the user signed in would
+ * be worse; the next user's start removes what is left.
  */
-export async function logOut(engine: SyncEngine): Promise<void> {
-  await Promise.race([engine.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
+export async function logOut(userId: string, engine?: SyncEngine): Promise<void> {
+  if (engine) await Promise.race([engine.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
   try {
-    await Promise.all([clearMirror(engine.db), deleteImageCaches()]);
+    await Promise.all([clearMirror(userDatabase(userId)), deleteImageCaches()]);
   } finally {
     signOut();
     // The worker's copy of the session, at once (the auth store's listener does it too, later).
     await clearSession();
-    await releaseUserDatabase(engine.userId);
+    await releaseUserDatabase(userId);
   }
 }
