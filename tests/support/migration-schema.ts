@@ -73,6 +73,7 @@ export function loadSchema(): Map<string, CollectionDefinition> {
     TextField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'text'); } },
     SelectField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'select'); } },
     RelationField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'relation'); } },
+    BoolField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'bool'); } },
   };
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
     runInNewContext(readFileSync(join(dir, file), 'utf8'), sandbox, { filename: file });

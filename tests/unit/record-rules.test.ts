@@ -12,7 +12,9 @@ import type { z } from 'zod';
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { checkWrite as checkWriteSource, type FieldErrors, type WriteBody, type WriteOptions } from '../../src/domain/recordRules.ts';
 import { addHouseSchema, addUserSchema, concernSchema, END_BEFORE_START, loginSchema, phoneSchema, reportSchema, residentSchema, updateHouseSchema, updateUserSchema } from '../../src/domain/schemas.ts';
+import { PASSWORD_LIMITS } from '../../src/domain/loginSchema.ts';
 import { loadHookLib } from '../support/hook-lib.ts';
+import { field, loadSchema } from '../support/migration-schema.ts';
 
 type CheckWrite = (collection: string, body: WriteBody, options: WriteOptions) => FieldErrors;
 let generated: CheckWrite;
@@ -108,6 +110,11 @@ test('what the forms accept, the server accepts (each collection, both sides)', 
     expect(formMessage(phoneSchema, { ...phoneForm, phone_number: number }, 'phone_number')).toBeUndefined();
     expect(generated('phones', { json: { ...wire.phones, phone_number: number } }, { create: true })).toEqual({});
   }
+});
+
+test("the users' password field has the forms' limits too (it also guards PocketBase's reset e-mail confirmation)", () => {
+  const password = field(loadSchema(), 'users', 'password');
+  expect({ min: password.min, max: password.max }).toEqual(PASSWORD_LIMITS);
 });
 
 describe('the house-check window: the form and the server', () => {
