@@ -194,6 +194,10 @@ function valueCases(): Case[] {
   for (const password of [text(25), text(7), text(100)]) {
     cases.push({ collection: 'users', op: 'create', actor: 'director A', what: `password of ${password.length} characters`, expect: 400, field: 'password', body: () => ({ ...valid(w, 'users', 'director A'), password, passwordConfirm: password }) });
   }
+  // ...and for a password a user chooses for themselves (the own-password change).
+  for (const password of [text(25), text(7)]) {
+    cases.push({ collection: 'users', op: 'update', actor: 'regular A', what: `own password of ${password.length} characters`, on: () => w.a.regular.id, expect: 400, field: 'password', body: () => ({ oldPassword: TEST_PASSWORD, password, passwordConfirm: password }) });
+  }
   // A resident is saved only with both names.
   cases.push({ collection: 'residents', op: 'create', actor: 'regular A', what: 'without a last name', expect: 400, field: 'last_name', body: () => ({ first_name: 'Ann', house: w.seed.houseA }) });
   // The house-check window, on a create and on the house that has one.
