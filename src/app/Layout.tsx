@@ -79,16 +79,30 @@ export function Layout() {
     void engine.checkSession();
   }
 
-  const changePasswordButton = (
+  /** In the top bar between md and lg a key icon (its name stays 'Change password'): the words would push Log out onto two lines. */
+  const changePasswordButton = (compact: boolean) => (
     <button
       type="button"
+      aria-label={compact ? 'Change password' : undefined}
+      title={compact ? 'Change password' : undefined}
       onClick={() => {
         setDrawerOpen(false);
         setChangingPassword(true);
       }}
-      className="rounded px-3 py-2 text-sm font-medium text-white hover:bg-white/15"
+      className="rounded px-3 py-2 text-sm font-medium whitespace-nowrap text-white hover:bg-white/15"
     >
-      Change password
+      {compact ? (
+        <>
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className="lg:hidden">
+            <circle cx="7.5" cy="15.5" r="4.5" />
+            <path d="M10.7 12.3 21 2" />
+            <path d="M16 7l3 3M18.5 4.5l2 2" />
+          </svg>
+          <span className="hidden lg:inline">Change password</span>
+        </>
+      ) : (
+        'Change password'
+      )}
     </button>
   );
 
@@ -122,7 +136,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-2">
             <SyncBadge />
             <div className="hidden items-center gap-1 md:flex">
-              {changePasswordButton}
+              {changePasswordButton(true)}
               {logOutButton}
             </div>
           </div>
@@ -138,7 +152,7 @@ export function Layout() {
           {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
           <NavEntries onNavigate={() => setDrawerOpen(false)} />
           <div className="mt-auto flex flex-col items-start gap-2">
-            {changePasswordButton}
+            {changePasswordButton(false)}
             {logOutButton}
           </div>
         </DialogPanel>
