@@ -28,9 +28,15 @@ function isNonEmptyString(v) {
   return typeof v === 'string' && v.trim() !== '';
 }
 
+/** The system prompt, with the longest rewrite the caller can keep when it has one. */
+function systemPrompt(maxLength) {
+  if (typeof maxLength !== 'number' || !(maxLength > 0)) return SYSTEM_PROMPT;
+  return SYSTEM_PROMPT + ' The rewritten narrative must not be longer than ' + maxLength + ' characters.';
+}
+
 /**
  * Build the HTTP request for one chat completion.
- * @param {{ baseUrl: string, apiKey?: string, model: string, userInput: string }} options
+ * @param {{ baseUrl: string, apiKey?: string, model: string, userInput: string, maxLength?: number }} options
  * @returns {{ url: string, method: 'POST', headers: Object<string, string>, body: string }}
  */
 function buildChatRequest(options) {
@@ -54,7 +60,7 @@ function buildChatRequest(options) {
       model: o.model.trim(),
       temperature: TEMPERATURE,
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'system', content: systemPrompt(o.maxLength) },
         { role: 'user', content: o.userInput },
       ],
     }),
@@ -134,6 +140,10 @@ function readChatResponse(statusCode, json) {
   const message = choice && typeof choice === 'object' ? choice.message : undefined;
   if (!message || typeof message !== 'object') {
     return { ok: false, message: 'AI provider returned no message (choices[0].message is missing)' };
+  }
+  // A reply cut at the model's token limit has lost the end of the narrative's facts.
+  if (choice.finish_reason === 'length') {
+    return { ok: false, message: 'AI provider stopped before the end of the rewrite (length limit)' };
   }
   const text = unwrap(contentText(message.content));
   if (!text) {
