@@ -176,6 +176,10 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByRole('button', { name: 'Forgot password?' }).click();
       await page.getByText('You are offline — resetting a password needs a connection.').waitFor();
       await screenshot(page, 'forgot-password-offline');
+      // Back online, asking again works.
+      await context.setOffline(false);
+      await page.getByRole('button', { name: 'Forgot password?' }).click();
+      await page.getByText('Ask your director to reset your password.', { exact: false }).waitFor();
     } finally {
       await context.close();
     }

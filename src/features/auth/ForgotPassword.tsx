@@ -44,7 +44,8 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
 
   return (
     <div className="mt-4">
-      {step.kind === 'closed' || step.kind === 'loading' ? (
+      {/* Offline it stays a button: once the connection is back, asking again works. */}
+      {step.kind === 'closed' || step.kind === 'loading' || step.kind === 'offline' ? (
         <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black">
           Forgot password?
         </button>
