@@ -6,6 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { Component, type ReactNode } from 'react';
 import { afterEach, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { touchesTables, useMirrorQuery } from '../../src/data/useMirrorQuery.ts';
@@ -60,12 +61,12 @@ test('a failed query reaches the screen instead of showing nothing for good', as
     useMirrorQuery(db, ['calls'], () => Promise.reject(new Error('disk is gone')), []);
     return <p>never an error</p>;
   }
-  class Catch extends (await import('react')).Component<{ children: React.ReactNode }, { error?: string }> {
-    state: { error?: string } = {};
+  class Catch extends Component<{ children: ReactNode }, { error?: string }> {
+    override state: { error?: string } = {};
     static getDerivedStateFromError(error: Error) {
       return { error: error.message };
     }
-    render() {
+    override render() {
       return this.state.error ? <p>caught: {this.state.error}</p> : this.props.children;
     }
   }
