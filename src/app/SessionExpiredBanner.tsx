@@ -3,6 +3,8 @@
  * `authRequired`), not only once a write is stuck: an officer must know
  * before writing reports that would wait. Log in goes to the login page;
  * the outbox stays on the device and is sent after that user signs in again.
+ * The mirror stays too, for that user; if someone else signs in instead,
+ * their start removes it (DataProvider, src/data/wipe.ts), outbox kept.
  */
 import { useNavigate } from 'react-router-dom';
 import { useSyncStatus } from '../data/hooks.ts';
