@@ -24,6 +24,8 @@ export interface UserRecord extends BaseRecord {
   type: UserType;
   community: string;
   avatar?: string;
+  /** Set by the server while the user's password is one a director was shown (new user, reset). */
+  must_change_password?: boolean;
 }
 
 export interface HouseRecord extends BaseRecord {

@@ -45,6 +45,9 @@ async function logOut(page: Page): Promise<void> {
   await page.getByRole('heading', { name: 'Log in to manage your community' }).waitFor();
 }
 
+/** The Users screen's card of this user (its list item). */
+const userCard = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+
 const serverUser = async (email: string) => (await env.app.server.admin.collection('users').getFullList({ filter: env.app.server.admin.filter('email = {:email}', { email }) }))[0];
 const savedToken = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string }).token ?? '');
 
@@ -70,6 +73,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const temporary = (await shown.getByTestId('temporary-password').innerText()).trim();
       await shown.getByRole('button', { name: 'Done' }).click();
       await shown.waitFor({ state: 'detached' });
+      // The director sees that this colleague still has the temporary password.
+      await userCard(page, `${last}, Sam`).getByText('Temporary password', { exact: true }).waitFor();
       await logOut(page);
 
       // The colleague logs in with it: the password change comes first, on any route.
@@ -133,6 +138,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await logIn(page, DEMO_DIRECTOR.email, DEMO_DIRECTOR.password);
       await page.getByRole('heading', { name: 'Homes' }).waitFor();
       await navigate(page, 'Users');
+      // Their own password now: no badge.
+      await userCard(page, `${last}, Sam`).waitFor();
+      expect(await userCard(page, `${last}, Sam`).getByText('Temporary password', { exact: true }).count()).toBe(0);
       await page.getByRole('button', { name: `Reset password of ${last}, Sam` }).click();
       const confirm = await openedDialog(page, 'Reset password?');
       await expect(confirm.innerText()).resolves.toContain(email);
@@ -148,6 +156,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await reset.getByRole('button', { name: 'Done' }).click();
       await reset.waitFor({ state: 'detached' });
       await waitUntil('the flag on the server', () => serverUser(email), (user) => user?.must_change_password === true);
+      await userCard(page, `${last}, Sam`).getByText('Temporary password', { exact: true }).waitFor();
       // The session of the password the user chose is over.
       const stale = new PocketBase(env.app.server.url);
       stale.authStore.save(oldSession, null);

@@ -35,6 +35,10 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
             <p className="text-sm text-gray-700">
               {userTypeLabel(user.type)}
               {isSelf && <span className="ml-2 rounded bg-gray-100 px-1.5 py-0.5 text-xs font-medium text-gray-800">You</span>}
+              {/* For the director: this colleague has not yet replaced the temporary password they were given. */}
+              {controls && user.must_change_password === true && (
+                <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">Temporary password</span>
+              )}
             </p>
           </div>
           {controls && (
