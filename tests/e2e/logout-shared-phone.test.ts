@@ -174,8 +174,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const userId = await signedInUserId(page);
       const narrative = `Gate arm stuck open, sent before log out ${uniqueTag()}`;
       await writeReportOffline(page, (offline) => context.setOffline(offline), address, narrative);
-      // Meanwhile the home is removed on the server: the report will be refused.
-      await env.app.server.admin.collection('houses').delete(house.id);
+      // Meanwhile the home moves to another community on the server: a report on it is refused (the create rule).
+      await env.app.server.admin.collection('houses').update(house.id, { community: DEMO_COMMUNITY_IDS.second });
 
       await clickLogOut(page);
       let question = await openedDialog(page, ONE_UNSENT);
@@ -188,7 +188,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await question.getByRole('button', { name: 'Cancel' }).click();
       await question.waitFor({ state: 'detached' });
 
-      // Back online the replay runs: the server refuses the report (its home is gone), and it is parked.
+      // Back online the replay runs: the server refuses the report (its home is not of this community), and it is parked.
       await context.setOffline(false);
       await page.getByRole('button', { name: 'Sync status: 1 failed' }).waitFor({ timeout: 15_000 });
       await clickLogOut(page);
@@ -203,8 +203,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await expect(question.getByRole('heading', { name: ONE_UNSENT }).count()).resolves.toBe(1);
       expect(await reportsByNarrative(env.app.server, narrative)).toHaveLength(0);
 
-      // The home is back (same id): Send now delivers the report and the log out goes on.
-      await env.app.server.admin.collection('houses').create({ id: house.id, address, city: 'Jupiter', state: 'FL', zip: '33458', community: DEMO_COMMUNITY_IDS.primary });
+      // The home is back in the community: Send now delivers the report and the log out goes on.
+      await env.app.server.admin.collection('houses').update(house.id, { community: DEMO_COMMUNITY_IDS.primary });
       await question.getByRole('button', { name: 'Send now' }).click();
       await page.getByRole('heading', { name: LOGIN_HEADING }).waitFor({ timeout: 20_000 });
       await page.waitForTimeout(1_500);
