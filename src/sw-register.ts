@@ -5,7 +5,7 @@
  */
 import type PocketBase from 'pocketbase';
 import { Workbox } from 'workbox-window';
-import { USER_MESSAGE } from './data/imageCache.ts';
+import { USER_MESSAGE } from './domain/imageCache.ts';
 
 type Listener = (waiting: boolean) => void;
 

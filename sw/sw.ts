@@ -10,7 +10,7 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
-import { imageCacheName, USER_MESSAGE } from '../src/data/imageCache.ts';
+import { imageCacheName, USER_MESSAGE } from '../src/domain/imageCache.ts';
 import { loadSession } from '../src/data/session.ts';
 import { replayForSync, replayFromWorker, SYNC_TAG, type WorkerReplayResult } from './replay.ts';
 
