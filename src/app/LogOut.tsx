@@ -23,9 +23,9 @@ import { Spinner } from '../ui/Spinner.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { logOut } from './session.ts';
 
-/** The question's title (the issue's wording). */
+/** The question's title (the issue's wording, 'N changes are not sent yet', in the singular for one). */
 export function unsentTitle(count: number): string {
-  return `${count} changes are not sent yet`;
+  return count === 1 ? '1 change is not sent yet' : `${count} changes are not sent yet`;
 }
 
 export interface LogOutFlow {

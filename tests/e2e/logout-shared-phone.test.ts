@@ -7,7 +7,7 @@
  *   origin is empty (no homes, residents, phones, reports, users, concerns,
  *   no saved session), no `scms-images-*` cache is left, local storage holds
  *   nothing of the community; the app shell's cache stays;
- * - a report written offline: Log out asks '1 changes are not sent yet';
+ * - a report written offline: Log out asks '1 change is not sent yet';
  *   'Send now' is disabled offline; online, a report the server refuses is
  *   named after 'Send now'; once the server accepts it 'Send now' sends it
  *   (exactly once) and logs out, leaving the device empty;
@@ -30,7 +30,7 @@ import { DEMO_COMMUNITY_IDS, expectNoSeriousA11yViolations, navArea, openedDialo
 const env = useScreensApp();
 
 const LOGIN_HEADING = 'Log in to manage your community';
-const ONE_UNSENT = '1 changes are not sent yet';
+const ONE_UNSENT = '1 change is not sent yet';
 /** Strings of the demo community that must not be left anywhere on the device. */
 const COMMUNITY_MARKERS = ['Palm Grove', 'palmgrove', 'PGE-'];
 
