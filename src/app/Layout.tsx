@@ -9,9 +9,9 @@ import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { pb } from '../api/client.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
+import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
 import type { ChangeOutcome } from '../features/auth/passwords.ts';
-import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
 import { useToast } from '../ui/toast.tsx';
@@ -113,7 +113,7 @@ export function Layout() {
         setDrawerOpen(false);
         logOut.askLogOut();
       }}
-      className="rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15"
+      className="whitespace-nowrap rounded border border-white/40 px-3 py-2 text-sm font-medium text-white hover:bg-white/15"
     >
       Log out
     </button>
