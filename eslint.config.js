@@ -13,7 +13,7 @@ const pocketbaseGlobals = Object.fromEntries(
     'TooManyRequestsError', 'InternalServerError', 'ValidationError', 'toString', 'sleep', 'readerToString', 'arrayOf',
     'onBootstrap', 'onServe', 'onRecordCreateRequest', 'onRecordUpdateRequest', 'onRecordAfterCreateSuccess',
     'onRecordCreate', 'onRecordUpdate', 'onRecordValidate', 'onRecordEnrich', 'onRecordsListRequest', 'onRecordViewRequest',
-    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onRecordConfirmPasswordResetRequest', 'onBatchRequest', 'onModelCreate', 'onRecordDeleteRequest',
+    'onRecordAuthRequest', 'onRecordAuthWithPasswordRequest', 'onRecordConfirmPasswordResetRequest', 'onBatchRequest', 'onModelCreate', 'onRecordDeleteRequest', 'onRecordDelete',
     'require', 'module', 'console',
   ].map((name) => [name, 'readonly']),
 );

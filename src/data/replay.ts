@@ -8,6 +8,12 @@
  *   (an earlier attempt whose answer was lost) counts as delivered;
  * - before a request leaves, the entry records `sentAt`; the next attempt of
  *   such an entry first asks the server whether it arrived;
+ * - a create that arrived and was deleted on the server before that check
+ *   (a colleague, another device) is not created again: the server keeps a
+ *   tombstone of every deleted record and refuses its id with
+ *   DELETED_SINCE, and the entry is settled as delivered, its records
+ *   removed from the mirror (a batch that arrived with only some of its
+ *   creates left was delivered too: batches are all or nothing);
  * - entries of several operations go as one transactional batch, so a house
  *   check's report and house update land together or not at all;
  * - independent creates (one create each, no files, no record in common)
@@ -28,7 +34,7 @@ import { errorMessage, fieldErrors } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
 import { recordKey, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 import { acquireLease, releaseLease, renewLease } from './lease.ts';
-import { applyServerRecords } from './mirror.ts';
+import { applyServerRecords, removeServerRecords } from './mirror.ts';
 import { refreshSession } from './session.ts';
 
 export const BACKOFF_BASE_MS = 2_000;
@@ -68,8 +74,12 @@ export interface ReplayResult {
   parked: number;
 }
 
+/** The server's refusal of a create whose id names a record deleted since (pb_hooks/lib/deleted_records.js). */
+export const DELETED_SINCE = 'validation_record_deleted';
+
 type Delivery =
-  | { kind: 'delivered'; records: Array<{ collection: CollectionName; record: RecordModel }> }
+  /** `removed`: records the entry created that the server has deleted since; they leave the mirror. */
+  | { kind: 'delivered'; records: Array<{ collection: CollectionName; record: RecordModel }>; removed?: Array<{ collection: CollectionName; id: string }> }
   | { kind: 'parked' }
   | { kind: 'offline' }
   | { kind: 'server-error'; error: unknown }
@@ -123,13 +133,18 @@ async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<
 
 /**
  * Did an earlier attempt of this entry reach the server? Judged by its
- * creates (a batch is all or nothing). null: the entry creates nothing, so
- * sending it again is harmless (its updates set the same values).
+ * creates (a batch is all or nothing, so one of them there is proof that
+ * all arrived, and the missing ones were deleted since). null: none is
+ * there, or the entry creates nothing, so sending it again is harmless (its
+ * updates set the same values; a create of a deleted record is refused).
+ * `allGone`: the server refused to create them again (DELETED_SINCE), so
+ * every create arrived once and was deleted since.
  */
-async function deliveredBefore(pb: PocketBase, entry: OutboxEntry): Promise<Delivery | null> {
+async function deliveredBefore(pb: PocketBase, entry: OutboxEntry, allGone = false): Promise<Delivery | null> {
   if (!entry.ops.some((op) => op.action === 'create')) return null;
   try {
     const records: Array<{ collection: CollectionName; record: RecordModel }> = [];
+    const removed: Array<{ collection: CollectionName; id: string }> = [];
     // The records the entry updated too: they replace its optimistic rows,
     // which would otherwise stay pending.
     for (const op of entry.ops) {
@@ -137,11 +152,14 @@ async function deliveredBefore(pb: PocketBase, entry: OutboxEntry): Promise<Deli
       try {
         records.push({ collection: op.collection, record: await pb.collection(op.collection).getOne(op.id, sendOptions()) });
       } catch (error) {
-        // An updated record deleted since has nothing to show; a missing create means not delivered.
-        if (op.action === 'create' || statusOf(error) !== 404) throw error;
+        // An updated record deleted since has nothing to show; a missing create was deleted since, or never arrived.
+        if (statusOf(error) !== 404) throw error;
+        if (op.action === 'create') removed.push({ collection: op.collection, id: op.id });
       }
     }
-    return { kind: 'delivered', records };
+    const creates = entry.ops.filter((op) => op.action === 'create').length;
+    if (removed.length === creates && !allGone) return null;
+    return { kind: 'delivered', records, removed };
   } catch (error) {
     const status = statusOf(error);
     if (status === 404) return null;
@@ -193,9 +211,10 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     if (status === 401) return { kind: 'auth' };
     // 429: the server's rate limit, met by a burst after a long time offline: wait, as for a 5xx.
     if (status >= 500 || status === 429) return { kind: 'server-error', error };
-    // A create the server already has (e.g. "id must be unique") was delivered before.
-    if (status === 400) {
-      const earlier = await deliveredBefore(pb, entry);
+    // A create the server already has (e.g. "id must be unique") was delivered before;
+    // one it refuses as deleted since was too, and is not created again.
+    if (status === 400 || status === 409) {
+      const earlier = await deliveredBefore(pb, entry, refusedAsDeleted(error));
       if (earlier?.kind === 'delivered') return earlier;
     }
     // A delete of a record that is gone already (removed by a colleague, or
@@ -221,15 +240,33 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
   }
 }
 
+/** A refusal (direct, or of a request in a batch) whose field error is DELETED_SINCE. */
+function refusedAsDeleted(error: unknown): boolean {
+  const seen = (data: unknown): boolean => {
+    if (!data || typeof data !== 'object') return false;
+    return Object.values(data as Record<string, unknown>).some((value) => {
+      if (!value || typeof value !== 'object') return false;
+      const entry = value as { code?: unknown; response?: { data?: unknown } };
+      return entry.code === DELETED_SINCE || seen(entry.response?.data) || seen(value);
+    });
+  };
+  return error instanceof ClientResponseError && seen(error.response?.data);
+}
+
 type ServerRecords = Array<{ collection: CollectionName; record: RecordModel }>;
 
-/** Removes confirmed entries and writes the server's records into the mirror, in one transaction. */
-async function confirm(db: ScmsDatabase, entries: readonly OutboxEntry[], records: ServerRecords): Promise<void> {
+/**
+ * Removes confirmed entries and writes the server's records into the mirror,
+ * in one transaction; records created and deleted since leave the mirror
+ * (unless a later entry still writes them: that one meets the deletion itself).
+ */
+async function confirm(db: ScmsDatabase, entries: readonly OutboxEntry[], records: ServerRecords, removed: ReadonlyArray<{ collection: CollectionName; id: string }> = []): Promise<void> {
   const collections = [...new Set(entries.flatMap((entry) => entry.ops.map((op) => op.collection)))];
   await db.transaction('rw', [db.outbox, ...collections.map((c) => db.mirror(c))], async () => {
     await db.outbox.bulkDelete(entries.map((entry) => entry.seq!));
     for (const collection of collections) {
       await applyServerRecords(db, collection, records.filter((r) => r.collection === collection).map((r) => r.record));
+      await removeServerRecords(db, collection, removed.filter((r) => r.collection === collection).map((r) => r.id));
     }
   });
 }
@@ -367,7 +404,7 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
   const settle = async (entry: OutboxEntry, delivery: Delivery): Promise<ReplayOutcome | null> => {
     switch (delivery.kind) {
       case 'delivered':
-        await confirm(db, [entry], delivery.records);
+        await confirm(db, [entry], delivery.records, delivery.removed);
         result.delivered++;
         return null;
       case 'parked':

@@ -1,0 +1,16 @@
+/// <reference path="../../.data/pb_data/types.d.ts" />
+// Tombstones (issue 12, item 5): a mirrored record deleted on the server is
+// never created again by a device retrying a create whose first answer it
+// lost (lib/deleted_records.js holds the logic and the collections).
+
+const { TRACKED } = require(`${__hooks}/lib/deleted_records.js`);
+
+onRecordDelete((e) => {
+  require(`${__hooks}/lib/deleted_records.js`).recordDeletion(e);
+}, ...TRACKED);
+
+onRecordCreateRequest((e) => {
+  if (e.hasSuperuserAuth()) return e.next();
+  require(`${__hooks}/lib/deleted_records.js`).refuseDeletedId(e);
+  return e.next();
+}, ...TRACKED);
