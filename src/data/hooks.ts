@@ -3,7 +3,7 @@
  * server), so every list works offline and updates as soon as a pull, a
  * realtime event or a local write changes the mirror.
  */
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { OutboxEntry } from './db.ts';
 import type { EngineStatus } from './engine.ts';
@@ -17,13 +17,31 @@ import { useMirrorQuery } from './useMirrorQuery.ts';
 /**
  * The index of the signed-in user's mirror and the version of one of its
  * lists: -1 while it loads, then a new number after every change of it.
+ *
+ * A change is drawn in a transition, not synchronously (as
+ * useSyncExternalStore would): the index announces a change at the end of
+ * its own work (loading 5,000 homes with their people), and drawing the
+ * screen in that same task made one long task of both, which blocks the
+ * page (Lighthouse's Total Blocking Time, issue 11). A transition renders
+ * in a later task and yields to input; a keystroke's own search (a state
+ * change of the screen) is still drawn at once.
  */
 export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; version: number } {
   const { db } = useSyncEngine();
   const index = searchIndexOf(db);
-  const subscribe = useCallback((onChange: () => void) => index.subscribe(list, onChange), [index, list]);
-  const version = useSyncExternalStore(subscribe, () => index.version(list));
-  return { index, version };
+  const [seen, setSeen] = useState(() => ({ index, list, version: index.version(list) }));
+  useEffect(() => {
+    const update = () => {
+      const version = index.version(list);
+      startTransition(() => setSeen((prev) => (prev.index === index && prev.list === list && prev.version === version ? prev : { index, list, version })));
+    };
+    const unsubscribe = index.subscribe(list, update);
+    // A change between the render and this subscription would otherwise be missed.
+    update();
+    return unsubscribe;
+  }, [index, list]);
+  // Another index (a new user) or list: its own version at once, never the previous one's.
+  return { index, version: seen.index === index && seen.list === list ? seen.version : index.version(list) };
 }
 
 /** Homes with their residents and phones in address order, filtered by the list search; undefined while loading. */

@@ -1,0 +1,53 @@
+// @vitest-environment jsdom
+/**
+ * A list screen draws a change of the search index in a later task, not in
+ * the task in which the index applied it (useSearchIndex's transition):
+ * loading 5,000 homes and drawing the screen in one task was one long task,
+ * Lighthouse's Total Blocking Time on Homes and Reports (issue 11).
+ */
+import 'fake-indexeddb/auto';
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { ScmsDatabase } from '../../src/data/db.ts';
+import { useHouses } from '../../src/data/hooks.ts';
+import { searchIndexOf } from '../../src/data/searchIndex.ts';
+import { houseRecord } from '../support/records.ts';
+
+const engine = vi.hoisted(() => ({ current: null as unknown }));
+vi.mock('../../src/data/DataProvider.tsx', () => ({ useSyncEngine: () => engine.current }));
+
+let db: ScmsDatabase;
+let dbCount = 0;
+const actEnvironment = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT;
+
+beforeEach(() => {
+  // React's own scheduling, as in the browser (act() would flush every update at once).
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = false;
+  db = new ScmsDatabase(`search-index-render-test-${++dbCount}`);
+  engine.current = { db };
+});
+
+afterEach(() => {
+  cleanup();
+  db.close();
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = actEnvironment;
+});
+
+function HomeCount() {
+  const homes = useHouses('');
+  return <p>{homes === undefined ? 'loading' : `homes: ${homes.length}`}</p>;
+}
+
+test('a change of the homes list is drawn after the task that applied it, then shown', async () => {
+  render(<HomeCount />);
+  await screen.findByText('homes: 0');
+  const index = searchIndexOf(db);
+  const seen: string[] = [];
+  // Called after the screen's own listener, in the index's task; the check runs after every
+  // microtask queued so far, where a synchronous render (useSyncExternalStore) would have drawn.
+  const unsubscribe = index.subscribe('homes', () => queueMicrotask(() => seen.push(screen.getByText(/^homes: /).textContent!)));
+  await db.houses.put(houseRecord());
+  await screen.findByText('homes: 1');
+  unsubscribe();
+  expect(seen).toEqual(['homes: 0']);
+});
