@@ -17,6 +17,7 @@ export const CONFIG: ConfigEntry[] = [
   { name: 'HOST', default: '127.0.0.1', description: 'Address the server listens on (0.0.0.0 to reach it from phones on the LAN).' },
   { name: 'SCMS_DATA_DIR', default: '.data/pb_data', description: 'PocketBase data folder (database, uploaded files).' },
   { name: 'SCMS_DEMO', default: '1', description: 'Demo mode: seeds the demo communities and shows the demo sign-in on the login page. 0 turns it off (production).' },
+  { name: 'SCMS_ALLOWED_ORIGINS', default: 'the origin of SCMS_PUBLIC_URL', description: 'Comma-separated origins (https://patrol.example.com) whose pages may call the API from another origin (CORS); the app itself, served by the same server, needs none. Any other origin gets no Access-Control-Allow-Origin.' },
   { name: 'SCMS_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Public base URL of the server; the telephony provider posts call status callbacks to it.' },
   { name: 'SCMS_SUPERUSER_EMAIL', default: 'admin@scms.local', description: 'PocketBase superuser (admin UI at /_/) created or updated at start.' },
   { name: 'SCMS_SUPERUSER_PASSWORD', default: 'generated, kept in SCMS_DATA_DIR/../superuser.json', description: 'Its password.' },

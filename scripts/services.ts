@@ -26,6 +26,50 @@ export interface Services {
   stop: () => Promise<void>;
 }
 
+/** Loopback addresses: only this machine reaches a server listening there. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * Demo mode hands the demo director's sign-in to whoever opens the login page
+ * (or /api/scms/demo): fine on this machine, not on an address others reach.
+ * The lines to print, or none when demo mode is off or the address is loopback.
+ */
+export function demoExposureWarning(demo: boolean, host: string, port: number): string[] {
+  if (!demo || isLoopbackHost(host)) return [];
+  const rule = '!'.repeat(78);
+  return [
+    rule,
+    `WARNING: demo mode is on and the server listens on ${host}:${port}, an address other machines can reach.`,
+    'Anyone who can open it is shown the demo director\'s e-mail and password on the login page',
+    '(and at /api/scms/demo), and can read and change every record of the demo communities.',
+    'Production: start with SCMS_DEMO=0 (no demo data, no demo sign-in). A demo for this machine only: HOST=127.0.0.1.',
+    rule,
+  ];
+}
+
+/**
+ * The origins allowed to call the API from another origin (CORS): the
+ * comma-separated SCMS_ALLOWED_ORIGINS, else the app's own (SCMS_PUBLIC_URL's)
+ * origin. Each must be a bare origin (scheme, host, port), as browsers send it.
+ */
+export function allowedOrigins(configured: string | undefined, publicUrl: string): string[] {
+  if (!configured) return [new URL(publicUrl).origin];
+  return configured
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '')
+    .map((value) => {
+      const url = URL.canParse(value) ? new URL(value) : null;
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== value.replace(/\/$/, '')) {
+        throw new Error(`SCMS_ALLOWED_ORIGINS: '${value}' is not an origin like https://patrol.example.com`);
+      }
+      return url.origin;
+    });
+}
+
 /** The superuser's password is generated once and kept beside the data folder. */
 function superuserCredentials(folder: string): { email: string; password: string } {
   const email = env('SCMS_SUPERUSER_EMAIL') ?? 'admin@scms.local';
@@ -51,6 +95,10 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
   const superuser = superuserCredentials(folder);
   const stops: Array<() => Promise<void>> = [];
   const notes: string[] = [];
+  const origins = allowedOrigins(env('SCMS_ALLOWED_ORIGINS'), publicUrl);
+  const exposed = demoExposureWarning(demo, host, port);
+  // Loud at once, and again beside the URL once everything runs (the last thing read).
+  if (exposed.length > 0) process.stderr.write(`${exposed.join('\n')}\n`);
 
   const hookEnv: Record<string, string | undefined> = {
     SCMS_PUBLIC_URL: publicUrl,
@@ -87,7 +135,7 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
   const services: Services = {
     publicUrl,
     superuser,
-    pocketBaseOptions: { dataDir: folder, port, host, superuser, env: hookEnv },
+    pocketBaseOptions: { dataDir: folder, port, host, superuser, env: hookEnv, origins },
     notes,
     afterStart: async (serverUrl) => {
       if (demo) {
@@ -98,6 +146,8 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
         notes.unshift(`Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`);
         notes.unshift(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
       }
+      notes.push(`Other sites' pages may call the API from: ${origins.join(', ')} (SCMS_ALLOWED_ORIGINS).`);
+      notes.push(...exposed);
       // Only a server that says ready (migrations applied, demo seed in) is announced.
       await waitForHealth(serverUrl, 'ready');
     },

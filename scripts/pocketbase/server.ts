@@ -30,6 +30,14 @@ export interface PocketBaseOptions {
   /** Restart on changes in pb_hooks (npm run dev only: a restart mid-test fails requests). */
   watchHooks?: boolean;
   /**
+   * Origins whose pages may call the API from another origin (CORS, PocketBase's
+   * --origins). Default: the server's own origin only, which a browser never
+   * needs CORS for: the app is served by this server, or (npm run dev) by Vite
+   * proxying /api, so no other site's page can read an answer. PocketBase alone
+   * would allow every origin.
+   */
+  origins?: readonly string[];
+  /**
    * 'ready' (the default): return once /api/health says ready. 'listening':
    * return as soon as it answers at all, for a caller that seeds the demo
    * data first (health stays 503 until the seed is in) and then waits for
@@ -131,6 +139,7 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
     `--http=${host}:${port}`,
     '--automigrate=false',
     `--hooksWatch=${options.watchHooks ? 'true' : 'false'}`,
+    `--origins=${(options.origins && options.origins.length > 0 ? options.origins : [`http://${host}:${port}`]).join(',')}`,
   ];
   const child = spawn(bin, args, { env, stdio: options.inheritOutput ? 'inherit' : 'pipe' });
   let log = '';
