@@ -87,6 +87,8 @@ interface LighthouseRun {
   metrics: Metrics;
   /** The 1-minute load average before this run: the machine is shared. */
   load: number;
+  /** Lighthouse's measure of this machine's CPU speed at the run (lower: slower or busier); its throttling assumes a fast desktop. */
+  benchmarkIndex: number;
   finalUrl: string;
   /** Main-thread time by category (Lighthouse's mainthread-work-breakdown), ms. */
   mainThread: Record<string, number>;
@@ -138,6 +140,7 @@ function summarise(lhr: Result, page: PageName, run: number, load: number, repor
     score: Math.round(score * 100),
     metrics: Object.fromEntries(Object.entries(METRICS).map(([key, id]) => [key, metric(id)])) as Metrics,
     load,
+    benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     finalUrl: lhr.finalDisplayedUrl,
     mainThread: Object.fromEntries(items(lhr, 'mainthread-work-breakdown').map((i) => [String(i.groupLabel ?? i.group), Math.round(Number(i.duration))])),
     scripts: items(lhr, 'bootup-time')
@@ -153,12 +156,12 @@ function summarise(lhr: Result, page: PageName, run: number, load: number, repor
 }
 
 function table(bench: LighthouseBench): string {
-  const row = (page: string, run: string, r: { score: number } & Metrics, load: string) =>
-    `| ${page} | ${run} | ${r.score} | ${time(r.fcpMs)} | ${time(r.lcpMs)} | ${time(r.tbtMs)} | ${r.cls.toFixed(3)} | ${time(r.speedIndexMs)} | ${load} |`;
-  const lines = ['| page | run | performance | FCP | LCP | TBT | CLS | Speed Index | load (1 min) |', '|---|---|---|---|---|---|---|---|---|'];
+  const row = (page: string, run: string, r: { score: number } & Metrics, load: string, cpu: string) =>
+    `| ${page} | ${run} | ${r.score} | ${time(r.fcpMs)} | ${time(r.lcpMs)} | ${time(r.tbtMs)} | ${r.cls.toFixed(3)} | ${time(r.speedIndexMs)} | ${load} | ${cpu} |`;
+  const lines = ['| page | run | performance | FCP | LCP | TBT | CLS | Speed Index | load (1 min) | benchmark index |', '|---|---|---|---|---|---|---|---|---|---|'];
   for (const { name } of PAGES) {
-    for (const r of bench.runs.filter((x) => x.page === name)) lines.push(row(name, String(r.run), { score: r.score, ...r.metrics }, r.load.toFixed(2)));
-    lines.push(row(`**${name}**`, '**median**', bench.medians[name], '—'));
+    for (const r of bench.runs.filter((x) => x.page === name)) lines.push(row(name, String(r.run), { score: r.score, ...r.metrics }, r.load.toFixed(2), String(r.benchmarkIndex)));
+    lines.push(row(`**${name}**`, '**median**', bench.medians[name], '—', '—'));
   }
   return lines.join('\n');
 }
@@ -263,7 +266,7 @@ async function main(): Promise<void> {
         if (new URL(summary.finalUrl).pathname !== target.path) throw new Error(`${target.name} ended on ${summary.finalUrl}, not ${target.path}: the profile is not signed in`);
         runs.push(summary);
         const m = summary.metrics;
-        progress(`${target.name} run ${run}: ${summary.score} (FCP ${time(m.fcpMs)}, LCP ${time(m.lcpMs)}, TBT ${time(m.tbtMs)}, CLS ${m.cls.toFixed(3)}, SI ${time(m.speedIndexMs)}; load ${load.toFixed(2)})`);
+        progress(`${target.name} run ${run}: ${summary.score} (FCP ${time(m.fcpMs)}, LCP ${time(m.lcpMs)}, TBT ${time(m.tbtMs)}, CLS ${m.cls.toFixed(3)}, SI ${time(m.speedIndexMs)}; load ${load.toFixed(2)}, benchmark index ${summary.benchmarkIndex})`);
       }
     }
 
@@ -290,7 +293,7 @@ async function main(): Promise<void> {
 
     console.log(`\n## Lighthouse mobile, signed in: ${int(community.houses)} homes / ${int(community.reports)} reports (${scale === 0 ? 'the demo data' : `scale ${scale}`})\n`);
     console.log(
-      `Lighthouse ${version}, default mobile emulation and simulated throttling, storage kept; ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}; ${cpus().length} cores, load average (1 min) before each run in the last column.\n`,
+      `Lighthouse ${version}, default mobile emulation and simulated throttling (4× CPU slowdown of what this machine shows), storage kept; ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}; ${cpus().length} cores, load average (1 min) before each run and Lighthouse's benchmark index of the CPU at the run in the last columns.\n`,
     );
     console.log(table(bench));
     console.log(`\nTarget: performance ≥ ${TARGET_SCORE} on both pages. Full reports in ${REPORTS}.`);
