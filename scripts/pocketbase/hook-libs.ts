@@ -1,8 +1,10 @@
 /**
  * Compiles the domain modules the server shares with the app into CommonJS
  * for PocketBase's goja VM (pb_hooks/lib/generated/, not committed), so a
- * rule such as the call script exists once. Runs before every PocketBase
- * start (startPocketBase) and in `npm run build`.
+ * rule such as the call script exists once; and the hooks' own TypeScript
+ * sources (pocketbase/hook-src/) that bundle a library from npm, such as
+ * @noble/hashes' HMAC-SHA1 for Twilio's signatures. Runs before every
+ * PocketBase start (startPocketBase) and in `npm run build`.
  *
  * A file is written only when its content changed, and then by an atomic
  * rename: `npm run dev` watches pb_hooks and restarts PocketBase on every
@@ -16,10 +18,11 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { hooksDir, projectRoot } from './paths.ts';
 
-/** domain module → generated hook library name */
+/** source module → generated hook library name */
 export const SHARED_MODULES: Record<string, string> = {
   'src/domain/callScript.ts': 'call_script',
   'src/domain/recordRules.ts': 'record_rules',
+  'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
 };
 
 /**

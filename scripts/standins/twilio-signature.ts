@@ -1,8 +1,9 @@
 import { createHmac } from 'node:crypto';
 
-// The Node twin of pocketbase/pb_hooks/lib/twilio_signature.js, built on
-// node:crypto so the stand-in's signatures are an independent check of the
-// hand-written SHA-1/HMAC the PocketBase hooks must use.
+// The Node twin of pocketbase/hook-src/twilioSignature.ts (the hooks' copy,
+// with @noble/hashes bundled in for goja), built on node:crypto so the
+// stand-in's signatures are an independent check of the hooks' signing
+// (sort order, repeated names, UTF-8) rather than the same code twice.
 
 export type TwilioParams = Record<string, string | readonly string[]>;
 

@@ -2,15 +2,18 @@ import { loadHookLib } from '../support/hook-lib.ts';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 
 const ACCOUNT = 'AC' + '0123456789abcdef'.repeat(2);
 const TOKEN = 'standin-auth-token';
 const TWIML = '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Alert at gate 2</Say></Response>';
 
-// The goja lib the PocketBase hook validates callbacks with.
+// The goja lib the PocketBase hook validates callbacks with (built from
+// pocketbase/hook-src/twilioSignature.ts before it is loaded).
 type Validate = (token: string, url: string, params: Record<string, string | string[]>, sig: unknown) => boolean;
-const { validTwilioSignature } = loadHookLib<{ validTwilioSignature: Validate }>('twilio_signature.js');
+await buildHookLibs();
+const { validTwilioSignature } = loadHookLib<{ validTwilioSignature: Validate }>('generated/twilio_signature.js');
 
 interface Received {
   method: string;

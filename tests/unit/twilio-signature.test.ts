@@ -1,14 +1,18 @@
 import { loadHookLib } from '../support/hook-lib.ts';
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildHookLibs, generatedDir } from '../../scripts/pocketbase/hook-libs.ts';
 import { twilioSignature as nodeSignature } from '../../scripts/standins/twilio-signature.ts';
 
-// The PocketBase-side lib is plain CommonJS written for goja. The root
-// package.json says "type": "module", so Node's require would read it as ESM;
-// instead it runs as CommonJS in a bare vm context, which has no Buffer,
-// TextEncoder, btoa or crypto either: a use of any of them fails here, as it
-// would in goja.
+// The PocketBase-side lib is pocketbase/hook-src/twilioSignature.ts with
+// @noble/hashes' SHA-1 and HMAC bundled in, compiled to CommonJS for goja by
+// the hook-libs step. It runs here as the server runs it: the generated file,
+// as CommonJS in a bare vm context, which has no Buffer, TextEncoder, btoa or
+// crypto either: a use of any of them fails here, as it would in goja.
+await buildHookLibs();
 type Params = Record<string, string | string[]>;
 interface GojaLib {
   utf8Bytes(str: string): number[];
@@ -17,7 +21,7 @@ interface GojaLib {
   validTwilioSignature(authToken: string, url: string, params: Params, signature: unknown): boolean;
 }
 function loadGojaLib(): GojaLib {
-  const raw = loadHookLib<GojaLib>('twilio_signature.js');
+  const raw = loadHookLib<GojaLib>('generated/twilio_signature.js');
   // Arrays made in the vm context have that context's Array prototype.
   return { ...raw, utf8Bytes: (s) => Array.from(raw.utf8Bytes(s)) };
 }
@@ -38,6 +42,8 @@ const anyString = (constraints: { minLength?: number; maxLength?: number } = {})
   });
 
 // Twilio's published example (https://www.twilio.com/docs/usage/security).
+// The page has printed it with two caller numbers over the years, each with
+// its own signature; both are checked.
 const DOC_TOKEN = '12345';
 const DOC_URL = 'https://mycompany.com/myapp.php?foo=1&bar=2';
 const DOC_PARAMS = {
@@ -48,6 +54,18 @@ const DOC_PARAMS = {
   To: '+18005551212',
 };
 const DOC_SIGNATURE = '0/KCTR6DLpKmkAf8muzZqo1nDgQ=';
+const DOC_PARAMS_2 = { ...DOC_PARAMS, Caller: '+14158675310', From: '+14158675310' };
+const DOC_SIGNATURE_2 = 'GvWf1cFY/Q7PnoempGyD5oXAezc=';
+
+describe('the generated hook library', () => {
+  it('bundles @noble/hashes and carries no SHA-1 of its own', () => {
+    const text = readFileSync(join(generatedDir, 'twilio_signature.js'), 'utf8');
+    expect(text).toMatch(/^\/\/ GENERATED from pocketbase\/hook-src\/twilioSignature\.ts/);
+    // @noble/hashes' SHA-1 class, and its round constants exactly once.
+    expect(text).toContain('_SHA1');
+    expect(text.match(/1518500249|0x5a827999/gi) ?? []).toHaveLength(1);
+  });
+});
 
 describe('utf8Bytes', () => {
   it('matches Buffer for any string, surrogate pairs and lone surrogates included', () => {
@@ -62,7 +80,7 @@ describe('utf8Bytes', () => {
   });
 });
 
-describe('hmacSha1Base64 (pure JS, for goja)', () => {
+describe('hmacSha1Base64 (@noble/hashes, in goja)', () => {
   it('equals node:crypto for random unicode keys and messages', () => {
     fc.assert(
       fc.property(anyString({ maxLength: 80 }), anyString({ maxLength: 300 }), (key, msg) => {
@@ -97,9 +115,11 @@ describe('hmacSha1Base64 (pure JS, for goja)', () => {
 });
 
 describe('twilioSignature', () => {
-  it("gives Twilio's documented example signature, in both implementations", () => {
+  it("gives Twilio's documented example signatures, in both implementations", () => {
     expect(lib.twilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS)).toBe(DOC_SIGNATURE);
     expect(nodeSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS)).toBe(DOC_SIGNATURE);
+    expect(lib.twilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS_2)).toBe(DOC_SIGNATURE_2);
+    expect(nodeSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS_2)).toBe(DOC_SIGNATURE_2);
   });
 
   it('does not depend on the order the params come in', () => {
@@ -140,6 +160,8 @@ describe('twilioSignature', () => {
 describe('validTwilioSignature', () => {
   it('accepts the genuine signature', () => {
     expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS, DOC_SIGNATURE)).toBe(true);
+    expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS_2, DOC_SIGNATURE_2)).toBe(true);
+    expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS_2, DOC_SIGNATURE)).toBe(false);
   });
 
   it('rejects a tampered param, an added or dropped param', () => {

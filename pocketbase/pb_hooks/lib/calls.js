@@ -151,7 +151,7 @@ function callStatus(e) {
   // The URL is the one we gave the provider, not the one this request
   // arrived at: behind a proxy they differ, and the provider signed ours.
   const url = twilio.statusCallbackUrl(config);
-  if (!lib('twilio_signature').validTwilioSignature(config.authToken, url, params, signature)) {
+  if (!lib('generated/twilio_signature').validTwilioSignature(config.authToken, url, params, signature)) {
     throw fail(403, 'The request signature is missing or invalid.');
   }
 

@@ -48,7 +48,7 @@ function formEncode(pairs) {
 
 /** Basic credentials by hand: goja has no btoa or Buffer. */
 function basicAuth(user, password) {
-  const { utf8Bytes, base64 } = require(`${__hooks}/lib/twilio_signature.js`);
+  const { utf8Bytes, base64 } = require(`${__hooks}/lib/generated/twilio_signature.js`);
   return 'Basic ' + base64(utf8Bytes(user + ':' + password));
 }
 
