@@ -31,6 +31,7 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
 import type { CollectionName } from '../api/records.ts';
+import { pbDate } from '../domain/pbDate.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from './db.ts';
 import { applyServerRecords } from './mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
@@ -72,10 +73,9 @@ const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 export const REPORT_RANGES_KEY = 'reports:ranges';
 export const LAST_SYNC_KEY = 'lastSyncAt';
 
-/** PocketBase's date format: '2026-11-22 06:00:00.000Z'. */
-export function pbDate(date: Date): string {
-  return date.toISOString().replace('T', ' ');
-}
+// pbDate lives in domain/ (pure, shared with the seed); re-exported for the
+// modules that still import it from here.
+export { pbDate };
 
 /** First in, first served: at most `size` requests at once, started in the order they were asked for. */
 export class RequestSlots {

@@ -10,6 +10,10 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 export const CALL_OUTRO = 'Thank you. Good bye.';
 
+/** A call names at most three concerns (spec §4, §5); a fourth is refused
+ *  with these words, by the Select Concerns sheet and by the call route. */
+export const LIMIT_EXCEEDED_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
+
 export function callIntro(communityName: string): string {
   return `Hello. This is ${plainText(communityName)} security team.`;
 }

@@ -9,9 +9,10 @@
  * seeded PocketBase folder comes from the cache.
  */
 import { startOfMonth, subMonths } from 'date-fns';
-import { mulberry32 } from '../../scripts/seed/demo-data.ts';
+import { mulberry32 } from '../../scripts/seed/random.ts';
+import { recordIdFrom } from '../../src/domain/recordId.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/domain/pbDate.ts';
 
 export interface BenchSizes {
   houses: number;
@@ -59,14 +60,13 @@ const ZIPS = ['33458', '33469', '33477', '33408', '33410', '33418', '33414', '33
 const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Patricia', 'David', 'Susan', 'Carlos', 'Ana', 'Wei', 'Mei', 'Ahmed', 'Fatima', 'John', 'Grace'];
 const LAST = ['Smith', 'Garcia', 'Johnson', 'Martinez', 'Brown', 'Lopez', 'Davis', 'Nguyen', 'Wilson', 'Chen', 'Taylor', 'Patel', 'Moore', 'Rivera', 'Clark', 'Lewis'];
 const WORDS = ['gate', 'vehicle', 'resident', 'noise', 'garage', 'door', 'light', 'patrol', 'officer', 'observed', 'called', 'parked', 'street', 'visitor', 'alarm', 'checked', 'secure', 'window', 'mailbox', 'dog'];
-const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
   const sizes = benchSizes(scale);
   const rng = mulberry32(20_260_509);
   const int = (min: number, max: number) => min + Math.floor(rng() * (max - min + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rng() * list.length)]!;
-  const id = () => Array.from({ length: 15 }, () => ID_ALPHABET[Math.floor(rng() * 36)]).join('');
+  const id = () => recordIdFrom(rng);
   const sentence = (min: number, max: number) => Array.from({ length: int(min, max) }, () => pick(WORDS)).join(' ');
   const phone = () => `+1561${int(2_000_000, 9_999_999)}`;
 

@@ -14,12 +14,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { freePort } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
+import { LIMIT_EXCEEDED_MESSAGE } from '../../src/domain/callScript.ts';
 import { createCommunity, startTestServer, type TestServer } from '../support/pocketbase.ts';
 
 const SID = 'AC' + 'a1b2c3d4e5f60718'.repeat(2);
 const TOKEN = 'routes-call-auth-token';
 const FROM = '+15615550100';
-const LIMIT_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 interface Reply {
   status: number;
@@ -296,7 +296,7 @@ describe('with the telephony provider configured', () => {
 
     test('a fourth concern is refused with the spec message', async () => {
       const reply = await callResident({ h_id: a.houses.phoned, concerns: concernList(a, 4) });
-      expectFailure(reply, 400, LIMIT_MESSAGE);
+      expectFailure(reply, 400, LIMIT_EXCEEDED_MESSAGE);
       expect(await pendingOf(a.houses.phoned)).toBe('');
     });
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
 import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+import { recordIdFrom } from '../../src/domain/recordId.ts';
 
 export const SUPERUSER = { email: 'superuser@scms.test', password: 'superuser-password-123' };
 export const TEST_PASSWORD = 'patrol-pass-123';
@@ -100,8 +101,5 @@ export async function createCommunity(admin: PocketBase, slug: string, name = `C
 
 /** A 15-character PocketBase id, as the outbox generates them. */
 export function newId(): string {
-  const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
-  let id = '';
-  for (let i = 0; i < 15; i++) id += alphabet[Math.floor(Math.random() * alphabet.length)];
-  return id;
+  return recordIdFrom(Math.random);
 }

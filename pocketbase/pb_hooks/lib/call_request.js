@@ -8,7 +8,6 @@ const MAX_CONCERNS_PER_CALL = 3;
 const MAX_ENTRIES = 100;
 const MAX_NAME_LENGTH = 100;
 const ID_PATTERN = /^[a-z0-9]{15}$/;
-const LIMIT_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 function fieldError(message) {
   return { code: 'validation_invalid_value', message: message };
@@ -54,7 +53,10 @@ function validateCallRequest(body) {
   }
 
   if (chosen.length === 0) throw invalid('concerns', 'Select at least one concern.');
-  if (chosen.length > MAX_CONCERNS_PER_CALL) throw invalid('concerns', LIMIT_MESSAGE);
+  if (chosen.length > MAX_CONCERNS_PER_CALL) {
+    // The app's words for it, from src/domain/callScript.ts (lib/generated/).
+    throw invalid('concerns', require(`${__hooks}/lib/generated/call_script.js`).LIMIT_EXCEEDED_MESSAGE);
+  }
   const distinct = chosen.filter(function (id, i) {
     return chosen.indexOf(id) === i;
   });
@@ -63,4 +65,4 @@ function validateCallRequest(body) {
   return { houseId: houseId, concernIds: chosen };
 }
 
-module.exports = { validateCallRequest: validateCallRequest, LIMIT_MESSAGE: LIMIT_MESSAGE };
+module.exports = { validateCallRequest: validateCallRequest };
