@@ -11,7 +11,9 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 export const CALL_OUTRO = 'Thank you. Good bye.';
 
 /** A call names at most three concerns (spec §4, §5); a fourth is refused
- *  with these words, by the Select Concerns sheet and by the call route. */
+ *  with these words. Here so that the call route (through lib/generated/)
+ *  and the Select Concerns sheet say the same; the sheet's
+ *  features/homes/concernSelection.ts still carries a copy to replace. */
 export const LIMIT_EXCEEDED_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 export function callIntro(communityName: string): string {
