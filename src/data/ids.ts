@@ -16,5 +16,3 @@ export function newRecordId(): string {
   }
   return id;
 }
-
-export const RECORD_ID_PATTERN = /^[a-z0-9]{15}$/;

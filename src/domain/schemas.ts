@@ -172,13 +172,3 @@ export const reportFilterSchema = z.object({
   sort: z.enum(['newest', 'oldest']),
 });
 export type ReportFilterValues = z.infer<typeof reportFilterSchema>;
-
-/** The first message of each field, as forms show them. */
-export function firstMessages(error: z.ZodError): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join('.');
-    out[key] ??= issue.message;
-  }
-  return out;
-}
