@@ -102,7 +102,8 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
     scrollPaddingStart: STICKY_BAR_PX,
     getItemKey: rowKey,
     rangeExtractor,
-    initialOffset: () => restore?.scrollY ?? window.scrollY,
+    // A list shown afresh starts at its top, wherever the previous screen left the window.
+    initialOffset: () => restore?.scrollY ?? 0,
     initialMeasurementsCache: restore?.rows ?? NO_ROWS,
     // A hidden list (while printing, the print-only list is shown instead)
     // measures 0 px a row: keeping the last size stops it from drawing every row.
@@ -135,7 +136,8 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
 
   // Back to where the list was left; then remember the place until the next visit.
   useLayoutEffect(() => {
-    if (restore && restore.scrollY !== window.scrollY) window.scrollTo(0, restore.scrollY);
+    const start = restore?.scrollY ?? 0;
+    if (window.scrollY !== start) window.scrollTo(0, start);
     // Read on each scroll, not at unmount: by then the next screen may already have moved the window.
     let scrollY = window.scrollY;
     const keep = () => {

@@ -131,6 +131,8 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await page.getByRole('status').filter({ hasText: 'Success' }).filter({ hasText: 'Report created successfully' }).waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/reports');
+    // The list opens at its top (the new report first), not where the long form was scrolled.
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
 
     const [saved] = await waitUntil('the report on the server', () => reportsByNarrative(server, narrative), (found) => found.length > 0);
     // Exactly once, even after the outbox and the worker have had time to send it again.

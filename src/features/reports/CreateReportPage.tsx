@@ -7,7 +7,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { endOfDay } from 'date-fns';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
@@ -45,6 +45,10 @@ export function CreateReportPage() {
   const online = useOnline();
   const navigate = useNavigate();
   const toast = useToast();
+  // The form opens at its heading, not where the list it came from was scrolled.
+  useLayoutEffect(() => {
+    window.scrollTo(0, 0);
+  }, []);
   const { register, control, handleSubmit, reset, setValue, getValues, formState } = useForm<ReportFormInput, unknown, ReportValues>({
     resolver,
     defaultValues: reportFormDefaults(),
