@@ -13,6 +13,7 @@ import { waitForHealth, type PocketBaseOptions } from './pocketbase/server.ts';
 import { DEMO_DIRECTOR } from './seed/demo-account.ts';
 import { seedDemo } from './seed/seed.ts';
 import { startTelephonyStandin } from './standins/telephony.ts';
+import { telephonyAddressProblem } from '../pocketbase/hook-src/telephonyAddress.ts';
 
 export interface Services {
   publicUrl: string;
@@ -108,6 +109,10 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
   };
 
   if (env('TWILIO_ACCOUNT_SID')) {
+    // Real Twilio posts the call status callbacks to SCMS_PUBLIC_URL from the
+    // internet: the default loopback address would lose every one of them.
+    const problem = telephonyAddressProblem(env('TWILIO_API_BASE') ?? '', publicUrl);
+    if (problem !== '') throw new Error(problem);
     notes.push(`Calls go through the Twilio API at ${env('TWILIO_API_BASE') ?? 'https://api.twilio.com'}.`);
   } else {
     // No account configured: a local stand-in speaking Twilio's protocol

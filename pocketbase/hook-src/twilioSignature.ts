@@ -127,3 +127,30 @@ export function validTwilioSignature(authToken: unknown, url: string, params: Tw
   if (typeof authToken !== 'string' || authToken === '') return false;
   return constantTimeEqual(twilioSignature(authToken, url, params), signature);
 }
+
+/**
+ * The forms of `url` a valid signature may have been computed over: as
+ * given, and with or without the scheme's default port (":443" for https,
+ * ":80" for http). Twilio's own `validateRequest` (twilio-node, webhooks.ts)
+ * accepts both, because which form Twilio signs depends on how the URL was
+ * written where it was configured. Only the default port is added or
+ * dropped: any other port is part of the address Twilio called.
+ */
+export function signatureUrlForms(url: string): string[] {
+  const m = /^(https?):\/\/([^/?#]*@)?(\[[^\]]*\]|[^/?#:]*)(:(\d*))?(.*)$/i.exec(String(url));
+  if (!m) return [String(url)];
+  const [, scheme = '', userInfo = '', host = '', portPart = '', port = '', rest = ''] = m;
+  const defaultPort = scheme.toLowerCase() === 'https' ? '443' : '80';
+  const prefix = `${scheme}://${userInfo}${host}`;
+  if (portPart === '') return [String(url), `${prefix}:${defaultPort}${rest}`];
+  if (port === defaultPort) return [String(url), `${prefix}${rest}`];
+  return [String(url)];
+}
+
+/** True when `signature` matches `url` in any of its signatureUrlForms. */
+export function validTwilioSignatureForUrl(authToken: unknown, url: string, params: TwilioParams | null | undefined, signature: unknown): boolean {
+  let valid = false;
+  // Every form is checked (no early exit), so the time taken does not say which matched.
+  for (const form of signatureUrlForms(url)) valid = validTwilioSignature(authToken, form, params, signature) || valid;
+  return valid;
+}

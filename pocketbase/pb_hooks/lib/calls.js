@@ -55,6 +55,7 @@ function callResident(e) {
   if (config.missing.length > 0) {
     throw fail(503, 'Calling residents is not set up on this server (missing ' + config.missing.join(', ') + ').');
   }
+  if (config.addressProblem !== '') throw fail(503, 'Calling residents is not set up on this server: ' + config.addressProblem);
 
   const communityId = user.getString('community');
   const house = findOrNull(e.app, 'houses', request.houseId);
@@ -84,6 +85,18 @@ function callResident(e) {
     }),
   );
   const pendingIds = request.concernIds.join(',');
+  const callTwiml = twiml.sayTwiml(text);
+  // Checked before anything is written or dialled: Twilio would refuse it
+  // (32018) after the home already showed the call as pending.
+  if (callTwiml.length > twilio.MAX_INLINE_TWIML_CHARS) {
+    const message =
+      'The message is too long to call: ' +
+      callTwiml.length +
+      ' characters for the telephony provider, which accepts at most ' +
+      twilio.MAX_INLINE_TWIML_CHARS +
+      '. Select fewer concerns or shorten what they say.';
+    throw fail(400, message, { concerns: { code: 'validation_call_too_long', message: message } });
+  }
 
   // The record and the house's pending marker are written together, before
   // the provider is asked, so the first status callback always finds them.
@@ -102,7 +115,7 @@ function callResident(e) {
     tx.save(fresh);
   });
 
-  const placed = twilio.placeCall(config, phone.getString('phone_number'), twiml.sayTwiml(text));
+  const placed = twilio.placeCall(config, phone.getString('phone_number'), callTwiml);
   if (!placed.ok) {
     e.app.runInTransaction(function (tx) {
       const failed = tx.findRecordById('calls', call.id);
@@ -142,7 +155,7 @@ function callStatus(e) {
   const twilio = lib('twilio_client');
   const statuses = lib('call_status');
   const config = twilio.telephonyConfig();
-  if (!config.authToken || !config.publicUrl) {
+  if (!config.authToken || !config.publicUrl || config.addressProblem !== '') {
     throw fail(503, 'Calling residents is not set up on this server.');
   }
 
@@ -151,7 +164,8 @@ function callStatus(e) {
   // The URL is the one we gave the provider, not the one this request
   // arrived at: behind a proxy they differ, and the provider signed ours.
   const url = twilio.statusCallbackUrl(config);
-  if (!lib('generated/twilio_signature').validTwilioSignature(config.authToken, url, params, signature)) {
+  // Also with or without the default port, as Twilio's own validator.
+  if (!lib('generated/twilio_signature').validTwilioSignatureForUrl(config.authToken, url, params, signature)) {
     throw fail(403, 'The request signature is missing or invalid.');
   }
 

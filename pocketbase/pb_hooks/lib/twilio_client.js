@@ -4,6 +4,12 @@
 /// local stand-in (scripts/standins/telephony.ts) in development and tests.
 
 const STATUS_PATH = '/api/scms/call-status';
+// Twilio refuses inline TwiML longer than this (error 32018).
+const MAX_INLINE_TWIML_CHARS = 4000;
+// Reported in this order; Twilio wants one StatusCallbackEvent parameter per
+// event (as its libraries send them): a single space-separated value is
+// refused (21626) or read as "completed" only.
+const STATUS_EVENTS = ['initiated', 'ringing', 'answered', 'completed'];
 
 /** Reads the telephony settings from the environment. `missing` lists the
  *  unset variables; with any missing no call can be placed. */
@@ -27,6 +33,8 @@ function telephonyConfig() {
   config.missing = Object.keys(required).filter(function (name) {
     return required[name] === '';
   });
+  // With real Twilio, a public URL it cannot reach loses every callback.
+  config.addressProblem = config.publicUrl === '' ? '' : require(`${__hooks}/lib/generated/telephony_address.js`).telephonyAddressProblem(config.apiBase, config.publicUrl);
   return config;
 }
 
@@ -59,14 +67,17 @@ function basicAuth(user, password) {
  */
 function placeCall(config, to, twiml) {
   const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + '/Calls.json';
-  const body = formEncode([
+  const pairs = [
     ['To', to],
     ['From', config.fromNumber],
     ['Twiml', twiml],
     ['StatusCallback', statusCallbackUrl(config)],
-    ['StatusCallbackEvent', 'initiated ringing answered completed'],
     ['StatusCallbackMethod', 'POST'],
-  ]);
+  ];
+  STATUS_EVENTS.forEach(function (event) {
+    pairs.push(['StatusCallbackEvent', event]);
+  });
+  const body = formEncode(pairs);
   let res;
   try {
     res = $http.send({
@@ -98,6 +109,7 @@ function placeCall(config, to, twiml) {
 }
 
 module.exports = {
+  MAX_INLINE_TWIML_CHARS: MAX_INLINE_TWIML_CHARS,
   telephonyConfig: telephonyConfig,
   statusCallbackUrl: statusCallbackUrl,
   formEncode: formEncode,
