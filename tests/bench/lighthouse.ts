@@ -24,19 +24,18 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import lighthouse, { type Flags, type Result } from 'lighthouse';
 import PocketBase from 'pocketbase';
 import type { BrowserContext } from 'playwright-core';
-import { build } from 'vite';
 import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
-import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { freePort, projectRoot, startPocketBase } from '../../scripts/pocketbase/server.ts';
 import { DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
 import { signedInUserId, waitForFirstSync, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
 import { startTestServer } from '../support/pocketbase.ts';
+import { appToMeasure } from './app.ts';
 import { STAFF_PASSWORD } from './data.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
 
@@ -168,12 +167,6 @@ function table(bench: LighthouseBench): string {
 
 // ---- the run ----------------------------------------------------------------------
 
-async function buildApp(outDir: string): Promise<void> {
-  // As `npm run build`: the hooks' shared libraries, then the app with its service worker and bundle budget.
-  await buildHookLibs();
-  await build({ root: projectRoot, configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-}
-
 interface Community {
   url: string;
   account: { email: string; password: string };
@@ -214,17 +207,8 @@ async function main(): Promise<void> {
   const cleanup: Array<() => Promise<void> | void> = [];
   let context: BrowserContext | undefined;
   try {
-    let distDir: string;
-    if (options.dist) {
-      distDir = resolve(options.dist);
-      if (!existsSync(join(distDir, 'index.html'))) throw new Error(`${distDir} holds no built app (index.html)`);
-      progress(`measuring the build in ${distDir}`);
-    } else {
-      distDir = mkdtempSync(join(tmpdir(), 'scms-bench-lighthouse-dist-'));
-      cleanup.push(() => rmSync(distDir, { recursive: true, force: true }));
-      progress('building the app (vite.config.ts, as npm run build)');
-      await buildApp(distDir);
-    }
+    const { distDir, remove } = await appToMeasure(options.dist, 'lighthouse', progress);
+    cleanup.push(remove);
 
     const community = await startCommunity(distDir);
     cleanup.push(() => community.stop());

@@ -29,13 +29,12 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import PocketBase from 'pocketbase';
 import type { BrowserContext, Page } from 'playwright-core';
-import { build } from 'vite';
 import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import { measureRoutes, type RouteSize } from '../../scripts/bundle-budget.ts';
-import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { searchList } from '../../src/domain/search.ts';
 import { signedInUserId, waitForFirstSync, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
+import { appToMeasure } from './app.ts';
 import { searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
 
@@ -232,12 +231,6 @@ function table(runs: ScreensRun[]): string {
 
 // ---- the run ----------------------------------------------------------------------
 
-async function buildApp(outDir: string): Promise<void> {
-  // As `npm run build`: the hooks' shared libraries, then the app with its service worker and bundle budget.
-  await buildHookLibs();
-  await build({ root: projectRoot, configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-}
-
 /** Waits until nothing is left to do on the main thread (an idle callback), twice. */
 async function settle(page: Page): Promise<void> {
   for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(null), { timeout: 30_000 })));
@@ -334,17 +327,8 @@ async function main(): Promise<void> {
   let server: RunningPocketBase | undefined;
   let context: BrowserContext | undefined;
   try {
-    let distDir: string;
-    if (options.dist) {
-      distDir = resolve(options.dist);
-      if (!existsSync(join(distDir, 'index.html'))) throw new Error(`${distDir} holds no built app (index.html)`);
-      progress(`measuring the build in ${distDir}`);
-    } else {
-      distDir = mkdtempSync(join(tmpdir(), 'scms-bench-screens-dist-'));
-      cleanup.push(() => rmSync(distDir, { recursive: true, force: true }));
-      progress('building the app (vite.config.ts, as npm run build)');
-      await buildApp(distDir);
-    }
+    const { distDir, remove } = await appToMeasure(options.dist, 'screens', progress);
+    cleanup.push(remove);
     const bundle = measureRoutes(distDir);
 
     const seeded = await seededFolder(progress, scale);
