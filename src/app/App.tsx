@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
-import { pb } from '../api/client.ts';
+import { currentUserRecord } from '../data/auth.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ToastProvider } from '../ui/toast.tsx';
@@ -29,7 +29,7 @@ function preload(pathname: string): void {
 }
 
 // A saved session goes straight to its screen (or from / to /homes).
-if (pb.authStore.record) preload(window.location.pathname === '/' ? '/homes' : window.location.pathname);
+if (currentUserRecord()) preload(window.location.pathname === '/' ? '/homes' : window.location.pathname);
 
 const RequireSession = lazy(() => loadSignedIn().then((m) => ({ default: m.RequireSession })));
 const Layout = lazy(() => loadSignedIn().then((m) => ({ default: m.Layout })));

@@ -7,11 +7,10 @@
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { pb } from '../api/client.ts';
+import { useSignedInRecord, type ChangeOutcome } from '../data/auth.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
-import type { ChangeOutcome } from '../features/auth/passwords.ts';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
 import { useToast } from '../ui/toast.tsx';
@@ -62,7 +61,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const toast = useToast();
   const engine = useSyncEngine();
-  const user = pb.authStore.record;
+  const user = useSignedInRecord();
   const community = useMirrorQuery(engine.db, ['communities'], async () => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [user?.community]);
 
   const logOut = useLogOut();

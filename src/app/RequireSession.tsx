@@ -1,15 +1,8 @@
-import { useSyncExternalStore } from 'react';
 import { Navigate, Outlet, useNavigate } from 'react-router-dom';
-import { pb } from '../api/client.ts';
+import { useSignedInRecord } from '../data/auth.ts';
 import { DataProvider } from '../data/DataProvider.tsx';
 import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
 import { logOut } from './session.ts';
-
-const subscribeAuth = (onChange: () => void) => pb.authStore.onChange(onChange);
-// The token, not the record: the SDK's local-storage store parses a new
-// record object on every read, which React would take for endless changes.
-// Every new record (sign-in, refresh) comes with a new token.
-const authToken = () => pb.authStore.token;
 
 /**
  * Protected layout: without a saved session every protected route goes to /
@@ -19,8 +12,7 @@ const authToken = () => pb.authStore.token;
  * sees only the password change, whatever the route, until it is done.
  */
 export function RequireSession() {
-  useSyncExternalStore(subscribeAuth, authToken);
-  const user = pb.authStore.record;
+  const user = useSignedInRecord();
   const navigate = useNavigate();
   if (!user) return <Navigate to="/" replace />;
   if (user.must_change_password === true) {
@@ -32,7 +24,7 @@ export function RequireSession() {
     );
   }
   return (
-    <DataProvider pb={pb} userId={user.id}>
+    <DataProvider userId={user.id}>
       <Outlet />
     </DataProvider>
   );

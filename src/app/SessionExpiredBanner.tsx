@@ -8,7 +8,7 @@
  */
 import { useNavigate } from 'react-router-dom';
 import { useSyncStatus } from '../data/hooks.ts';
-import { signOut } from './session.ts';
+import { signOut } from '../data/auth.ts';
 
 export function SessionExpiredBanner() {
   const { authRequired } = useSyncStatus();

@@ -6,15 +6,14 @@
  */
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import { formatDistanceToNow } from 'date-fns';
-import { pb } from '../api/client.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
-import { useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
-import { discardEntry, retryEntry } from '../data/outbox.ts';
-import { applyServerRecords } from '../data/mirror.ts';
+import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { retryEntry } from '../data/outbox.ts';
 
 export function SyncBadge() {
   const status = useSyncStatus();
   const engine = useSyncEngine();
+  const { discardOutboxEntry } = useOnlineActions();
   const entries = useOutboxEntries() ?? [];
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
@@ -59,11 +58,7 @@ export function SyncBadge() {
                       <button
                         type="button"
                         className="rounded border border-gray-300 px-2 py-1"
-                        onClick={() =>
-                          void discardEntry(engine.db, entry.seq!, async (collection, id) => {
-                            await applyServerRecords(engine.db, collection, [await pb.collection(collection).getOne(id)]);
-                          })
-                        }
+                        onClick={() => void discardOutboxEntry(entry.seq!)}
                       >
                         Discard
                       </button>

@@ -5,13 +5,15 @@
  */
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import type PocketBase from 'pocketbase';
+import { pb as appClient } from '../api/client.ts';
 import { SyncEngine } from './engine.ts';
 import { mirrorSessionOf } from './session.ts';
 import { removeOtherUsersData } from './wipe.ts';
 
 const EngineContext = createContext<SyncEngine | null>(null);
 
-export function DataProvider({ pb, userId, children }: { pb: PocketBase; userId: string; children: ReactNode }) {
+/** `pb`: the app's one client unless a test gives its own. */
+export function DataProvider({ pb = appClient, userId, children }: { pb?: PocketBase; userId: string; children: ReactNode }) {
   const engine = useMemo(() => new SyncEngine(pb, userId), [pb, userId]);
   useEffect(() => {
     const stopMirroring = mirrorSessionOf(pb);

@@ -12,6 +12,7 @@
  */
 import { useSyncExternalStore } from 'react';
 import PocketBase, { ClientResponseError, getTokenPayload } from 'pocketbase';
+import { pb as appClient } from '../api/client.ts';
 
 export interface FileTokenState {
   /** The current file token, or null when none could be had (offline, session refused). */
@@ -142,9 +143,14 @@ export function fileTokenSourceOf(pb: PocketBase): FileTokenSource {
 }
 
 /** The file token every image on screen shares (see the top of this file). */
-export function useFileToken(pb: PocketBase): FileTokenState {
+export function useFileToken(pb: PocketBase = appClient): FileTokenState {
   const source = fileTokenSourceOf(pb);
   return useSyncExternalStore(source.subscribe, source.getSnapshot);
+}
+
+/** Where the server serves files (`${fileBaseUrl()}/api/files/…`): the API's base URL, without a trailing slash. */
+export function fileBaseUrl(): string {
+  return appClient.baseURL.replace(/\/+$/, '');
 }
 
 /**

@@ -5,11 +5,28 @@
  */
 import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
+import type { AddUserValues, ConcernValues } from '../domain/schemas.ts';
+import { useSignedInStaff, type Staff } from './auth.ts';
 import type { OutboxEntry } from './db.ts';
 import type { EngineStatus } from './engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
+import { useBrowserOnline } from './online.ts';
+import {
+  createConcern,
+  createUser,
+  deleteConcern,
+  deleteUser,
+  discardOutboxEntry,
+  placeCall,
+  requestAiAssist,
+  resetUserPassword,
+  updateConcern,
+  updateUser,
+  type UserUpdate,
+} from './onlineActions.ts';
 import { pendingFile } from './outbox.ts';
-import { LAST_SYNC_KEY } from './pull.ts';
+import { LAST_SYNC_KEY, reportRanges } from './pull.ts';
+import { missingRanges } from './ranges.ts';
 import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
 import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
 import { useMirrorQuery } from './useMirrorQuery.ts';
@@ -113,3 +130,98 @@ export function useOutboxEntries(): OutboxEntry[] | undefined {
   return useMirrorQuery(db, ['outbox'], () => db.outbox.orderBy('seq').toArray(), []);
 }
 
+
+/**
+ * Whether online-only actions can run: both the sync engine and the browser
+ * say online. The engine learns of a dead connection only from a failed
+ * request; the browser's own flag is quicker when the device drops off the
+ * network. The one answer every signed-in screen asks.
+ */
+export function useOnline(): boolean {
+  const { online } = useSyncStatus();
+  const browserOnline = useBrowserOnline();
+  return online && browserOnline;
+}
+
+export interface Management {
+  /** Shows the controls at all. */
+  director: boolean;
+  /** Enables them. */
+  canManage: boolean;
+  /** Why they are disabled, for directors; null when they are not. */
+  blockedReason: string | null;
+}
+
+/**
+ * Who may manage users and concerns, and whether they can right now.
+ * Spec §6: only a director sees the management controls. They write
+ * straight to the server (no outbox), so offline the controls stay visible
+ * but disabled, with the reason on screen.
+ */
+export function useManagement(offlineReason: string): Management {
+  const connected = useOnline();
+  const director = useSignedInStaff()?.type === 'director';
+  return { director, canManage: director && connected, blockedReason: director && !connected ? offlineReason : null };
+}
+
+/** The online-only actions (onlineActions.ts) on the signed-in user's mirror. */
+export function useOnlineActions() {
+  const { db } = useSyncEngine();
+  return useMemo(
+    () => ({
+      createUser: (director: Staff, values: AddUserValues, password: string) => createUser(db, director, values, password),
+      updateUser: (user: UserRecord, values: UserUpdate) => updateUser(db, user, values),
+      resetUserPassword,
+      deleteUser: (user: UserRecord) => deleteUser(db, user),
+      createConcern: (director: Staff, values: ConcernValues) => createConcern(db, director, values),
+      updateConcern: (director: Staff, concern: ConcernRecord, values: ConcernValues) => updateConcern(db, director, concern, values),
+      deleteConcern: (concern: ConcernRecord) => deleteConcern(db, concern),
+      placeCall,
+      requestAiAssist,
+      discardOutboxEntry: (seq: number) => discardOutboxEntry(db, seq),
+    }),
+    [db],
+  );
+}
+
+export type RangeState = 'ready' | 'loading' | 'offline' | 'failed';
+
+/**
+ * Makes sure the mirror holds the reports of [from, to]. The first sync
+ * brings the current and the previous month; an older range is pulled on
+ * demand (the list shows a spinner meanwhile) and is kept, so it works
+ * offline afterwards. Offline with an uncovered range, the list shows what
+ * the mirror has and says that older reports need a connection.
+ */
+export function useReportRange(from: Date, to: Date): { state: RangeState; retry: () => void } {
+  const engine = useSyncEngine();
+  const online = useOnline();
+  const ranges = useMirrorQuery(engine.db, ['syncState'], () => reportRanges(engine.db), []);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const fromMs = from.getTime();
+  const toMs = to.getTime();
+  const key = `${fromMs}-${toMs}`;
+  // Before the first sync has recorded any range, that sync is what fills the list.
+  const uncovered = ranges !== undefined && ranges.length > 0 && missingRanges(ranges, { from: fromMs, to: toMs }).length > 0;
+
+  useEffect(() => {
+    if (!uncovered || !online) return;
+    let cancelled = false;
+    // Done shows by itself: the pull records the range and `ranges` changes.
+    engine.loadReportRange(new Date(fromMs), new Date(toMs)).catch(() => {
+      if (!cancelled) setFailed(key);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [engine, uncovered, online, key, fromMs, toMs, attempt]);
+
+  const retry = () => {
+    setFailed(null);
+    setAttempt((n) => n + 1);
+  };
+  if (!uncovered) return { state: 'ready', retry };
+  if (!online) return { state: 'offline', retry };
+  return { state: failed === key ? 'failed' : 'loading', retry };
+}

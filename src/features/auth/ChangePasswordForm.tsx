@@ -6,11 +6,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { changeOwnPassword, type ChangeOutcome } from '../../data/auth.ts';
+import { useBrowserOnline } from '../../data/online.ts';
 import { changePasswordSchema, type ChangePasswordValues } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { useBrowserOnline } from '../../ui/useBrowserOnline.ts';
-import { changeOwnPassword, changePasswordFailure, PASSWORD_OFFLINE_REASON, type ChangeOutcome } from './passwords.ts';
+import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from './passwords.ts';
 
 export function ChangePasswordForm({ temporary = false, onChanged }: { temporary?: boolean; onChanged: (outcome: ChangeOutcome) => void }) {
   const online = useBrowserOnline();

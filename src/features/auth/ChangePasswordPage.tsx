@@ -5,9 +5,9 @@
  * the community is loaded meanwhile.
  */
 import { useNavigate } from 'react-router-dom';
+import type { ChangeOutcome } from '../../data/auth.ts';
 import { useToast } from '../../ui/toast.tsx';
 import { ChangePasswordForm } from './ChangePasswordForm.tsx';
-import type { ChangeOutcome } from './passwords.ts';
 
 export function ChangePasswordPage({ onLogOut }: { onLogOut: () => void }) {
   const navigate = useNavigate();

@@ -5,10 +5,11 @@
  * says after sending never tells whether the address is a user's.
  */
 import { useState } from 'react';
+import { loadAuthOptions, requestPasswordReset } from '../../data/auth.ts';
 import { loginSchema } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { ASK_YOUR_DIRECTOR, loadAuthOptions, requestPasswordReset, RESET_OFFLINE_REASON } from './passwords.ts';
+import { ASK_YOUR_DIRECTOR, RESET_OFFLINE_REASON } from './passwords.ts';
 
 type Step = { kind: 'closed' } | { kind: 'loading' } | { kind: 'director' } | { kind: 'offline' } | { kind: 'email'; sending: boolean; error?: string } | { kind: 'sent'; email: string };
 

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { pb } from '../../api/client.ts';
+import { signIn, useSignedInRecord } from '../../data/auth.ts';
 import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -20,6 +20,7 @@ interface DemoAccount {
  */
 export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const navigate = useNavigate();
+  const signedIn = useSignedInRecord() !== null;
   const [failed, setFailed] = useState(false);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
   const { register, handleSubmit, formState, getValues } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
@@ -32,13 +33,13 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
       .catch(() => setDemo(null));
   }, []);
 
-  if (pb.authStore.record) return <Navigate to="/homes" replace />;
+  if (signedIn) return <Navigate to="/homes" replace />;
 
   const submit = handleSubmit(async ({ email, password }) => {
     setFailed(false);
     onSigningIn?.();
     try {
-      await pb.collection('users').authWithPassword(email, password);
+      await signIn(email, password);
       navigate('/homes', { replace: true });
     } catch {
       setFailed(true);

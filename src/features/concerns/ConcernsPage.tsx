@@ -6,7 +6,8 @@
 import { useState } from 'react';
 import type { ConcernRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useConcerns } from '../../data/hooks.ts';
+import { useSignedInStaff, type Staff } from '../../data/auth.ts';
+import { useConcerns, useManagement } from '../../data/hooks.ts';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
@@ -14,14 +15,13 @@ import { ListScreen } from '../../ui/ListScreen.tsx';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
-import { signedInStaff, useManagement, type Staff } from '../users/useManagement.ts';
 import { ConcernCard } from './ConcernCard.tsx';
 import { ConcernForm } from './ConcernForm.tsx';
 import { NoUserLogout } from './NoUserLogout.tsx';
 import { CONCERNS_OFFLINE_REASON, useConcernActions } from './useConcernActions.ts';
 
 export function ConcernsPage() {
-  const me = signedInStaff();
+  const me = useSignedInStaff();
   return me ? <ConcernsScreen me={me} /> : <NoUserLogout />;
 }
 

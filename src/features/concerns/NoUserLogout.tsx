@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { signOut } from '../../app/session.ts';
+import { signOut } from '../../data/auth.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 

@@ -1,21 +1,20 @@
 /**
- * Creating, updating and deleting concerns (directors only, online only).
- * Writes go straight to the server; the returned record goes into the
- * mirror at once so the list changes without waiting for realtime.
+ * The concerns screen's side of creating, updating and deleting concerns
+ * (directors only, online only): the words of spec §8 around the data
+ * layer's online actions (src/data/onlineActions.ts), which write to the
+ * server and put the answer into the mirror.
  */
-import { pb } from '../../api/client.ts';
 import { errorMessage } from '../../api/errorMessage.ts';
 import type { ConcernRecord } from '../../api/records.ts';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { applyServerRecords, removeServerRecords } from '../../data/mirror.ts';
+import type { Staff } from '../../data/auth.ts';
+import { useOnlineActions } from '../../data/hooks.ts';
 import type { ConcernValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
-import type { Staff } from '../users/useManagement.ts';
 
 export const CONCERNS_OFFLINE_REASON = 'You are offline — managing concerns needs a connection.';
 
 export function useConcernActions(director: Staff) {
-  const { db } = useSyncEngine();
+  const actions = useOnlineActions();
   const toast = useToast();
 
   // Spec §8 names the failure; the server's reason follows it, so a
@@ -25,8 +24,7 @@ export function useConcernActions(director: Staff) {
   return {
     async create(values: ConcernValues): Promise<boolean> {
       try {
-        const created = await pb.collection('concerns').create({ ...values, added_by: director.id, community: director.community });
-        await applyServerRecords(db, 'concerns', [created]);
+        await actions.createConcern(director, values);
         toast({ title: 'Success', description: 'Concern successfully created' });
         return true;
       } catch (error) {
@@ -37,8 +35,7 @@ export function useConcernActions(director: Staff) {
 
     async update(concern: ConcernRecord, values: ConcernValues): Promise<boolean> {
       try {
-        const updated = await pb.collection('concerns').update(concern.id, { ...values, added_by: director.id });
-        await applyServerRecords(db, 'concerns', [updated]);
+        await actions.updateConcern(director, concern, values);
         toast({ title: 'Success', description: 'Concern successfully updated' });
         return true;
       } catch (error) {
@@ -49,8 +46,7 @@ export function useConcernActions(director: Staff) {
 
     async remove(concern: ConcernRecord): Promise<boolean> {
       try {
-        await pb.collection('concerns').delete(concern.id);
-        await removeServerRecords(db, 'concerns', [concern.id]);
+        await actions.deleteConcern(concern);
         toast({ title: 'Success', description: 'Concern deleted' });
         return true;
       } catch (error) {

@@ -7,7 +7,6 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
-import { pb } from '../../api/client.ts';
 import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { usePendingFile } from '../../data/hooks.ts';
 import { isPendingFileName } from '../../data/mirror.ts';
@@ -46,7 +45,7 @@ function DefaultHomeImage() {
  * service worker's cache answers).
  */
 function ServerHomeImage({ src, address }: { src: string; address: string }) {
-  const file = useFileToken(pb);
+  const file = useFileToken();
   // Remember which URL failed, so a later, different one (a new image, or a
   // new token after a failure offline) is tried again.
   const [failed, setFailed] = useState<string | null>(null);

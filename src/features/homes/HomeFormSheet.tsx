@@ -12,7 +12,7 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { HomeForm } from './HomeForm.tsx';
 import { addDefaults, toHomeForm, updateDefaults, type HomeFormValues } from './homeForm.ts';
-import { useSignedInUser } from './hooks.ts';
+import { useSignedInUser } from '../../data/auth.ts';
 
 type HomeFormSheetProps = { mode: 'add'; home?: undefined; onClose: () => void } | { mode: 'update'; home: HouseWithPeople; onClose: () => void };
 

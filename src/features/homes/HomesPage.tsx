@@ -7,10 +7,11 @@
  * communities of 20,000 homes).
  */
 import { memo, useCallback, useMemo, useState } from 'react';
-import { pb } from '../../api/client.ts';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useHouses } from '../../data/hooks.ts';
+import { useIsDirector, useSignedInUser } from '../../data/auth.ts';
+import { fileBaseUrl } from '../../data/fileToken.ts';
+import { useHouses, useOnline } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueDeleteHome } from '../../data/writes.ts';
@@ -21,13 +22,14 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useToast } from '../../ui/toast.tsx';
+import { useNow } from '../../ui/useNow.ts';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
 import { lazyPart } from '../../ui/lazyPart.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { homeNotices } from './homeNotices.ts';
-import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount, useIsDirector, useMinuteClock, useOnline, useSignedInUser } from './hooks.ts';
+import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount } from './hooks.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
@@ -64,7 +66,7 @@ const HomeItem = memo(function HomeItem({ home, callInProgress, online, director
     <ItemErrorBoundary resetKey={home.house.updated}>
       <HomeCard
         home={home}
-        imageUrl={homeImageUrl(pb.baseURL, home.house)}
+        imageUrl={homeImageUrl(fileBaseUrl(), home.house)}
         notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress, now })}
         callDisabledReason={online ? null : OFFLINE_CALL_REASON}
         onCall={() => onAction('call', home)}
@@ -85,7 +87,7 @@ export function HomesPage() {
   const online = useOnline();
   const activeCalls = useActiveCalls();
   const { marked, mark } = useCallMarkers();
-  const now = useMinuteClock();
+  const now = useNow();
   // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
   const homes = useMemo(() => (found && order !== 'address' ? dueFirst(found, (home) => home.house, now) : found), [found, order, now]);
   const close = () => setSheet(null);

@@ -16,7 +16,8 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { addressLine } from './HomeCard.tsx';
-import { useOnline, useSignedInUser } from './hooks.ts';
+import { useSignedInUser } from '../../data/auth.ts';
+import { useOnline } from '../../data/hooks.ts';
 
 export const HOUSE_CHECK_SAVED = 'House check saved';
 // Offline the dialog closing alone left officers unsure the check was kept.

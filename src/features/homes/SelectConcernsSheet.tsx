@@ -4,10 +4,10 @@
  * connection; everything else here reads the mirror.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { pb } from '../../api/client.ts';
 import { errorMessage } from '../../api/errorMessage.ts';
 import type { ConcernRecord } from '../../api/records.ts';
-import { useConcerns } from '../../data/hooks.ts';
+import { useSignedInUser } from '../../data/auth.ts';
+import { useConcerns, useOnline, useOnlineActions } from '../../data/hooks.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { composeScript } from '../../domain/callScript.ts';
 import { searchList } from '../../domain/search.ts';
@@ -18,12 +18,7 @@ import { useToast } from '../../ui/toast.tsx';
 import { initialSelection, LIMIT_EXCEEDED_MESSAGE, toggleConcern } from './concernSelection.ts';
 import { addressLine } from './HomeCard.tsx';
 import { pendingConcernIds } from './homeNotices.ts';
-import { OFFLINE_CALL_REASON, useCommunityName, useOnline, useSignedInUser } from './hooks.ts';
-
-interface CallResponse {
-  code?: number;
-  message?: string;
-}
+import { OFFLINE_CALL_REASON, useCommunityName } from './hooks.ts';
 
 const speechSupported = () => typeof window !== 'undefined' && 'speechSynthesis' in window && typeof SpeechSynthesisUtterance !== 'undefined';
 
@@ -62,6 +57,7 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
   const user = useSignedInUser();
   const communityName = useCommunityName(user?.community);
   const online = useOnline();
+  const { placeCall } = useOnlineActions();
   const toast = useToast();
   const [search, setSearch] = useState('');
   // null until the user changes the choice: until then it is the house's pending concerns.
@@ -83,12 +79,8 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
   async function call() {
     setCalling(true);
     try {
-      const response = await pb.send<CallResponse>('/api/scms/call-resident', {
-        method: 'POST',
-        body: { h_id: home.house.id, concerns: chosen.map((c) => ({ id: c.id, name: c.name, selected: true })) },
-      });
-      if (response.code !== 200) throw { response };
-      toast({ title: 'Success', description: response.message ?? '' });
+      const message = await placeCall(home.house.id, chosen);
+      toast({ title: 'Success', description: message });
       onCallPlaced();
       onClose();
     } catch (error) {

@@ -4,7 +4,7 @@
  * saved with.
  */
 import { addDays, endOfDay, isBefore, startOfDay } from 'date-fns';
-import { pbDate } from '../../data/pull.ts';
+import { pbDate } from '../../domain/pbDate.ts';
 
 /** Start dates earlier than the day after today are disabled. */
 export function isStartDayDisabled(day: Date, today: Date): boolean {

@@ -1,10 +1,8 @@
-/** The Homes screen's hooks over the mirror, the session and the connection. */
+/** The Homes screen's hooks over the mirror. */
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { pb } from '../../api/client.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useSyncStatus } from '../../data/hooks.ts';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
-import { homeReportCount, type SignedInUser } from '../../data/writes.ts';
+import { homeReportCount } from '../../data/writes.ts';
 import { housesWithActiveCall } from './homeNotices.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
@@ -34,25 +32,7 @@ export function useActiveCalls(): ReadonlySet<string> {
   return useMemo(() => housesWithActiveCall(calls ?? []), [calls]);
 }
 
-/** Online-only actions (calls) need both the browser and the sync engine to say online. */
-export function useOnline(): boolean {
-  const { online } = useSyncStatus();
-  return online && (typeof navigator === 'undefined' || navigator.onLine);
-}
-
 export const OFFLINE_CALL_REASON = 'You are offline — calls need a connection.';
-
-/** The signed-in user as the outbox writes want it. */
-export function useSignedInUser(): SignedInUser | null {
-  const record = pb.authStore.record;
-  if (!record) return null;
-  return { id: record.id, community: String(record.community ?? '') };
-}
-
-/** Only directors delete homes (the server's rule). */
-export function useIsDirector(): boolean {
-  return pb.authStore.record?.type === 'director';
-}
 
 /** How many reports the mirror holds for a home (undefined while counting, or with no home). */
 export function useHomeReportCount(houseId: string | undefined): number | undefined {
@@ -64,14 +44,4 @@ export function useHomeReportCount(houseId: string | undefined): number | undefi
 export function useCommunityName(communityId: string | undefined): string | undefined {
   const { db } = useSyncEngine();
   return useMirrorQuery(db, ['communities'], async () => (communityId ? (await db.communities.get(communityId))?.name : undefined), [communityId]);
-}
-
-/** A repaint every minute, so a house check becoming due at midnight shows without a reload. */
-export function useMinuteClock(): Date {
-  const [now, setNow] = useState(() => new Date());
-  useEffect(() => {
-    const timer = window.setInterval(() => setNow(new Date()), 60_000);
-    return () => window.clearInterval(timer);
-  }, []);
-  return now;
 }

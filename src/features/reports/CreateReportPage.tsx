@@ -11,7 +11,10 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
+import { useSignedInUser } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useOnline, useOnlineActions } from '../../data/hooks.ts';
+import type { AiSource } from '../../data/onlineActions.ts';
 import { firstResident, queueReport } from '../../data/writes.ts';
 import { REPORT_TYPES, WEATHER_VALUES } from '../../domain/reportTypes.ts';
 import { reportSchema, type ReportValues } from '../../domain/schemas.ts';
@@ -21,9 +24,7 @@ import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { forgetScrollPosition } from '../../ui/VirtualList.tsx';
-import { requestAiAssist, type AiSource } from './aiAssist.ts';
 import { weatherLabel } from './format.ts';
-import { useOnline, useSignedInUser } from './hooks.ts';
 import { HouseCombobox } from './HouseCombobox.tsx';
 import { NarrativeField } from './NarrativeField.tsx';
 import { PhotoPicker, type Attachment } from './PhotoPicker.tsx';
@@ -43,6 +44,7 @@ export function CreateReportPage() {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const online = useOnline();
+  const { requestAiAssist } = useOnlineActions();
   const navigate = useNavigate();
   const toast = useToast();
   // The form opens at its heading, not where the list it came from was scrolled.

@@ -5,9 +5,11 @@
  */
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import type { AiSource } from '../../data/onlineActions.ts';
 import { FieldError, inputClass } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { OFFLINE_AI_REASON, type AiSource } from './aiAssist.ts';
+
+export const OFFLINE_AI_REASON = 'You are offline — Ai Assist needs a connection.';
 
 const tabClass = 'rounded-t border border-b-0 px-3 py-1.5 text-sm font-medium data-[selected]:border-gray-300 data-[selected]:bg-white border-transparent text-gray-700 data-[selected]:text-black';
 

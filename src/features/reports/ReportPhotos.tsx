@@ -8,15 +8,14 @@
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useState } from 'react';
-import { pb } from '../../api/client.ts';
-import { useFileToken, withFileToken } from '../../data/fileToken.ts';
+import { fileBaseUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
 
 export function isPendingPhoto(name: string): boolean {
   return /^pending-\d+$/.test(name);
 }
 
 export function photoUrl(reportId: string, name: string, thumb?: string): string {
-  const base = pb.baseURL.replace(/\/+$/, '');
+  const base = fileBaseUrl();
   const url = `${base}/api/files/reports/${encodeURIComponent(reportId)}/${encodeURIComponent(name)}`;
   return thumb ? `${url}?thumb=${thumb}` : url;
 }
@@ -28,7 +27,7 @@ export function ReportPhotos({ reportId, photos }: { reportId: string; photos: r
 
 function PhotoList({ reportId, photos }: { reportId: string; photos: readonly string[] }) {
   const [shown, setShown] = useState<number | null>(null);
-  const file = useFileToken(pb);
+  const file = useFileToken();
   // Until the first token is here, no URL: without one the server would refuse.
   const src = (name: string, thumb?: string) => (file.settled ? withFileToken(photoUrl(reportId, name, thumb), file.token) : undefined);
   const shownName = shown === null ? undefined : photos[shown];

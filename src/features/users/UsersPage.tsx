@@ -4,7 +4,8 @@
  */
 import { useState } from 'react';
 import type { UserRecord } from '../../api/records.ts';
-import { useUsers } from '../../data/hooks.ts';
+import { useSignedInStaff } from '../../data/auth.ts';
+import { useManagement, useUsers } from '../../data/hooks.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
@@ -14,7 +15,6 @@ import { VirtualList } from '../../ui/VirtualList.tsx';
 import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
 import { UserCard, userDisplayName } from './UserCard.tsx';
 import { AddUserForm, EditUserForm } from './UserForms.tsx';
-import { signedInStaff, useManagement } from './useManagement.ts';
 import { USERS_OFFLINE_REASON, useUserActions, type CreatedUser } from './useUserActions.ts';
 
 type SheetState = { kind: 'add' } | { kind: 'edit'; user: UserRecord } | null;
@@ -26,7 +26,7 @@ const userColumns = (width: number) => (width >= 900 ? 3 : width >= 600 ? 2 : 1)
 export function UsersPage() {
   const [search, setSearch] = useState('');
   const users = useUsers(search);
-  const me = signedInStaff();
+  const me = useSignedInStaff();
   const { director, canManage, blockedReason } = useManagement(USERS_OFFLINE_REASON);
   const actions = useUserActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);

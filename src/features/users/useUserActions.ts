@@ -1,17 +1,19 @@
 /**
- * Creating, updating and deleting users (directors only, online only).
- * Writes go straight to the server; the returned record goes into the
- * mirror at once so the list changes without waiting for realtime.
+ * The users screen's side of creating, updating and deleting users
+ * (directors only, online only): the words of spec §8 around the data
+ * layer's online actions (src/data/onlineActions.ts), which write to the
+ * server and put the answer into the mirror.
  */
-import type { RecordModel } from 'pocketbase';
-import { pb } from '../../api/client.ts';
 import { errorMessage, fieldErrors } from '../../api/errorMessage.ts';
 import type { UserRecord } from '../../api/records.ts';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { applyServerRecords, removeServerRecords } from '../../data/mirror.ts';
-import type { AddUserValues, UpdateUserValues } from '../../domain/schemas.ts';
+import type { Staff } from '../../data/auth.ts';
+import { useOnlineActions } from '../../data/hooks.ts';
+import type { CreatedUser, UserUpdate } from '../../data/onlineActions.ts';
+import type { AddUserValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
-import type { Staff } from './useManagement.ts';
+
+// The users screen's parts name these types from here.
+export type { CreatedUser, UserUpdate };
 
 export const USERS_OFFLINE_REASON = 'You are offline — managing users needs a connection.';
 
@@ -40,17 +42,8 @@ export function throwawayPassword(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(10)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
-export interface CreatedUser {
-  email: string;
-  /** Shown to the director once; null if the server sent none. */
-  temporaryPassword: string | null;
-}
-
-/** Updates of a director's card carry names only: a director's type is not for the form to change. */
-export type UserUpdate = Pick<UpdateUserValues, 'first_name' | 'last_name'> & { type?: UpdateUserValues['type'] };
-
 export function useUserActions(director: Staff | null) {
-  const { db } = useSyncEngine();
+  const actions = useOnlineActions();
   const toast = useToast();
 
   const fail = (error: unknown, action: UserAction) => toast({ title: 'Fail', description: userFailureMessage(error, action), variant: 'destructive' });
@@ -58,20 +51,10 @@ export function useUserActions(director: Staff | null) {
   return {
     async create(values: AddUserValues): Promise<CreatedUser | null> {
       if (!director) return null;
-      const password = throwawayPassword();
       try {
-        const created = await pb.collection('users').create({
-          ...values,
-          emailVisibility: true,
-          community: director.community,
-          password,
-          passwordConfirm: password,
-        });
-        // The one-time password must not be kept on the device.
-        const { temporary_password: temporaryPassword, ...record } = created;
-        await applyServerRecords(db, 'users', [record as RecordModel]);
+        const created = await actions.createUser(director, values, throwawayPassword());
         toast({ title: 'Success', description: 'New user added' });
-        return { email: String(record.email ?? values.email), temporaryPassword: typeof temporaryPassword === 'string' ? temporaryPassword : null };
+        return created;
       } catch (error) {
         fail(error, 'create');
         return null;
@@ -80,8 +63,7 @@ export function useUserActions(director: Staff | null) {
 
     async update(user: UserRecord, values: UserUpdate): Promise<boolean> {
       try {
-        const updated = await pb.collection('users').update(user.id, values);
-        await applyServerRecords(db, 'users', [updated]);
+        await actions.updateUser(user, values);
         toast({ title: 'Success', description: 'User updated' });
         return true;
       } catch (error) {
@@ -91,15 +73,15 @@ export function useUserActions(director: Staff | null) {
     },
 
     /**
-     * A new temporary password for a colleague (the server's reset route):
-     * the old one and every session of it stop working, and the user must
-     * choose their own at the next sign-in.
+     * A new temporary password for a colleague: the old one and every
+     * session of it stop working, and the user must choose their own at the
+     * next sign-in.
      */
     async resetPassword(user: UserRecord): Promise<CreatedUser | null> {
       try {
-        const answer = await pb.send<{ temporary_password?: unknown }>(`/api/scms/users/${encodeURIComponent(user.id)}/reset-password`, { method: 'POST' });
+        const reset = await actions.resetUserPassword(user);
         toast({ title: 'Success', description: 'Password reset' });
-        return { email: user.email, temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null };
+        return reset;
       } catch (error) {
         fail(error, 'reset');
         return null;
@@ -108,8 +90,7 @@ export function useUserActions(director: Staff | null) {
 
     async remove(user: UserRecord): Promise<boolean> {
       try {
-        await pb.collection('users').delete(user.id);
-        await removeServerRecords(db, 'users', [user.id]);
+        await actions.deleteUser(user);
         toast({ title: 'Success', description: 'User deleted' });
         return true;
       } catch (error) {

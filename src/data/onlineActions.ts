@@ -1,0 +1,112 @@
+/**
+ * The online-only actions: the writes that need a connection and say so
+ * (DESIGN.md), never queued in the outbox — users, concerns, placing a
+ * call, Ai Assist, and the sync panel's Discard. The one door to the server
+ * for them besides the outbox (writes.ts) and the session (auth.ts): each
+ * calls the server through the one client (src/api/) and, where the server
+ * answers with records, puts them into the mirror here, so a list changes at
+ * once without waiting for realtime. A failure is thrown as the server sent
+ * it: the screens choose the words (spec §8).
+ */
+import type { RecordModel } from 'pocketbase';
+import { pb } from '../api/client.ts';
+import type { ConcernRecord, UserRecord } from '../api/records.ts';
+import type { AddUserValues, ConcernValues, UpdateUserValues } from '../domain/schemas.ts';
+import type { Staff } from './auth.ts';
+import type { ScmsDatabase } from './db.ts';
+import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import { discardEntry } from './outbox.ts';
+
+export interface CreatedUser {
+  email: string;
+  /** Shown to the director once; null if the server sent none. */
+  temporaryPassword: string | null;
+}
+
+/** Updates of a director's card carry names only: a director's type is not for the form to change. */
+export type UserUpdate = Pick<UpdateUserValues, 'first_name' | 'last_name'> & { type?: UpdateUserValues['type'] };
+
+/**
+ * A new colleague in the director's community. `password` only has to
+ * satisfy the form: the server replaces it with its own random one and
+ * answers that once, as `temporary_password`.
+ */
+export async function createUser(db: ScmsDatabase, director: Staff, values: AddUserValues, password: string): Promise<CreatedUser> {
+  const created = await pb.collection('users').create({ ...values, emailVisibility: true, community: director.community, password, passwordConfirm: password });
+  // The one-time password must not be kept on the device.
+  const { temporary_password: temporaryPassword, ...record } = created;
+  await applyServerRecords(db, 'users', [record as RecordModel]);
+  return { email: String(record.email ?? values.email), temporaryPassword: typeof temporaryPassword === 'string' ? temporaryPassword : null };
+}
+
+export async function updateUser(db: ScmsDatabase, user: UserRecord, values: UserUpdate): Promise<void> {
+  await applyServerRecords(db, 'users', [await pb.collection('users').update(user.id, values)]);
+}
+
+/**
+ * A new temporary password for a colleague (the server's reset route): the
+ * old one and every session of it stop working. Nothing of it is mirrored:
+ * the user's `must_change_password` comes by realtime like any change.
+ */
+export async function resetUserPassword(user: UserRecord): Promise<CreatedUser> {
+  const answer = await pb.send<{ temporary_password?: unknown }>(`/api/scms/users/${encodeURIComponent(user.id)}/reset-password`, { method: 'POST' });
+  return { email: user.email, temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null };
+}
+
+export async function deleteUser(db: ScmsDatabase, user: UserRecord): Promise<void> {
+  await pb.collection('users').delete(user.id);
+  await removeServerRecords(db, 'users', [user.id]);
+}
+
+export async function createConcern(db: ScmsDatabase, director: Staff, values: ConcernValues): Promise<void> {
+  const created = await pb.collection('concerns').create({ ...values, added_by: director.id, community: director.community });
+  await applyServerRecords(db, 'concerns', [created]);
+}
+
+export async function updateConcern(db: ScmsDatabase, director: Staff, concern: ConcernRecord, values: ConcernValues): Promise<void> {
+  await applyServerRecords(db, 'concerns', [await pb.collection('concerns').update(concern.id, { ...values, added_by: director.id })]);
+}
+
+export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): Promise<void> {
+  await pb.collection('concerns').delete(concern.id);
+  await removeServerRecords(db, 'concerns', [concern.id]);
+}
+
+/**
+ * Places the automated call about the chosen concerns (spec §4); resolves
+ * with the server's words for the toast. The calls record it creates comes
+ * by realtime (the card's marker bridges the wait).
+ */
+export async function placeCall(houseId: string, concerns: readonly Pick<ConcernRecord, 'id' | 'name'>[]): Promise<string> {
+  const response = await pb.send<{ code?: number; message?: string }>('/api/scms/call-resident', {
+    method: 'POST',
+    body: { h_id: houseId, concerns: concerns.map((c) => ({ id: c.id, name: c.name, selected: true })) },
+  });
+  // Anything but the route's 200 body is a refusal, in the shape errorMessage reads.
+  if (response.code !== 200) throw { response };
+  return response.message ?? '';
+}
+
+export type AiSource = 'offline-editor' | 'model';
+
+/** Ai Assist (spec §7): the server rewrites the original narrative. */
+export async function requestAiAssist(userInput: string): Promise<{ text: string; source: AiSource }> {
+  const response = await pb.send<{ data?: unknown; source?: unknown }>('/api/scms/ai-assist', { method: 'POST', body: { user_input: userInput } });
+  return {
+    text: typeof response.data === 'string' ? response.data : '',
+    // Without a configured model the server's built-in editor answers; the form says so.
+    source: response.source === 'offline-editor' ? 'offline-editor' : 'model',
+  };
+}
+
+/**
+ * The sync panel's Discard of a parked entry: the entry goes, a record it
+ * created only here goes from the mirror, and a record it changed is read
+ * again from the server (a failed read leaves the local copy until the next
+ * pull).
+ */
+export async function discardOutboxEntry(db: ScmsDatabase, seq: number): Promise<void> {
+  await discardEntry(db, seq, async (collection, id) => {
+    await applyServerRecords(db, collection, [await pb.collection(collection).getOne(id)]);
+  });
+}
