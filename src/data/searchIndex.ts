@@ -274,11 +274,12 @@ export class MirrorSearchIndex {
     if (!this.active.has(list)) {
       this.active.add(list);
       this.enqueue(async () => {
-        // The tables are read side by side (a cold start of Homes waits for the slowest, not for the sum).
+        // The tables are read side by side (a cold start of Homes waits for the slowest, not for the sum),
+        // in pages by primary key, each applied in its own task: no long task while a large community loads.
         const missing = TABLES_OF[list].filter((table) => !this.loaded.has(table));
-        const read = await Promise.all(missing.map((table) => this.db.table(table).toArray() as Promise<{ id: string }[]>));
-        missing.forEach((table, i) => this.loadRows(table, read[i]!));
-        this.rebuildList(list);
+        for (const table of missing) this.loaded.add(table);
+        await Promise.all(missing.map((table) => this.loadTable(table)));
+        await this.rebuildList(list);
         this.bump([list]);
       });
     }
@@ -385,9 +386,17 @@ export class MirrorSearchIndex {
     this.bump([...touched]);
   }
 
-  private loadRows(table: IndexedTable, rows: readonly { id: string }[]): void {
-    this.loaded.add(table);
-    for (const row of rows) this.applyRow(table, row.id, row, new Set(), new Set());
+  private async loadTable(table: IndexedTable): Promise<void> {
+    let last: string | undefined;
+    for (;;) {
+      const source = this.db.table(table);
+      const rows = (await (last === undefined ? source.orderBy(':id') : source.where(':id').above(last)).limit(LOAD_PAGE).toArray()) as { id: string }[];
+      const none = new Set<string>();
+      for (const row of rows) this.applyRow(table, row.id, row, none, none);
+      if (rows.length < LOAD_PAGE) return;
+      last = rows[rows.length - 1]!.id;
+      await nextTask();
+    }
   }
 
   /**
@@ -458,15 +467,22 @@ export class MirrorSearchIndex {
     }
   }
 
-  private rebuildList(list: IndexedList): void {
+  private async rebuildList(list: IndexedList): Promise<void> {
+    const inSlices = async (ids: Iterable<string>, put: (id: string) => void) => {
+      let n = 0;
+      for (const id of [...ids]) {
+        put(id);
+        if (++n % LOAD_PAGE === 0) await nextTask();
+      }
+    };
     switch (list) {
       case 'homes':
         this.homes.clear();
-        for (const id of this.rows.houses.keys()) this.putHome(id);
+        await inSlices(this.rows.houses.keys(), (id) => this.putHome(id));
         break;
       case 'reports':
         this.reports.clear();
-        for (const id of this.rows.reports.keys()) this.putReport(id);
+        await inSlices(this.rows.reports.keys(), (id) => this.putReport(id));
         break;
       // Users and concerns are kept by applyRow as their rows change.
       case 'users':
@@ -508,6 +524,18 @@ export class MirrorSearchIndex {
       for (const listener of this.listeners.get(list) ?? []) listener();
     }
   }
+}
+
+/** Rows read and applied per task while a list loads: a few milliseconds each on a phone. */
+const LOAD_PAGE = 500;
+
+/** Resolves in a new task, so the page can draw and take input between two slices of work. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(null);
+  });
 }
 
 function linkTo(map: Map<string, Set<string>>, parent: string, child: string): void {

@@ -262,3 +262,28 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
     );
   });
 });
+
+describe('a large list loads in slices', () => {
+  test('homes are indexed a few hundred per task, so the page can draw and take input meanwhile (no long task)', async () => {
+    const db = newDb();
+    const homes = Array.from({ length: 2_400 }, (_, i) => house(`h${String(i).padStart(14, '0')}`, { address: `${i} Palm Way` }));
+    await db.houses.bulkPut(homes);
+    const index = searchIndexOf(db);
+    // Between two tasks of the load, this loop samples how many homes the list holds.
+    const seen: number[] = [];
+    let loading = true;
+    const sample = () => {
+      seen.push(index.homes.size);
+      if (!loading) return;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = sample;
+      channel.port2.postMessage(null);
+    };
+    sample();
+    await index.ready('homes');
+    loading = false;
+    expect(index.homes.size).toBe(2_400);
+    // Built in one task, the list would go from 0 to 2,400 between two samples.
+    expect(seen.some((size) => size > 0 && size < 2_400)).toBe(true);
+  });
+});
