@@ -22,6 +22,7 @@ import { hooksDir, projectRoot } from './paths.ts';
 export const SHARED_MODULES: Record<string, string> = {
   'src/domain/callScript.ts': 'call_script',
   'src/domain/recordRules.ts': 'record_rules',
+  'src/domain/quietHours.ts': 'quiet_hours',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

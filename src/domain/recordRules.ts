@@ -123,10 +123,11 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
     },
   },
   phones: {
-    kinds: { id: 'ref', phone_number: 'text', primary: 'bool', type: 'text', house: 'ref' },
+    kinds: { id: 'ref', phone_number: 'text', primary: 'bool', type: 'text', house: 'ref', do_not_call: 'bool' },
     // A phone is saved only with a number (spec §4).
     // The type is optional (spec §5): '' is no type.
-    fields: { phone_number: required(phoneNumberSchema, 'Invalid phone number'), primary: phoneSchema.shape.primary, type: orEmpty(phoneSchema.shape.type), house: relation },
+    // do_not_call: the resident asked not to be called on this number (issue 14).
+    fields: { phone_number: required(phoneNumberSchema, 'Invalid phone number'), primary: phoneSchema.shape.primary, type: orEmpty(phoneSchema.shape.type), house: relation, do_not_call: z.boolean() },
   },
   concerns: {
     kinds: { id: 'ref', name: 'text', hint: 'text', say: 'text', added_by: 'ref', community: 'ref' },
