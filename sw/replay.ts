@@ -6,7 +6,6 @@
 import { userDatabase } from '../src/data/db.ts';
 import { replayOutbox, type ReplayOutcome, type ReplayResult } from '../src/data/replay.ts';
 import { clientFromSavedSession } from '../src/data/session.ts';
-import { apiBaseUrl } from '../src/api/baseUrl.ts';
 
 export { SYNC_TAG } from '../src/data/syncTag.ts';
 
@@ -29,7 +28,7 @@ export interface WorkerReplayResult extends ReplayResult {
 const RETRY: ReadonlySet<ReplayOutcome> = new Set(['offline', 'waiting', 'busy', 'lost-lease']);
 
 async function replayOnce(retryNow: boolean): Promise<WorkerReplayResult> {
-  const pb = await clientFromSavedSession(apiBaseUrl(self.location.origin));
+  const pb = await clientFromSavedSession();
   const userId = pb?.authStore.record?.id;
   if (!pb || !userId) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
   const db = userDatabase(userId);

@@ -5,7 +5,9 @@
  * replays the outbox with it (and saves a refreshed token back).
  */
 import Dexie, { type Table } from 'dexie';
-import PocketBase, { ClientResponseError, type AuthRecord } from 'pocketbase';
+import { ClientResponseError, type AuthRecord } from 'pocketbase';
+import type PocketBase from 'pocketbase';
+import { pb as appClient } from '../api/client.ts';
 
 interface SessionRow {
   key: 'current';
@@ -47,17 +49,31 @@ export function mirrorSessionOf(pb: PocketBase): () => void {
   return pb.authStore.onChange(() => void save());
 }
 
-/** A client for a context without local storage (the service worker). */
-export async function clientFromSavedSession(baseUrl: string): Promise<PocketBase | undefined> {
+/** The token last read from IndexedDB into the client; a token the client gets besides it (a refresh) is saved back. */
+let restoredToken: string | undefined;
+
+/**
+ * The app's one client (src/api/client.ts) signed in with the saved session,
+ * for a context without local storage (the service worker, where the SDK
+ * keeps the session in memory only); undefined, and signed out, when there
+ * is none (Log out, or another user signed in since). Read afresh each time:
+ * the window may have signed someone else in meanwhile.
+ */
+export async function clientFromSavedSession(): Promise<PocketBase | undefined> {
   const saved = await loadSession();
-  if (!saved) return undefined;
-  const pb = new PocketBase(baseUrl);
-  pb.autoCancellation(false);
-  pb.authStore.save(saved.token, saved.record);
-  pb.authStore.onChange(() => {
-    if (pb.authStore.token && pb.authStore.record) void saveSession(pb.authStore.token, pb.authStore.record);
-  });
-  return pb;
+  if (restoredToken === undefined) {
+    appClient.authStore.onChange(() => {
+      const { token, record } = appClient.authStore;
+      if (token && record && token !== restoredToken) void saveSession(token, record);
+    });
+  }
+  restoredToken = saved?.token ?? '';
+  if (!saved) {
+    appClient.authStore.clear();
+    return undefined;
+  }
+  appClient.authStore.save(saved.token, saved.record);
+  return appClient;
 }
 
 export type SessionCheck = 'ok' | 'offline' | 'expired';

@@ -1,17 +1,11 @@
 import { endOfDay, isWithinInterval, startOfDay } from 'date-fns';
+import { parsePbDate } from './pbDate.ts';
 
 export interface HouseCheckFields {
   house_check: boolean;
   house_check_start_date?: string | null;
   house_check_end_date?: string | null;
   house_check_last_date?: string | null;
-}
-
-function parse(value: string | null | undefined): Date | null {
-  if (!value) return null;
-  // PocketBase dates look like '2026-11-22 00:00:00.000Z'.
-  const date = new Date(value.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 /**
@@ -21,12 +15,12 @@ function parse(value: string | null | undefined): Date | null {
  */
 export function isHouseCheckDue(house: HouseCheckFields, now: Date = new Date()): boolean {
   if (!house.house_check) return false;
-  const start = parse(house.house_check_start_date);
-  const end = parse(house.house_check_end_date);
+  const start = parsePbDate(house.house_check_start_date);
+  const end = parsePbDate(house.house_check_end_date);
   if (!start || !end || end < start) return false;
   const window = { start: startOfDay(start), end: endOfDay(end) };
   if (!isWithinInterval(now, window)) return false;
-  const last = parse(house.house_check_last_date);
+  const last = parsePbDate(house.house_check_last_date);
   return !(last && isWithinInterval(last, window));
 }
 

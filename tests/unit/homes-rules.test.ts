@@ -2,7 +2,8 @@
 import { describe, expect, test } from 'vitest';
 import type { HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
-import { checkEndValue, checkStartValue, isEndDayDisabled, isStartDayDisabled, parsePbDate } from '../../src/features/homes/checkDates.ts';
+import { checkEndValue, checkStartValue, isEndDayDisabled, isStartDayDisabled } from '../../src/features/homes/checkDates.ts';
+import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { initialSelection, MAX_CONCERNS, toggleConcern } from '../../src/features/homes/concernSelection.ts';
 import { addDefaults, showsMemberFields, showsPhoneDetails, showsResidentDetails, toHomeForm, updateDefaults } from '../../src/features/homes/homeForm.ts';
 import { homeImageUrl } from '../../src/features/homes/homeImage.ts';

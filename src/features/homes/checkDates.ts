@@ -17,13 +17,6 @@ export function isEndDayDisabled(day: Date, start: Date | null): boolean {
   return isBefore(startOfDay(day), addDays(startOfDay(start), 1));
 }
 
-/** A PocketBase date string ('2026-11-22 00:00:00.000Z') as a Date; null when empty or unreadable. */
-export function parsePbDate(value: string | null | undefined): Date | null {
-  if (!value) return null;
-  const date = new Date(value.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? null : date;
-}
-
 /** The window is saved from 00:00:00 of the start day to 23:59:59.999 of the end day. */
 export function checkStartValue(date: Date | null): string {
   return date ? pbDate(startOfDay(date)) : '';

@@ -7,8 +7,9 @@ import type { PhoneType } from '../../api/records.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import type { HomeForm } from '../../data/writes.ts';
 import type { PhoneValues, ResidentValues, UpdateHouseValues } from '../../domain/schemas.ts';
+import { parsePbDate } from '../../domain/pbDate.ts';
 import { DEFAULT_STATE, STATE_VALUES } from '../../domain/states.ts';
-import { checkEndValue, checkStartValue, parsePbDate } from './checkDates.ts';
+import { checkEndValue, checkStartValue } from './checkDates.ts';
 
 /** Both forms share one set of values; the Add form simply has no house-check section. */
 export type HomeFormValues = UpdateHouseValues;

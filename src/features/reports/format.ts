@@ -6,18 +6,12 @@
 import { differenceInMilliseconds, format, formatDistance } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
+import { parsePbDate } from '../../domain/pbDate.ts';
 
 export const NOT_AVAILABLE = 'N/A';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 /** 24-hour clock, as officers type incident times. */
 const DATE_TIME = 'MMM d, yyyy HH:mm';
-
-/** A PocketBase date string ('2026-11-22 06:00:00.000Z') as a Date; null when empty or unreadable. */
-export function parsePbDate(value: string | undefined | null): Date | null {
-  if (!value) return null;
-  const date = new Date(value.replace(' ', 'T'));
-  return Number.isNaN(date.getTime()) ? null : date;
-}
 
 export function formatDateTime(value: string | Date | null | undefined, pattern: string = DATE_TIME): string {
   const date = value instanceof Date ? value : parsePbDate(value);
