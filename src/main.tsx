@@ -3,7 +3,6 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
 import { UpdatePrompt } from './app/UpdatePrompt.tsx';
 import './index.css';
-import { pb } from './api/client.ts';
 import { announceSignedInUser, registerServiceWorker } from './sw-register.ts';
 
 const root = document.getElementById('root');
@@ -15,4 +14,4 @@ createRoot(root).render(
   </StrictMode>,
 );
 registerServiceWorker();
-announceSignedInUser(pb);
+announceSignedInUser();

@@ -3,8 +3,8 @@
  * builds and tells the UI when a new version is waiting. The dev server
  * has no worker: it would serve stale code from the precache.
  */
-import type PocketBase from 'pocketbase';
 import { Workbox } from 'workbox-window';
+import { currentUserRecord, onSignedInChange } from './data/auth.ts';
 import { USER_MESSAGE } from './domain/imageCache.ts';
 
 type Listener = (waiting: boolean) => void;
@@ -63,10 +63,10 @@ export function onUpdateWaiting(listener: Listener): () => void {
  * keeps each user's images in that user's own cache and, with nobody signed
  * in, caches none.
  */
-export function announceSignedInUser(pb: PocketBase): void {
+export function announceSignedInUser(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const post = () => navigator.serviceWorker.controller?.postMessage({ type: USER_MESSAGE, userId: pb.authStore.record?.id ?? null });
+  const post = () => navigator.serviceWorker.controller?.postMessage({ type: USER_MESSAGE, userId: currentUserRecord()?.id ?? null });
   post();
-  pb.authStore.onChange(post);
+  onSignedInChange(post);
   navigator.serviceWorker.addEventListener('controllerchange', post);
 }

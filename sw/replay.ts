@@ -28,11 +28,10 @@ export interface WorkerReplayResult extends ReplayResult {
 const RETRY: ReadonlySet<ReplayOutcome> = new Set(['offline', 'waiting', 'busy', 'lost-lease']);
 
 async function replayOnce(retryNow: boolean): Promise<WorkerReplayResult> {
-  const pb = await clientFromSavedSession();
-  const userId = pb?.authStore.record?.id;
-  if (!pb || !userId) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
-  const db = userDatabase(userId);
-  const result = await replayOutbox({ pb, db, owner: OWNER, retryNow });
+  const session = await clientFromSavedSession();
+  if (!session) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
+  const db = userDatabase(session.userId);
+  const result = await replayOutbox({ pb: session.client, db, owner: OWNER, retryNow });
   const retryAt = result.outcome === 'waiting' ? (await db.outbox.where('status').equals('pending').first())?.nextAttemptAt : undefined;
   return { ...result, retry: RETRY.has(result.outcome), retryAt };
 }

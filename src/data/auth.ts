@@ -37,7 +37,8 @@ export function signedInStaff(): Staff | null {
   return { id: record.id, community: String(record.community ?? ''), type: record.type as UserType };
 }
 
-const subscribeAuth = (onChange: () => void) => pb.authStore.onChange(onChange);
+/** Calls `onChange` on every sign-in, session change (a refresh) and sign-out; returns the unsubscribe. */
+export const onSignedInChange = (onChange: () => void): (() => void) => pb.authStore.onChange(onChange);
 // The token, not the record: the SDK's local-storage store parses a new
 // record object on every read, which React would take for endless changes.
 // Every new record (sign-in, refresh) comes with a new token.
@@ -45,7 +46,7 @@ const authToken = () => pb.authStore.token;
 
 /** The signed-in user's record, live: a sign-in, a refresh or a sign-out renders again. */
 export function useSignedInRecord() {
-  useSyncExternalStore(subscribeAuth, authToken, authToken);
+  useSyncExternalStore(onSignedInChange, authToken, authToken);
   return currentUserRecord();
 }
 

@@ -59,7 +59,7 @@ let restoredToken: string | undefined;
  * is none (Log out, or another user signed in since). Read afresh each time:
  * the window may have signed someone else in meanwhile.
  */
-export async function clientFromSavedSession(): Promise<PocketBase | undefined> {
+export async function clientFromSavedSession(): Promise<{ client: PocketBase; userId: string } | undefined> {
   const saved = await loadSession();
   if (restoredToken === undefined) {
     appClient.authStore.onChange(() => {
@@ -68,12 +68,12 @@ export async function clientFromSavedSession(): Promise<PocketBase | undefined> 
     });
   }
   restoredToken = saved?.token ?? '';
-  if (!saved) {
+  if (!saved?.record?.id) {
     appClient.authStore.clear();
     return undefined;
   }
   appClient.authStore.save(saved.token, saved.record);
-  return appClient;
+  return { client: appClient, userId: saved.record.id };
 }
 
 export type SessionCheck = 'ok' | 'offline' | 'expired';
