@@ -1,7 +1,8 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// Calls to residents (DESIGN.md "Backend"). The logic lives in lib/calls.js;
-// handlers require it themselves because each runs in a pooled VM that does
-// not see this file's top-level scope.
+// Calls to residents (DESIGN.md "Backend", issue 14). The logic lives in
+// lib/calls.js and lib/call_jobs.js; handlers require them themselves
+// because each runs in a pooled VM that does not see this file's top-level
+// scope.
 
 // A signed-in staff member asks the server to call a home's resident.
 routerAdd('POST', '/api/scms/call-resident', (e) => {
@@ -13,4 +14,28 @@ routerAdd('POST', '/api/scms/call-resident', (e) => {
 routerAdd('POST', '/api/scms/call-status', (e) => {
   const { handle } = require(`${__hooks}/lib/respond.js`);
   return handle(e, require(`${__hooks}/lib/calls.js`).callStatus);
+});
+
+// Answering-machine detection's verdict (signed).
+routerAdd('POST', '/api/scms/call-status/amd', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/calls.js`).callAmd);
+});
+
+// The key the resident pressed after the script (signed).
+routerAdd('POST', '/api/scms/call-status/gather', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/calls.js`).callGather);
+});
+
+// Dials the attempts that are due now (superusers; the cron below does it every minute).
+routerAdd('POST', '/api/scms/call-jobs/run', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/calls.js`).runJobs);
+});
+
+// Retries and next phones are scheduled in the database (call_attempts.due_at):
+// every minute the due ones are dialled, also after a restart.
+cronAdd('scms_call_attempts', '* * * * *', () => {
+  require(`${__hooks}/lib/call_jobs.js`).runDueAttempts($app);
 });

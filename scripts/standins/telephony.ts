@@ -4,7 +4,13 @@
  * receive signed status callbacks as the call progresses. It speaks the real
  * wire format (form bodies, basic auth, Twilio's error JSON and codes,
  * X-Twilio-Signature) so the PocketBase side is the code that talks to Twilio.
- * It does not fetch `Url` TwiML nor place any call.
+ * It does not fetch `Url` TwiML nor place any call. What happens at a number
+ * is chosen by the number dialled (telephony/resource.ts STANDIN_NUMBERS,
+ * README "Telephony stand-in"): answered by a person, voicemail (async
+ * answering-machine detection), busy, no answer, invalid, a person who
+ * presses 1 at the <Gather>, busy once then answered. A live call's TwiML can
+ * be replaced (POST .../Calls/{sid}.json) and text messages sent
+ * (POST .../Messages.json).
  *
  * This file is the routes; the parts are in telephony/: resource.ts (the
  * Call resource, its checks and JSON), callbacks.ts (the status steps and
@@ -13,9 +19,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createCallbackScheduler } from './telephony/callbacks.ts';
 import { basicAuthUser, listen, notFound, readBody, sendError, sendJson } from './telephony/http.ts';
-import { callResource, createCall, lifecycle, type FinalCallStatus, type StandinCall } from './telephony/resource.ts';
+import { callResource, createCall, createMessage, lifecycle, messageResource, scenarioFor, type FinalCallStatus, type StandinCall, type StandinMessage } from './telephony/resource.ts';
 
-export type { CallStatus, FinalCallStatus, StandinCall, StandinCallback, StatusCallbackEvent } from './telephony/resource.ts';
+export type { CallStatus, FinalCallStatus, StandinCall, StandinCallback, StandinMessage, StatusCallbackEvent } from './telephony/resource.ts';
+export { STANDIN_NUMBERS } from './telephony/resource.ts';
 
 export interface TelephonyStandinOptions {
   /** 0 picks a free port. */
@@ -25,29 +32,37 @@ export interface TelephonyStandinOptions {
   authToken: string;
   /** Time between two status changes of a call. */
   stepDelayMs?: number;
+  /** Every call ends so, whatever the number; unset: chosen by the number dialled. */
   finalStatus?: FinalCallStatus;
 }
 
 export interface TelephonyStandin {
   url: string;
   calls: StandinCall[];
+  /** Text messages sent, in order. */
+  messages: StandinMessage[];
   stop(): Promise<void>;
 }
 
 const LIST_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
 const ONE_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
+const MESSAGES_PATH = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
 
 export async function startTelephonyStandin(options: TelephonyStandinOptions): Promise<TelephonyStandin> {
   const { accountSid, authToken } = options;
-  const finalStatus = options.finalStatus ?? 'completed';
   const calls: StandinCall[] = [];
+  const messages: StandinMessage[] = [];
+  // Calls so far to each number: "busy once, then answers" needs it.
+  const dials = new Map<string, number>();
   const scheduler = createCallbackScheduler({ accountSid, authToken, stepDelayMs: options.stepDelayMs ?? 1500 });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://standin').pathname;
     const list = LIST_PATH.exec(path);
     const one = ONE_PATH.exec(path);
-    const pathAccount = list?.[1] ?? one?.[1];
+    // Only sending is modelled: other methods on Messages.json are unknown here.
+    const message = req.method === 'POST' ? MESSAGES_PATH.exec(path) : null;
+    const pathAccount = list?.[1] ?? one?.[1] ?? message?.[1];
     if (pathAccount === undefined) return notFound(res, path);
 
     const auth = basicAuthUser(req);
@@ -56,17 +71,16 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
     }
     if (pathAccount !== accountSid) return notFound(res, path);
 
-    // Only what the app uses: create via the list, read one call.
-    const allowed = list ? 'POST' : 'GET';
-    if (req.method !== allowed) {
-      res.setHeader('Allow', allowed);
+    // Only what the app uses: create a call or a message, read or update one call.
+    const allowed = list || message ? ['POST'] : ['GET', 'POST'];
+    if (!allowed.includes(req.method ?? '')) {
+      res.setHeader('Allow', allowed.join(', '));
       return sendError(res, { status: 405, code: 20004, message: 'Method not allowed' });
     }
 
-    if (one) {
-      const call = calls.find((c) => c.sid === one[2]);
-      return call ? sendJson(res, 200, callResource(call, accountSid)) : notFound(res, path);
-    }
+    const existing = one ? calls.find((c) => c.sid === one[2]) : undefined;
+    if (one && !existing) return notFound(res, path);
+    if (existing && req.method === 'GET') return sendJson(res, 200, callResource(existing, accountSid));
 
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
@@ -74,11 +88,40 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
     }
     const body = await readBody(req);
     if (body === null) return sendError(res, { status: 413, code: 21200, message: 'Request body too large' });
-    const call = createCall(new URLSearchParams(body));
+    const form = new URLSearchParams(body);
+
+    if (existing) {
+      // Update a live call: new TwiML plays from now on (e.g. the message
+      // after a machine's beep). An ended call cannot be changed (21220).
+      const twiml = form.get('Twiml');
+      if (!twiml) return sendError(res, { status: 400, code: 21205, message: 'Twiml parameter is required.' });
+      if (['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(existing.status)) {
+        return sendError(res, { status: 400, code: 21220, message: 'Call is not in-progress. Cannot redirect.' });
+      }
+      existing.updates.push(twiml);
+      return sendJson(res, 200, callResource(existing, accountSid));
+    }
+
+    if (message) {
+      const sent = createMessage(form);
+      if (!('sid' in sent)) return sendError(res, sent);
+      messages.push(sent);
+      // "Speaks" it: where a person running `npm start` sees it.
+      console.log(`telephony stand-in: text to ${sent.to}: ${sent.body}`);
+      return sendJson(res, 201, messageResource(sent, accountSid));
+    }
+
+    const call = createCall(form);
     if (!('sid' in call)) return sendError(res, call);
     calls.push(call);
+    const dial = (dials.get(call.to) ?? 0) + 1;
+    dials.set(call.to, dial);
     sendJson(res, 201, callResource(call, accountSid));
-    scheduler.advance(call, lifecycle(finalStatus));
+    if (options.finalStatus) scheduler.advance(call, lifecycle(options.finalStatus));
+    else {
+      const scenario = scenarioFor(call.to, dial);
+      scheduler.advance(call, lifecycle(scenario.final), scenario);
+    }
   }
 
   const server = await listen(options.port ?? 0, options.host ?? '127.0.0.1', handle);
@@ -86,6 +129,7 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
   return {
     url: server.url,
     calls,
+    messages,
     stop() {
       if (!stopping) {
         scheduler.stop();

@@ -10,6 +10,12 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 export const CALL_OUTRO = 'Thank you. Good bye.';
 
+/** Asked after the script (issue 14): pressing 1 marks the call Acknowledged.
+ *  The script itself stays the spec's, word for word, before it. */
+export const ACKNOWLEDGE_PROMPT = 'To confirm that you got this message, press 1.';
+/** Said when the resident pressed 1. */
+export const ACKNOWLEDGED_REPLY = 'Thank you. Your confirmation was received. Good bye.';
+
 /** A call names at most three concerns (spec §4, §5); a fourth is refused
  *  with these words. Here so that the call route (through lib/generated/)
  *  and the Select Concerns sheet say the same; the sheet's

@@ -226,7 +226,9 @@ describe('with the telephony provider configured', () => {
     expect(placed.to).toBe('+15615550122');
     expect(placed.from).toBe(FROM);
     expect(placed.twiml).toBe(
-      '<Response><Say voice="alice">Hello. This is Palm Grove Estates security team. Your garage door is open. Packages &amp; mail are at the gate. Thank you. Good bye.</Say></Response>',
+      '<Response><Say voice="alice">Hello. This is Palm Grove Estates security team. Your garage door is open. Packages &amp; mail are at the gate. Thank you. Good bye.</Say>' +
+        // Issue 14: then the request to press 1 (call-attempts-*.test.ts follow it).
+        `<Gather action="${proxy.url}/api/scms/call-status/gather" method="POST" numDigits="1" timeout="8"><Say voice="alice">To confirm that you got this message, press 1.</Say></Gather></Response>`,
     );
     expect(placed.statusCallback).toBe(`${proxy.url}/api/scms/call-status`);
     expect(placed.statusCallbackMethod).toBe('POST');

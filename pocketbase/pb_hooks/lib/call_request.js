@@ -14,7 +14,8 @@ function fieldError(message) {
 }
 
 /**
- * → {houseId, concernIds} with 1–3 distinct concern ids, in the order sent.
+ * → {houseId, concernIds, overrideQuietHours} with 1–3 distinct concern ids,
+ * in the order sent.
  * Entries with `selected: false` are ignored; a missing `selected` counts as
  * chosen.
  */
@@ -62,7 +63,11 @@ function validateCallRequest(body) {
   });
   if (distinct.length !== chosen.length) throw invalid('concerns', 'Each concern can be selected only once.');
 
-  return { houseId: houseId, concernIds: chosen };
+  // Placing a call in the community's quiet hours needs the caller's explicit yes (issue 14).
+  const override = body.override_quiet_hours;
+  if (override !== undefined && typeof override !== 'boolean') throw invalid('override_quiet_hours', 'override_quiet_hours must be true or false.');
+
+  return { houseId: houseId, concernIds: chosen, overrideQuietHours: override === true };
 }
 
 module.exports = { validateCallRequest: validateCallRequest };

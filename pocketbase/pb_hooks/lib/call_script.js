@@ -12,8 +12,36 @@ function xmlEscape(text) {
     .replace(/'/g, '&apos;');
 }
 
-function sayTwiml(script) {
-  return '<Response><Say voice="alice">' + xmlEscape(script) + '</Say></Response>';
+function say(text) {
+  return '<Say voice="alice">' + xmlEscape(text) + '</Say>';
 }
 
-module.exports = { xmlEscape: xmlEscape, sayTwiml: sayTwiml };
+/** The script alone: what a machine records after its beep. */
+function sayTwiml(script) {
+  return '<Response>' + say(script) + '</Response>';
+}
+
+/**
+ * What a person hears: the script, then the request to press 1 (issue 14).
+ * One key ends the <Gather>; Twilio posts it to `gatherUrl`. Without a key
+ * press the call ends after the prompt.
+ */
+function callTwiml(script, gatherUrl) {
+  const words = require(`${__hooks}/lib/generated/call_script.js`);
+  return (
+    '<Response>' +
+    say(script) +
+    '<Gather action="' +
+    xmlEscape(gatherUrl) +
+    '" method="POST" numDigits="1" timeout="8">' +
+    say(words.ACKNOWLEDGE_PROMPT) +
+    '</Gather></Response>'
+  );
+}
+
+/** The answer to a key press: thanks for a 1, else nothing more. */
+function gatherReplyTwiml(acknowledged) {
+  return acknowledged ? '<Response>' + say(require(`${__hooks}/lib/generated/call_script.js`).ACKNOWLEDGED_REPLY) + '</Response>' : '<Response/>';
+}
+
+module.exports = { xmlEscape: xmlEscape, sayTwiml: sayTwiml, callTwiml: callTwiml, gatherReplyTwiml: gatherReplyTwiml };

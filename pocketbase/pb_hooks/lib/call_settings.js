@@ -6,14 +6,21 @@ function quiet() {
   return require(`${__hooks}/lib/generated/quiet_hours.js`);
 }
 
-/** → {retries, retryMinutes, textFallback, quietStart, quietEnd, timeZone} */
+/**
+ * → {retries, retryMinutes, textFallback, quietStart, quietEnd, timeZone}
+ *
+ * Quiet hours apply once a director has saved the community's settings
+ * (their form starts at 21:00–08:00): until the app's call sheet asks 'It is
+ * 22:14 for the resident. Call anyway?', a default enforced here would refuse
+ * every call the app places at night.
+ */
 function readCallSettings(app, communityId) {
   const defaults = quiet().DEFAULT_CALL_SETTINGS;
   let record;
   try {
     record = app.findFirstRecordByFilter('call_settings', 'community = {:community}', { community: communityId });
   } catch {
-    return Object.assign({}, defaults);
+    return Object.assign({}, defaults, { quietStart: '', quietEnd: '' });
   }
   return {
     retries: record.getInt('retries'),

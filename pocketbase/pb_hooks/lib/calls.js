@@ -1,9 +1,10 @@
-/// The two call routes: placing a call to a resident, and the provider's
-/// status callbacks that follow it (DESIGN.md "Backend", spec §7).
+/// The call routes: placing a call to a resident (a job with attempts,
+/// lib/call_jobs.js), and the provider's signed callbacks that follow it:
+/// status, answering-machine detection, the key pressed at the <Gather>
+/// (DESIGN.md "Backend", spec §7, issue 14).
 
 const MAX_JSON_BYTES = 16 * 1024;
 const MAX_FORM_BYTES = 64 * 1024;
-const MAX_ERROR_LENGTH = 1000; // the calls.error field's limit
 
 function lib(name) {
   return require(`${__hooks}/lib/${name}.js`);
@@ -17,33 +18,6 @@ function findOrNull(app, collection, id) {
   }
 }
 
-/** The phone to call: the primary one, else the oldest. */
-function phoneToCall(app, houseId) {
-  const phones = app.findRecordsByFilter('phones', 'house = {:house}', 'created,id', 0, 0, { house: houseId });
-  const primary = phones.filter(function (p) {
-    return p.getBool('primary');
-  })[0];
-  return primary || phones[0] || null;
-}
-
-/** Clears the house's pending concern ids, but only while they are still
- *  `ids`: a newer call may have replaced them. */
-function clearPendingIfStill(app, houseId, ids) {
-  const house = findOrNull(app, 'houses', houseId);
-  if (house && house.getString('pending_call_concerns_ids') === ids) {
-    house.set('pending_call_concerns_ids', '');
-    app.save(house);
-  }
-}
-
-function concernIdsOf(call) {
-  // A relation field holds an array of ids; join() gives the house format.
-  const ids = call.get('concerns');
-  const list = [];
-  for (let i = 0; i < ids.length; i++) list.push(String(ids[i]));
-  return list.join(',');
-}
-
 /** POST /api/scms/call-resident */
 function callResident(e) {
   const { fail, requireStaff, readJsonObject } = lib('respond');
@@ -51,6 +25,7 @@ function callResident(e) {
   const request = lib('call_request').validateCallRequest(readJsonObject(e, MAX_JSON_BYTES));
 
   const twilio = lib('twilio_client');
+  const jobs = lib('call_jobs');
   const config = twilio.telephonyConfig();
   if (config.missing.length > 0) {
     throw fail(503, 'Calling residents is not set up on this server (missing ' + config.missing.join(', ') + ').');
@@ -72,11 +47,17 @@ function callResident(e) {
     });
   }
 
-  const phone = phoneToCall(e.app, house.id);
-  if (!phone) throw fail(400, 'Primary phone number missing');
+  const plan = jobs.phonePlan(e.app, house.id);
+  if (plan.length === 0) throw fail(400, 'Primary phone number missing');
+  const callable = plan.filter(function (p) {
+    return !p.getBool('do_not_call');
+  });
+  if (callable.length === 0) {
+    const message = 'Not called: the resident asked not to be called on any of this home\'s numbers.';
+    throw fail(400, message, { phones: { code: 'validation_do_not_call', message: message } });
+  }
 
   const script = lib('generated/call_script');
-  const twiml = lib('call_script');
   const community = e.app.findRecordById('communities', communityId);
   const text = script.composeScript(
     community.getString('name'),
@@ -84,8 +65,7 @@ function callResident(e) {
       return c.getString('say');
     }),
   );
-  const pendingIds = request.concernIds.join(',');
-  const callTwiml = twiml.sayTwiml(text);
+  const callTwiml = jobs.callTwimlFor(config, text);
   // Checked before anything is written or dialled: Twilio would refuse it
   // (32018) after the home already showed the call as pending.
   if (callTwiml.length > twilio.MAX_INLINE_TWIML_CHARS) {
@@ -98,50 +78,90 @@ function callResident(e) {
     throw fail(400, message, { concerns: { code: 'validation_call_too_long', message: message } });
   }
 
-  // The record and the house's pending marker are written together, before
-  // the provider is asked, so the first status callback always finds them.
-  const call = new Record(e.app.findCollectionByNameOrId('calls'));
-  e.app.runInTransaction(function (tx) {
-    call.set('house', house.id);
-    call.set('community', communityId);
-    call.set('concerns', request.concernIds);
-    call.set('to_number', phone.getString('phone_number'));
-    call.set('script', text);
-    call.set('status', 'queued');
-    call.set('created_by', user.id);
-    tx.save(call);
-    const fresh = tx.findRecordById('houses', house.id);
-    fresh.set('pending_call_concerns_ids', pendingIds);
-    tx.save(fresh);
-  });
-
-  const placed = twilio.placeCall(config, phone.getString('phone_number'), callTwiml);
-  if (!placed.ok) {
-    e.app.runInTransaction(function (tx) {
-      const failed = tx.findRecordById('calls', call.id);
-      failed.set('status', 'failed');
-      failed.set('error', placed.detail.slice(0, MAX_ERROR_LENGTH));
-      tx.save(failed);
-      clearPendingIfStill(tx, house.id, pendingIds);
+  // Quiet hours: the app asks 'It is 22:14 for the resident. Call anyway?'
+  // and sends override_quiet_hours: true for a yes.
+  const settings = lib('call_settings').readCallSettings(e.app, communityId);
+  const quiet = lib('generated/quiet_hours').quietHoursAt(settings, Date.now());
+  if (quiet.quiet && !request.overrideQuietHours) {
+    const message = 'It is ' + quiet.localTime + ' for the resident. Call anyway?';
+    throw fail(409, message, {
+      override_quiet_hours: {
+        code: 'confirm_quiet_hours',
+        message: message,
+        local_time: quiet.localTime,
+        time_zone: settings.timeZone,
+        quiet_hours_end: new Date(quiet.endsAt).toISOString(),
+      },
     });
-    throw fail(502, placed.message);
   }
 
-  const saved = e.app.findRecordById('calls', call.id);
-  saved.set('provider_call_id', placed.sid);
-  e.app.save(saved);
-  return e.json(200, { code: 200, message: 'Call placed to the resident', call_id: call.id });
+  if (jobs.activeJob(e.app, house.id)) throw fail(409, 'This home is already being called. Wait for that call to end.');
+
+  // The job, its first attempt (claimed) and the house's pending marker are
+  // written together, before the provider is asked, so the first status
+  // callback always finds them. The partial unique index on calls keeps a
+  // second active job out even when two requests race past the check above.
+  let created;
+  try {
+    e.app.runInTransaction(function (tx) {
+      created = jobs.createJob(tx, {
+        house: house,
+        communityId: communityId,
+        concernIds: request.concernIds,
+        script: text,
+        userId: user.id,
+        plan: plan,
+      });
+    });
+  } catch (err) {
+    if (jobs.activeJob(e.app, house.id)) throw fail(409, 'This home is already being called. Wait for that call to end.');
+    throw err;
+  }
+
+  const placed = jobs.dialClaimed(e.app, config, created.attempt.id);
+  if (!placed.ok) {
+    if (placed.then.text) jobs.sendTextFallback(e.app, config, created.call.id);
+    throw fail(502, placed.message);
+  }
+  return e.json(200, { code: 200, message: 'Call placed to the resident', call_id: created.call.id });
+}
+
+/** Reads a provider callback posted to `which` route and checks its signature. → params */
+function signedCallback(e, which) {
+  const { fail, readForm } = lib('respond');
+  const twilio = lib('twilio_client');
+  const config = twilio.telephonyConfig();
+  if (!config.authToken || !config.publicUrl || config.addressProblem !== '') {
+    throw fail(503, 'Calling residents is not set up on this server.');
+  }
+  const params = readForm(e, MAX_FORM_BYTES);
+  const signature = e.request.header.get('X-Twilio-Signature');
+  // The URL is the one we gave the provider, not the one this request
+  // arrived at: behind a proxy they differ, and the provider signed ours.
+  // Also with or without the default port, as Twilio's own validator.
+  const url = twilio.publicRouteUrl(config, which);
+  if (!lib('generated/twilio_signature').validTwilioSignatureForUrl(config.authToken, url, params, signature)) {
+    throw fail(403, 'The request signature is missing or invalid.');
+  }
+  if (typeof params.CallSid !== 'string' || params.CallSid === '') throw fail(400, 'CallSid is required.');
+  return { params: params, config: config };
 }
 
 /**
- * The call with this provider id. The provider may report "initiated" before
- * call-resident has stored the id it just got back, so an unknown id is looked
- * up a few more times (only signed requests get this far).
+ * The attempt (or, for calls placed before attempts existed, the call) with
+ * this provider id. The provider may report "initiated" before the route
+ * that dialled has stored the id it just got back, so an unknown id is
+ * looked up a few more times (only signed requests get this far).
  */
-function findCallBySid(app, sid) {
-  for (let attempt = 0; attempt < 20; attempt++) {
+function findBySid(app, sid) {
+  for (let i = 0; i < 20; i++) {
     try {
-      return app.findFirstRecordByFilter('calls', 'provider_call_id = {:sid}', { sid: sid });
+      return { attempt: app.findFirstRecordByFilter('call_attempts', 'provider_call_id = {:sid}', { sid: sid }) };
+    } catch {
+      // not an attempt (yet)
+    }
+    try {
+      return { call: app.findFirstRecordByFilter('calls', 'provider_call_id = {:sid}', { sid: sid }) };
     } catch {
       sleep(150);
     }
@@ -149,48 +169,102 @@ function findCallBySid(app, sid) {
   return null;
 }
 
-/** POST /api/scms/call-status (the provider's status callback) */
-function callStatus(e) {
-  const { fail, readForm } = lib('respond');
-  const twilio = lib('twilio_client');
-  const statuses = lib('call_status');
-  const config = twilio.telephonyConfig();
-  if (!config.authToken || !config.publicUrl || config.addressProblem !== '') {
-    throw fail(503, 'Calling residents is not set up on this server.');
-  }
-
-  const params = readForm(e, MAX_FORM_BYTES);
-  const signature = e.request.header.get('X-Twilio-Signature');
-  // The URL is the one we gave the provider, not the one this request
-  // arrived at: behind a proxy they differ, and the provider signed ours.
-  const url = twilio.statusCallbackUrl(config);
-  // Also with or without the default port, as Twilio's own validator.
-  if (!lib('generated/twilio_signature').validTwilioSignatureForUrl(config.authToken, url, params, signature)) {
-    throw fail(403, 'The request signature is missing or invalid.');
-  }
-
-  const sid = params.CallSid;
-  const next = statuses.mapProviderStatus(params.CallStatus);
-  if (typeof sid !== 'string' || sid === '') throw fail(400, 'CallSid is required.');
-  if (next === '') throw fail(400, 'Unknown CallStatus.');
-
-  const found = findCallBySid(e.app, sid);
-  if (!found) throw fail(404, 'No call with this CallSid.');
-
-  e.app.runInTransaction(function (tx) {
-    // Read again inside the transaction: two callbacks may race.
-    const call = tx.findRecordById('calls', found.id);
-    if (!statuses.canMove(call.getString('status'), next)) return;
-    call.set('status', next);
-    if (next === 'failed' && typeof params.ErrorCode === 'string' && params.ErrorCode !== '') {
-      call.set('error', ('Provider error ' + params.ErrorCode).slice(0, MAX_ERROR_LENGTH));
-    }
-    tx.save(call);
-    if (statuses.isFinal(next)) clearPendingIfStill(tx, call.getString('house'), concernIdsOf(call));
-  });
-
+function twimlAnswer(e, twiml) {
   e.response.header().set('Content-Type', 'text/xml; charset=utf-8');
-  return e.string(200, '<Response/>');
+  return e.string(200, twiml);
 }
 
-module.exports = { callResident: callResident, callStatus: callStatus };
+/** POST /api/scms/call-status (the provider's status callback) */
+function callStatus(e) {
+  const { fail } = lib('respond');
+  const statuses = lib('call_status');
+  const jobs = lib('call_jobs');
+  const { params, config } = signedCallback(e, 'status');
+  const next = statuses.mapProviderStatus(params.CallStatus);
+  if (next === '') throw fail(400, 'Unknown CallStatus.');
+
+  const found = findBySid(e.app, params.CallSid);
+  if (!found) throw fail(404, 'No call with this CallSid.');
+  const errorCode = typeof params.ErrorCode === 'string' ? params.ErrorCode : '';
+
+  let then = null;
+  e.app.runInTransaction(function (tx) {
+    if (found.attempt) {
+      then = jobs.recordStatus(tx, found.attempt.id, {
+        next: next,
+        callStatus: String(params.CallStatus),
+        duration: Number(params.CallDuration) || 0,
+        answeredBy: typeof params.AnsweredBy === 'string' ? params.AnsweredBy : '',
+        errorCode: errorCode,
+      });
+      return;
+    }
+    // A call from before attempts: its status only (read again inside the
+    // transaction: two callbacks may race).
+    const call = tx.findRecordById('calls', found.call.id);
+    if (!statuses.canMove(call.getString('status'), next)) return;
+    call.set('status', next);
+    if (next === 'failed' && errorCode !== '') call.set('error', 'Provider error ' + errorCode);
+    tx.save(call);
+    if (statuses.isFinal(next)) jobs.clearPending(tx, call);
+  });
+
+  if (then && then.text) jobs.sendTextFallback(e.app, config, then.callId);
+  // The home's next phone is due at once: dial it now rather than at the next cron minute.
+  if (then && then.dueNow) jobs.runDueAttempts(e.app);
+  return twimlAnswer(e, '<Response/>');
+}
+
+/**
+ * POST /api/scms/call-status/amd: answering-machine detection's verdict
+ * (async AMD, MachineDetection=DetectMessageEnd). For a machine, whose
+ * greeting has now ended, the call's TwiML is replaced by the script alone,
+ * so the message is recorded after the beep.
+ */
+function callAmd(e) {
+  const { fail } = lib('respond');
+  const { params, config } = signedCallback(e, 'amd');
+  const found = findBySid(e.app, params.CallSid);
+  if (!found || !found.attempt) throw fail(404, 'No call with this CallSid.');
+  const answeredBy = typeof params.AnsweredBy === 'string' ? params.AnsweredBy.slice(0, 30) : '';
+  let script = '';
+  e.app.runInTransaction(function (tx) {
+    const a = tx.findRecordById('call_attempts', found.attempt.id);
+    a.set('answered_by', answeredBy);
+    tx.save(a);
+    if (a.getString('state') === 'placed') script = tx.findRecordById('calls', a.getString('call')).getString('script');
+  });
+  if (/^machine_end_/.test(answeredBy) && script !== '') {
+    const updated = lib('twilio_client').updateCall(config, params.CallSid, lib('call_script').sayTwiml(script));
+    if (!updated.ok) e.app.logger().warn('scms: the message for a machine could not be played', 'sid', params.CallSid, 'detail', updated.detail);
+  }
+  return e.noContent(204);
+}
+
+/** POST /api/scms/call-status/gather: the key pressed after the script; 1 acknowledges. */
+function callGather(e) {
+  const { fail } = lib('respond');
+  const { params } = signedCallback(e, 'gather');
+  const found = findBySid(e.app, params.CallSid);
+  if (!found || !found.attempt) throw fail(404, 'No call with this CallSid.');
+  const acknowledged = params.Digits === '1';
+  if (acknowledged) {
+    e.app.runInTransaction(function (tx) {
+      const a = tx.findRecordById('call_attempts', found.attempt.id);
+      a.set('acknowledged', true);
+      tx.save(a);
+      const call = tx.findRecordById('calls', a.getString('call'));
+      call.set('acknowledged', true);
+      tx.save(call);
+    });
+  }
+  return twimlAnswer(e, lib('call_script').gatherReplyTwiml(acknowledged));
+}
+
+/** POST /api/scms/call-jobs/run (superusers): dials what is due now, as the cron does every minute. */
+function runJobs(e) {
+  if (!e.hasSuperuserAuth()) throw lib('respond').fail(403, 'Only a superuser can run the call jobs.');
+  return e.json(200, lib('call_jobs').runDueAttempts(e.app));
+}
+
+module.exports = { callResident: callResident, callStatus: callStatus, callAmd: callAmd, callGather: callGather, runJobs: runJobs };

@@ -4,6 +4,9 @@
 /// local stand-in (scripts/standins/telephony.ts) in development and tests.
 
 const STATUS_PATH = '/api/scms/call-status';
+// Under the status path so the provider's rate limit (1200 a minute) covers them.
+const AMD_PATH = '/api/scms/call-status/amd';
+const GATHER_PATH = '/api/scms/call-status/gather';
 // Twilio refuses inline TwiML longer than this (error 32018).
 const MAX_INLINE_TWIML_CHARS = 4000;
 // Reported in this order; Twilio wants one StatusCallbackEvent parameter per
@@ -44,6 +47,11 @@ function statusCallbackUrl(config) {
   return config.publicUrl + STATUS_PATH;
 }
 
+/** The public URL of one of the provider's routes (STATUS, AMD, GATHER). */
+function publicRouteUrl(config, which) {
+  return config.publicUrl + { status: STATUS_PATH, amd: AMD_PATH, gather: GATHER_PATH }[which];
+}
+
 /** application/x-www-form-urlencoded from [name, value] pairs.
  *  encodeURIComponent leaves !'()* alone, which form decoders accept. */
 function formEncode(pairs) {
@@ -66,17 +74,47 @@ function basicAuth(user, password) {
  *   call record)}.
  */
 function placeCall(config, to, twiml) {
-  const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + '/Calls.json';
   const pairs = [
     ['To', to],
     ['From', config.fromNumber],
     ['Twiml', twiml],
     ['StatusCallback', statusCallbackUrl(config)],
     ['StatusCallbackMethod', 'POST'],
+    // Answering-machine detection that waits for the end of the greeting, in
+    // the background: a person hears the script at once; for a machine,
+    // call-status/amd replaces the TwiML so the message plays after the beep.
+    ['MachineDetection', 'DetectMessageEnd'],
+    ['AsyncAmd', 'true'],
+    ['AsyncAmdStatusCallback', publicRouteUrl(config, 'amd')],
+    ['AsyncAmdStatusCallbackMethod', 'POST'],
   ];
   STATUS_EVENTS.forEach(function (event) {
     pairs.push(['StatusCallbackEvent', event]);
   });
+  const result = post(config, '/Calls.json', pairs);
+  return result.ok ? { ok: true, sid: result.sid } : result;
+}
+
+/** Replaces the TwiML of a live call (Twilio's "update a call"). */
+function updateCall(config, sid, twiml) {
+  return post(config, '/Calls/' + encodeURIComponent(sid) + '.json', [['Twiml', twiml]]);
+}
+
+/** Sends a text message (Twilio's Messages API). */
+function sendText(config, to, body) {
+  return post(config, '/Messages.json', [
+    ['To', to],
+    ['From', config.fromNumber],
+    ['Body', body],
+  ]);
+}
+
+/**
+ * POSTs the form `pairs` to the account's `path`.
+ * → {ok: true, sid} or {ok: false, message (for people), detail (for the record)}.
+ */
+function post(config, path, pairs) {
+  const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + path;
   const body = formEncode(pairs);
   let res;
   try {
@@ -112,6 +150,9 @@ module.exports = {
   MAX_INLINE_TWIML_CHARS: MAX_INLINE_TWIML_CHARS,
   telephonyConfig: telephonyConfig,
   statusCallbackUrl: statusCallbackUrl,
+  publicRouteUrl: publicRouteUrl,
   formEncode: formEncode,
   placeCall: placeCall,
+  updateCall: updateCall,
+  sendText: sendText,
 };

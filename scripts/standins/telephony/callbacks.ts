@@ -5,15 +5,15 @@
  * step and aborts the requests in flight.
  */
 import { twilioSignature } from '../twilio-signature.ts';
-import { callbackParams, enterStatus, wantsCallback, type CallStatus, type StandinCall, type StandinCallback } from './resource.ts';
+import { API_VERSION, callbackParams, enterStatus, gatherAction, wantsCallback, type CallStatus, type Scenario, type StandinCall, type StandinCallback } from './resource.ts';
 
 // Twilio gives up on a webhook after 15 s.
 const CALLBACK_TIMEOUT_MS = 15_000;
 const MAX_CALLBACK_RETRIES = 2;
 
 export interface CallbackScheduler {
-  /** Starts moving `call` through `steps`. */
-  advance(call: StandinCall, steps: CallStatus[]): void;
+  /** Starts moving `call` through `steps`; once answered, plays `scenario` (AMD verdict, keys pressed). */
+  advance(call: StandinCall, steps: CallStatus[], scenario?: Scenario): void;
   stop(): void;
 }
 
@@ -86,16 +86,54 @@ export function createCallbackScheduler(options: { accountSid: string; authToken
     }
   }
 
+  /** One signed POST of `params` to `url` (an AMD result, a <Gather> action), once. */
+  async function webhook(call: StandinCall, kind: 'amd' | 'gather', url: string, params: Record<string, string>): Promise<void> {
+    const entry = { kind, url, params, httpStatus: null as number | null };
+    call.webhooks.push(entry);
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'TwilioProxy/1.1', 'X-Twilio-Signature': twilioSignature(authToken, url, params) },
+        body: new URLSearchParams(params).toString(),
+        signal: AbortSignal.any([inFlight.signal, AbortSignal.timeout(CALLBACK_TIMEOUT_MS)]),
+      });
+      await res.arrayBuffer();
+      entry.httpStatus = res.status;
+      if (res.status >= 300) console.error(`telephony stand-in: ${call.sid} ${kind} webhook got HTTP ${res.status}`);
+    } catch (err) {
+      if (!stopped) console.error(`telephony stand-in: ${call.sid} ${kind} webhook failed: ${String(err)}`);
+    }
+  }
+
+  /** What the answered call does before it ends: AMD's verdict (async AMD
+   *  posts it to its own callback), then the keys pressed at the <Gather> of
+   *  the TwiML playing by then (a machine's message has none). */
+  async function whileAnswered(call: StandinCall, scenario: Scenario | undefined): Promise<void> {
+    if (!scenario) return;
+    const base = { AccountSid: accountSid, ApiVersion: API_VERSION, CallSid: call.sid, Called: call.to, Caller: call.from, From: call.from, To: call.to, Direction: 'outbound-api' };
+    if (call.machineDetection !== null && scenario.answeredBy !== null) {
+      call.answeredBy = scenario.answeredBy;
+      if (call.asyncAmd && call.asyncAmdStatusCallback) {
+        await webhook(call, 'amd', call.asyncAmdStatusCallback, { AccountSid: accountSid, CallSid: call.sid, AnsweredBy: scenario.answeredBy, MachineDetectionDuration: '2400' });
+      }
+    }
+    const action = gatherAction(call.updates.at(-1) ?? call.twiml);
+    if (scenario.digits !== null && action !== null && !stopped) {
+      await webhook(call, 'gather', new URL(action, call.statusCallback ?? undefined).href, { ...base, CallStatus: 'in-progress', Digits: scenario.digits, FinishedOnKey: '' });
+    }
+  }
+
   /** Moves the call through its lifecycle one step per stepDelayMs. The next
    *  step is scheduled only after this step's callback is done, so callbacks
    *  can never arrive out of order. */
-  function advance(call: StandinCall, steps: CallStatus[]): void {
+  function advance(call: StandinCall, steps: CallStatus[], scenario?: Scenario): void {
     const [status, ...rest] = steps;
     if (!status) return;
     later(stepDelayMs, () => {
       enterStatus(call, status, rest.length === 0);
-      const done = call.statusCallback && wantsCallback(call, status) ? deliver(call, status) : Promise.resolve();
-      void done.then(() => advance(call, rest));
+      const delivered = call.statusCallback && wantsCallback(call, status) ? deliver(call, status) : Promise.resolve();
+      const done = status === 'in-progress' ? delivered.then(() => whileAnswered(call, scenario)) : delivered;
+      void done.then(() => advance(call, rest, scenario));
     });
   }
 

@@ -42,6 +42,16 @@ export interface StandinCall {
   startTime: Date | null;
   endTime: Date | null;
   duration: number | null;
+  /** MachineDetection as requested ('Enable', 'DetectMessageEnd'), or null. */
+  machineDetection: string | null;
+  asyncAmd: boolean;
+  asyncAmdStatusCallback: string | null;
+  /** AMD's verdict once known (human, machine_end_beep, ...). */
+  answeredBy: string | null;
+  /** TwiML sent later by POST .../Calls/{sid}.json (e.g. the message for a machine). */
+  updates: string[];
+  /** Requests the stand-in made besides status callbacks: AMD results and <Gather> actions. */
+  webhooks: Array<{ kind: 'amd' | 'gather'; url: string; params: Record<string, string>; httpStatus: number | null }>;
 }
 
 /** An error as Twilio reports it: HTTP status, Twilio error code, message. */
@@ -117,6 +127,10 @@ export function createCall(form: URLSearchParams, now = new Date()): StandinCall
     return invalid(21609, `The StatusCallback URL ${statusCallback} is not a valid URL.`);
   }
   if (method !== 'POST' && method !== 'GET') return invalid(21200, 'StatusCallbackMethod must be GET or POST');
+  const amd = param('MachineDetection');
+  if (amd !== null && amd !== 'Enable' && amd !== 'DetectMessageEnd') return invalid(21200, `MachineDetection must be Enable or DetectMessageEnd, not ${amd}`);
+  const amdCallback = param('AsyncAmdStatusCallback');
+  if (amdCallback !== null && !isHttpUrl(amdCallback)) return invalid(21200, `AsyncAmdStatusCallback is not a valid URL: ${amdCallback}`);
 
   return {
     sid: `CA${randomBytes(16).toString('hex')}`,
@@ -135,6 +149,12 @@ export function createCall(form: URLSearchParams, now = new Date()): StandinCall
     startTime: null,
     endTime: null,
     duration: null,
+    machineDetection: param('MachineDetection'),
+    asyncAmd: (param('AsyncAmd') ?? '').toLowerCase() === 'true',
+    asyncAmdStatusCallback: param('AsyncAmdStatusCallback'),
+    answeredBy: null,
+    updates: [],
+    webhooks: [],
   };
 }
 
@@ -145,7 +165,7 @@ export function callResource(call: StandinCall, accountSid: string): Record<stri
   return {
     account_sid: accountSid,
     annotation: null,
-    answered_by: null,
+    answered_by: call.answeredBy,
     api_version: API_VERSION,
     caller_name: null,
     date_created: rfc2822(call.dateCreated),
@@ -236,5 +256,103 @@ export function callbackParams(call: StandinCall, status: CallStatus, accountSid
     To: call.to,
   };
   if (status === 'completed') params.CallDuration = String(call.duration ?? 0);
+  // With answering-machine detection, the verdict rides along with the status.
+  if (call.machineDetection !== null && call.answeredBy !== null) params.AnsweredBy = call.answeredBy;
   return params;
+}
+
+/**
+ * What happens at a number, chosen by the number dialled the way Twilio's
+ * test numbers work (README, "Telephony stand-in"). Any other number answers
+ * as a person who listens and hangs up.
+ */
+export interface Scenario {
+  final: FinalCallStatus;
+  /** AMD's verdict for an answered call. */
+  answeredBy: 'human' | 'machine_end_beep' | null;
+  /** Keys pressed at the <Gather>, or null. */
+  digits: string | null;
+}
+
+export const STANDIN_NUMBERS = {
+  answers: '+15615550101',
+  voicemail: '+15615550102',
+  busy: '+15615550103',
+  noAnswer: '+15615550104',
+  invalid: '+15615550105',
+  pressesOne: '+15615550106',
+  busyThenAnswers: '+15615550107',
+} as const;
+
+/** The scenario of the `dial`-th call (1-based) to `to`. */
+export function scenarioFor(to: string, dial: number): Scenario {
+  const answered = (answeredBy: Scenario['answeredBy'], digits: string | null = null): Scenario => ({ final: 'completed', answeredBy, digits });
+  switch (to) {
+    case STANDIN_NUMBERS.voicemail:
+      return answered('machine_end_beep');
+    case STANDIN_NUMBERS.busy:
+      return { final: 'busy', answeredBy: null, digits: null };
+    case STANDIN_NUMBERS.noAnswer:
+      return { final: 'no-answer', answeredBy: null, digits: null };
+    case STANDIN_NUMBERS.invalid:
+      return { final: 'failed', answeredBy: null, digits: null };
+    case STANDIN_NUMBERS.pressesOne:
+      return answered('human', '1');
+    case STANDIN_NUMBERS.busyThenAnswers:
+      return dial === 1 ? { final: 'busy', answeredBy: null, digits: null } : answered('human');
+    default:
+      return answered('human');
+  }
+}
+
+/** The action URL of the TwiML's <Gather>, or null. */
+export function gatherAction(twiml: string | null): string | null {
+  const m = /<Gather\b[^>]*\baction="([^"]*)"/.exec(twiml ?? '');
+  return m?.[1] ? m[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'") : null;
+}
+
+/** A text message sent through POST .../Messages.json. */
+export interface StandinMessage {
+  sid: string;
+  to: string;
+  from: string;
+  body: string;
+  dateCreated: Date;
+}
+
+// A single message of up to 10 segments; Twilio refuses more (21617).
+const MAX_MESSAGE_CHARS = 1600;
+
+/** A sent message from the form of POST .../Messages.json, or Twilio's error. */
+export function createMessage(form: URLSearchParams, now = new Date()): StandinMessage | TwilioError {
+  const to = form.get('To') || null;
+  const from = form.get('From') || null;
+  const body = form.get('Body') || null;
+  if (!to) return invalid(21604, "A 'To' phone number is required.");
+  if (!E164.test(to)) return invalid(21211, `The 'To' number ${to} is not a valid phone number.`);
+  if (!from) return invalid(21603, "A 'From' phone number is required.");
+  if (!E164.test(from)) return invalid(21212, `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`);
+  if (!body) return invalid(21602, 'Message body is required.');
+  if (body.length > MAX_MESSAGE_CHARS) return invalid(21617, 'The concatenated message body exceeds the 1600 character limit.');
+  return { sid: `SM${randomBytes(16).toString('hex')}`, to, from, body, dateCreated: now };
+}
+
+/** The Message resource JSON, shaped like Twilio's (the fields the app may read). */
+export function messageResource(message: StandinMessage, accountSid: string): Record<string, unknown> {
+  return {
+    account_sid: accountSid,
+    api_version: API_VERSION,
+    body: message.body,
+    date_created: rfc2822(message.dateCreated),
+    date_sent: null,
+    direction: 'outbound-api',
+    error_code: null,
+    error_message: null,
+    from: message.from,
+    num_segments: String(Math.max(1, Math.ceil(message.body.length / 153))),
+    sid: message.sid,
+    status: 'queued',
+    to: message.to,
+    uri: `/${API_VERSION}/Accounts/${accountSid}/Messages/${message.sid}.json`,
+  };
 }
