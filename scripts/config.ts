@@ -18,7 +18,7 @@ export const CONFIG: ConfigEntry[] = [
   { name: 'SCMS_DATA_DIR', default: '.data/pb_data', description: 'PocketBase data folder (database, uploaded files).' },
   { name: 'SCMS_DEMO', default: '1', description: 'Demo mode: seeds the demo communities and shows the demo sign-in on the login page. 0 turns it off (production).' },
   { name: 'SCMS_ALLOWED_ORIGINS', default: 'the origin of SCMS_PUBLIC_URL', description: 'Comma-separated origins (https://patrol.example.com) whose pages may call the API from another origin (CORS); the app itself, served by the same server, needs none. Any other origin gets no Access-Control-Allow-Origin.' },
-  { name: 'SCMS_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Public base URL of the server; the telephony provider posts call status callbacks to it.' },
+  { name: 'SCMS_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Public base URL of the server; the telephony provider posts call status callbacks to it. With real Twilio it must be an address Twilio can reach, or npm start and every call are refused.' },
   { name: 'SCMS_SUPERUSER_EMAIL', default: 'admin@scms.local', description: 'PocketBase superuser (admin UI at /_/) created or updated at start.' },
   { name: 'SCMS_SUPERUSER_PASSWORD', default: 'generated, kept in SCMS_DATA_DIR/../superuser.json', description: 'Its password.' },
   { name: 'TWILIO_ACCOUNT_SID', default: 'local stand-in', description: 'Twilio account SID. Unset: a local Twilio-compatible stand-in places pretend calls.' },

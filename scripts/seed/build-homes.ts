@@ -4,6 +4,7 @@ import { pbDate } from '../../src/domain/pbDate.ts';
 import type { CheckKind, CommunityPlan } from './communities.ts';
 import type { DemoData, SeedRecord } from './demo-data.ts';
 import { demoId } from './demo-ids.ts';
+import { STANDIN_NUMBERS } from '../standins/telephony/resource.ts';
 import { chance, int, pick, rngFor, type Rng } from './random.ts';
 import { CHECK_NOTES, FIRST_NAMES, HOME_NOTES, LAST_NAMES } from './word-lists.ts';
 
@@ -51,6 +52,23 @@ function checkFields(kind: CheckKind | undefined, now: Date, rng: Rng): Record<s
   }
 }
 
+/**
+ * Homes whose primary phone is one of the telephony stand-in's numbers
+ * (README, "Telephony stand-in"), so that a new user of `npm start` sees
+ * every outcome of a call: by community key, home index → number.
+ */
+const SHOWCASE_PHONES: Record<string, Record<number, string>> = {
+  pge: {
+    6: STANDIN_NUMBERS.answers,
+    7: STANDIN_NUMBERS.voicemail,
+    8: STANDIN_NUMBERS.busy,
+    10: STANDIN_NUMBERS.noAnswer,
+    11: STANDIN_NUMBERS.invalid,
+    12: STANDIN_NUMBERS.pressesOne,
+    13: STANDIN_NUMBERS.busyThenAnswers,
+  },
+};
+
 export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, data: DemoData): BuiltHouse[] {
   const rng = rngFor(`${plan.key}:homes`);
   const phoneCounter = { next: 0 };
@@ -95,8 +113,10 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
     if (!plan.noPhones.includes(i)) {
       const phoneCount = int(rng, 1, 2);
       for (let p = 0; p < phoneCount; p++) {
-        // 555-0100..0199 is reserved for fiction, so no real line is ever called.
-        const number = `+1${plan.areaCode}55501${String(phoneCounter.next++ % 100).padStart(2, '0')}`;
+        // 555-0100..0199 is reserved for fiction, so no real line is ever called;
+        // 0110..0199 for most homes, 0101..0107 for the showcase homes below.
+        const showcase = p === 0 ? SHOWCASE_PHONES[plan.key]?.[i] : undefined;
+        const number = showcase ?? `+1${plan.areaCode}55501${String(10 + (phoneCounter.next++ % 90))}`;
         if (p === 0) primaryPhone = number;
         data.phones.push({
           id: demoId(`${plan.key}:house:${i}:phone:${p}`),
