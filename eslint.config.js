@@ -18,6 +18,44 @@ const pocketbaseGlobals = Object.fromEntries(
   ].map((name) => [name, 'readonly']),
 );
 
+/**
+ * The layers of DESIGN.md ("Layout"), kept by the linter: features read and
+ * write only through data; data talks to the server through api; domain
+ * depends on nothing; a feature never imports the PocketBase client, app/ or
+ * another feature. tests/unit/layers.test.ts proves each rule fails a wrong import.
+ */
+const importsOnly = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const layerRules = [
+  {
+    files: ['src/domain/**/*.{ts,tsx}'],
+    rules: importsOnly({ regex: '^\\.\\./', message: 'src/domain depends on nothing: pure rules only (DESIGN.md, Layout).' }),
+  },
+  {
+    files: ['src/api/**/*.{ts,tsx}'],
+    rules: importsOnly({ regex: '^\\.\\./(?!domain/)', message: 'src/api may use src/domain only (DESIGN.md, Layout).' }),
+  },
+  {
+    files: ['src/data/**/*.{ts,tsx}'],
+    rules: importsOnly({ regex: '^\\.\\./(features|app|ui)/', message: 'src/data talks to src/api and src/domain only, never to screens (DESIGN.md, Layout).' }),
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    rules: importsOnly({ regex: '^\\.\\./(features|app|data|api/client)', message: 'src/ui holds shared components: no screens, no data layer, no server client (DESIGN.md, Layout).' }),
+  },
+  {
+    files: ['src/features/**/*.{ts,tsx}'],
+    rules: importsOnly(
+      { regex: '^\\.\\./(?!\\.\\.)', message: 'A feature never imports another feature: move what both need to src/data, src/ui or src/domain (DESIGN.md, Layout).' },
+      { regex: '^\\.\\./\\.\\./app/', message: 'A feature never imports src/app (DESIGN.md, Layout).' },
+      { regex: '^\\.\\./\\.\\./api/client', message: 'A feature never uses the PocketBase client: read and write through src/data (DESIGN.md, Layout).' },
+    ),
+  },
+  {
+    files: ['src/app/**/*.{ts,tsx}', 'src/*.{ts,tsx}', 'sw/**/*.ts'],
+    rules: importsOnly({ regex: '/api/client', message: 'Only src/data uses the PocketBase client (DESIGN.md, Layout).' }),
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/', 'dist-*/', 'node_modules/', '.pocketbase/', '.data/', '.scratch/', 'test-results/', 'pocketbase/pb_hooks/lib/generated/'] },
   js.configs.recommended,
@@ -50,4 +88,5 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  ...layerRules,
 );
