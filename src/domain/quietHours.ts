@@ -95,6 +95,11 @@ export function inQuietHours(settings: Pick<CallSettings, 'quietStart' | 'quietE
   return start < end ? t >= start && t < end : t >= start || t < end;
 }
 
+/** What the call sheet asks before calling in quiet hours; the server's 409 says the same. */
+export function quietHoursQuestion(localTime: string): string {
+  return `It is ${localTime} for the resident. Call anyway?`;
+}
+
 export interface QuietHoursCheck {
   quiet: boolean;
   /** The resident's local time, 'HH:MM'. */

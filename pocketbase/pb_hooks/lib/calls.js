@@ -81,9 +81,10 @@ function callResident(e) {
   // Quiet hours: the app asks 'It is 22:14 for the resident. Call anyway?'
   // and sends override_quiet_hours: true for a yes.
   const settings = lib('call_settings').readCallSettings(e.app, communityId);
-  const quiet = lib('generated/quiet_hours').quietHoursAt(settings, Date.now());
+  const quietHours = lib('generated/quiet_hours');
+  const quiet = quietHours.quietHoursAt(settings, Date.now());
   if (quiet.quiet && !request.overrideQuietHours) {
-    const message = 'It is ' + quiet.localTime + ' for the resident. Call anyway?';
+    const message = quietHours.quietHoursQuestion(quiet.localTime);
     throw fail(409, message, {
       override_quiet_hours: {
         code: 'confirm_quiet_hours',

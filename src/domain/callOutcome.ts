@@ -1,0 +1,56 @@
+/**
+ * The words for how a call went (issue 14), for the home card and 'Call
+ * history'. Pure: the screens pass the records from the mirror (calls and
+ * call_attempts as the server writes them, pocketbase/pb_hooks/lib/
+ * call_jobs.js) and a formatter for times.
+ */
+
+export type CallOutcome = 'answered' | 'voicemail' | 'busy' | 'no_answer' | 'failed';
+
+export const CALL_HISTORY_TITLE = 'Call history';
+export const ACKNOWLEDGED_LABEL = 'Acknowledged';
+
+export const CALL_OUTCOME_LABELS: Readonly<Record<CallOutcome, string>> = {
+  answered: 'Answered',
+  voicemail: 'Voicemail',
+  busy: 'Busy',
+  no_answer: 'No answer',
+  failed: 'Failed',
+};
+
+export function isCallOutcome(value: unknown): value is CallOutcome {
+  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(CALL_OUTCOME_LABELS, value);
+}
+
+export interface CallJobFields {
+  progress: string;
+  outcome: string;
+  acknowledged: boolean;
+}
+
+export interface CallAttemptFields {
+  state: string;
+  outcome: string;
+  /** PocketBase date text, '' while the attempt runs. */
+  ended_at: string;
+}
+
+/**
+ * The latest call in a word or two: 'Acknowledged', 'Answered 10:42',
+ * 'Voicemail', 'No answer after 3 tries', 'Busy', 'Failed'; '' while the job
+ * runs or for a call from before attempts (the pending notice covers those).
+ * `time` formats an attempt's end (PocketBase date text) as the screen shows
+ * times.
+ */
+export function latestCallWord(call: CallJobFields, attempts: readonly CallAttemptFields[], time: (date: string) => string): string {
+  if (call.progress !== 'done' || !isCallOutcome(call.outcome)) return '';
+  if (call.acknowledged) return ACKNOWLEDGED_LABEL;
+  const dialled = attempts.filter((a) => a.state !== 'skipped');
+  const label = CALL_OUTCOME_LABELS[call.outcome];
+  if (call.outcome === 'answered') {
+    const answered = dialled.filter((a) => a.outcome === 'answered' && a.ended_at !== '').at(-1);
+    return answered ? `${label} ${time(answered.ended_at)}` : label;
+  }
+  if (call.outcome === 'no_answer' && dialled.length > 1) return `${label} after ${dialled.length} tries`;
+  return label;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { latestCallWord, type CallAttemptFields } from '../../src/domain/callOutcome.ts';
+import { quietHoursQuestion } from '../../src/domain/quietHours.ts';
+
+const time = (date: string) => date.slice(11, 16);
+const ended = (outcome: string, at = '2026-11-24 10:42:07.000Z'): CallAttemptFields => ({ state: 'ended', outcome, ended_at: at });
+const skipped: CallAttemptFields = { state: 'skipped', outcome: '', ended_at: '' };
+const done = (outcome: string, acknowledged = false) => ({ progress: 'done', outcome, acknowledged });
+
+describe("the home card's word for the latest call", () => {
+  it.each([
+    ['answered', [ended('answered')], 'Answered 10:42'],
+    ['answered on a retry', [ended('busy', '2026-11-24 10:30:00.000Z'), ended('answered')], 'Answered 10:42'],
+    ['voicemail', [ended('voicemail')], 'Voicemail'],
+    ['no answer after 3 tries', [ended('no_answer'), ended('no_answer'), skipped, ended('no_answer')], 'No answer after 3 tries'],
+    ['no answer once', [ended('no_answer')], 'No answer'],
+    ['busy', [ended('busy'), ended('busy')], 'Busy'],
+    ['failed', [ended('failed')], 'Failed'],
+  ] as const)('%s', (_, attempts, word) => {
+    const outcome = attempts.at(-1)!.outcome;
+    expect(latestCallWord(done(outcome), attempts, time)).toBe(word);
+  });
+
+  it('acknowledged wins over the outcome', () => {
+    expect(latestCallWord(done('answered', true), [ended('answered')], time)).toBe('Acknowledged');
+  });
+
+  it('nothing while the job runs or for a call from before attempts', () => {
+    expect(latestCallWord({ progress: 'waiting', outcome: '', acknowledged: false }, [ended('busy')], time)).toBe('');
+    expect(latestCallWord({ progress: 'calling', outcome: '', acknowledged: false }, [], time)).toBe('');
+    expect(latestCallWord({ progress: '', outcome: '', acknowledged: false }, [], time)).toBe('');
+    expect(latestCallWord(done('exploded'), [], time)).toBe('');
+  });
+
+  it("the quiet-hours question is the issue's", () => {
+    expect(quietHoursQuestion('22:14')).toBe('It is 22:14 for the resident. Call anyway?');
+  });
+});
