@@ -156,7 +156,8 @@ describe('updating a live call and sending texts', () => {
 
   it('refuses an unknown MachineDetection and a bad AMD callback URL', async () => {
     s = await startTelephonyStandin({ accountSid: ACCOUNT, authToken: TOKEN, stepDelayMs: 10 });
-    for (const extra of [{ MachineDetection: 'Maybe' }, { MachineDetection: 'Enable', AsyncAmdStatusCallback: 'not a url' }]) {
+    const extras: Array<Record<string, string>> = [{ MachineDetection: 'Maybe' }, { MachineDetection: 'Enable', AsyncAmdStatusCallback: 'not a url' }];
+    for (const extra of extras) {
       const r = await post('/Calls.json', { To: N.answers, From: '+15615550100', Twiml: twiml, ...extra });
       expect([r.status, r.json.code]).toEqual([400, 21200]);
     }
