@@ -9,11 +9,12 @@ import type { Page } from 'playwright-core';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
+import { screenshots } from '../support/journey.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
 
 /** The built app the journeys serve: dist/, or SCMS_E2E_DIST_DIR (several builds side by side while developing). */
 export const distDir = process.env.SCMS_E2E_DIST_DIR ?? join(projectRoot, 'dist');
-export const screenshots = join(projectRoot, 'test-results', 'screenshots');
+export { screenshots };
 
 /** A PocketBase with the demo data, serving `publicDir` (the built app unless told). */
 export async function startDemoServer(publicDir = distDir): Promise<TestServer> {

@@ -4,24 +4,17 @@
  * holds (read with the superuser client, the tests' source of truth), the
  * list as the page shows it, screenshots and the axe-core check.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Result } from 'axe-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { expect } from 'vitest';
-import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
 import { reportTypeLabel } from '../../src/domain/reportTypes.ts';
+import { screenshotsOf, SIZES, type SizeName } from '../support/journey.ts';
 import type { TestServer } from '../support/pocketbase.ts';
-import { screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 
-export const SIZES = {
-  phone: { width: 390, height: 844 },
-  desktop: { width: 1280, height: 800 },
-} as const;
-export type SizeName = keyof typeof SIZES;
+export { SIZES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '../support/journey.ts';
 
 /** The demo director's community: Palm Grove Estates. */
 export const COMMUNITY = DEMO_COMMUNITY_IDS.primary;
@@ -227,55 +220,8 @@ export async function queuedReports(page: Page, userId: string): Promise<QueuedR
 
 // ---- artefacts and checks ----------------------------------------------------
 
-/** Saves test-results/screenshots/reports-{name}-{size}.png. */
-export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
-  const size = (page.viewportSize()?.width ?? 1280) < 768 ? 'phone' : 'desktop';
-  await page.screenshot({ path: join(screenshots, `reports-${name}-${size}.png`), fullPage });
-}
-
-const AXE_PATH = join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
-
-function describeViolations(violations: Result[]): string {
-  return violations.flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(/\s+/g, ' '))).join('\n');
-}
-
-/**
- * Runs axe-core on the page as it is and fails on serious or critical
- * violations, listing them. The app's "script-src 'self'" policy refuses
- * the inline script addScriptTag writes; the journeys run under the real
- * policy, so then the script is evaluated through the DevTools protocol,
- * which that policy does not govern.
- */
-export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<Result[]> {
-  const hasAxe = () => page.evaluate(() => 'axe' in window);
-  if (!(await hasAxe())) {
-    await page.addScriptTag({ path: AXE_PATH }).catch(() => undefined);
-    if (!(await hasAxe())) await page.evaluate(await readFile(AXE_PATH, 'utf8'));
-  }
-  const { violations, passes } = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document);
-    return { violations: results.violations, passes: results.passes.length };
-  });
-  // An empty result must come from rules that ran, not from a page axe could not read.
-  expect(passes, `axe ran no passing rule on ${what}`).toBeGreaterThan(10);
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(serious, `axe on ${what}:\n${describeViolations(serious)}`).toEqual([]);
-  // Lesser findings do not fail the journey, but are worth reading.
-  if (violations.length > 0) console.info(`axe on ${what}, minor/moderate:\n${describeViolations(violations)}`);
-  return violations;
-}
-
-/** Polls `read` until `done` holds; returns the last value. */
-export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    last = await read();
-  }
-  return last;
-}
+/** Saves test-results/screenshots/reports-{name}-{size}.png (the whole page when asked). */
+export const screenshot = screenshotsOf('reports');
 
 /** A word unique to one test run, to find what a journey wrote. */
 export function uniqueTag(): string {

@@ -4,29 +4,21 @@
  * the telephony stand-in), the two screen sizes, navigation through the top
  * bar or the side drawer, screenshots and the axe-core check.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Result } from 'axe-core';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
-import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
+import { freePort } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
+import { screenshotsOf, SIZES, type SizeName } from '../support/journey.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
-import { distDir, screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 
 export { DEMO_COMMUNITY_IDS };
 
-/** The two sizes every journey runs at: a phone (nav entries in the side drawer) and a desktop. */
-export const SIZES = {
-  phone: { width: 390, height: 844 },
-  desktop: { width: 1280, height: 800 },
-} as const;
-export type SizeName = keyof typeof SIZES;
-export const SIZE_NAMES = Object.keys(SIZES) as SizeName[];
+export { SIZES, SIZE_NAMES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '../support/journey.ts';
 
 /** Tailwind's md breakpoint: below it the nav entries live in the drawer. */
 const DRAWER_BELOW_PX = 768;
@@ -124,9 +116,7 @@ export async function navigate(page: Page, entry: 'Homes' | 'Users' | 'Concerns'
 }
 
 /** Saves test-results/screenshots/screens-{name}-{size}.png. */
-export async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(screenshots, `screens-${name}-${isPhone(page) ? 'phone' : 'desktop'}.png`) });
-}
+export const screenshot = screenshotsOf('screens');
 
 /** A dialog or sheet by its title. */
 export function dialog(page: Page, title: string): Locator {
@@ -144,49 +134,6 @@ export async function openedDialog(page: Page, title: string): Promise<Locator> 
 export async function expectToast(page: Page, title: string, description: string): Promise<void> {
   const toast = page.getByRole(title === 'Success' ? 'status' : 'alert').filter({ hasText: title }).filter({ hasText: description });
   await toast.first().waitFor({ timeout: 10_000 });
-}
-
-const AXE_PATH = join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
-let axeSource: string | null = null;
-
-/** One line per violation and element, so a failure prints what to fix and where. */
-function describeViolations(violations: Result[]): string[] {
-  return violations.flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(/\s+/g, ' ')));
-}
-
-/**
- * Runs axe-core on the page as it is now and fails on any serious or
- * critical violation. axe is evaluated through the DevTools protocol, not
- * added with addScriptTag: the app's "script-src 'self'" policy blocks the
- * inline script addScriptTag writes, and the journeys must run under the
- * real policy (no bypassCSP).
- */
-export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<void> {
-  if (!(await page.evaluate(() => 'axe' in window))) {
-    axeSource ??= readFileSync(AXE_PATH, 'utf8');
-    await page.evaluate(axeSource);
-  }
-  const violations = await page.evaluate(async () => {
-    const results = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document);
-    return results.violations;
-  });
-  const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  // The lesser findings do not fail the journey; they are printed for whoever reads the run.
-  const lesser = violations.filter((v) => !serious.includes(v)).map((v) => `${v.impact} ${v.id}`);
-  if (lesser.length > 0) console.log(`axe on ${what} (${isPhone(page) ? 'phone' : 'desktop'}): ${lesser.join(', ')}`);
-  expect(describeViolations(serious), `axe on ${what} (${isPhone(page) ? 'phone' : 'desktop'})`).toEqual([]);
-}
-
-/** Polls `read` (usually the superuser client) until `done` holds; returns the last value. */
-export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last = await read();
-  while (!done(last)) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    last = await read();
-  }
-  return last;
 }
 
 /**
