@@ -147,6 +147,32 @@ describe('retries and the next phone', () => {
   });
 });
 
+describe('a lost final callback', () => {
+  test('15 "minutes" later the provider is asked how the call ended', async () => {
+    const callId = await placed(await c.home('12 Lost Rd', [{ number: N.finalCallbackLost, primary: true }]));
+    const sent = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const call = w.standin.calls.find((s) => s.to === N.finalCallbackLost);
+        if (call?.status === 'completed') return call;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error('the stand-in call did not end');
+    })();
+    expect(sent.callbacks.map((cb) => cb.callStatus)).toEqual(['initiated', 'ringing', 'in-progress']);
+    const [waiting] = await attemptsOf(w.t, callId);
+    expect(waiting).toMatchObject({ state: 'placed', provider_status: 'in-progress' });
+    expect((await runDue(w.t)).recovered).toBe(0);
+    expect((await w.t.admin.collection('calls').getOne(callId)).progress).toBe('calling');
+
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(waiting!.updated as string) + 15_500 - Date.now())));
+    expect((await runDue(w.t)).recovered).toBe(1);
+    const call = await waitForJob(w.t, callId);
+    expect(call).toMatchObject({ outcome: 'answered', status: 'completed' });
+    expect(await attemptSummary(w.t, callId)).toEqual([[N.finalCallbackLost, 'ended', 'answered', false]]);
+    expect((await w.t.admin.collection('houses').getOne(call.house as string)).pending_call_concerns_ids).toBe('');
+  });
+});
+
 describe('do-not-call', () => {
   test('a do-not-call phone is skipped, with the reason, and the next one called', async () => {
     const callId = await placed(await c.home('8 Wish Rd', [{ number: '+15615550188', primary: true, doNotCall: true }, { number: N.answers, type: 'home' }]));

@@ -85,10 +85,10 @@ export async function communityWithCalls(t: TestServer, slug: string, settings: 
 }
 
 /** POST /api/scms/call-jobs/run as superuser: dials what is due now. */
-export async function runDue(t: TestServer): Promise<{ dialled: number; interrupted: number }> {
+export async function runDue(t: TestServer): Promise<{ dialled: number; interrupted: number; recovered: number }> {
   const res = await fetch(`${t.url}/api/scms/call-jobs/run`, { method: 'POST', headers: { Authorization: t.admin.authStore.token } });
   if (res.status !== 200) throw new Error(`call-jobs/run answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as { dialled: number; interrupted: number };
+  return (await res.json()) as { dialled: number; interrupted: number; recovered: number };
 }
 
 export const attemptsOf = (t: TestServer, callId: string): Promise<RecordModel[]> =>

@@ -25,6 +25,10 @@ const TYPE_ORDER = { cell: 1, home: 2, business: 3 };
 const MAX_ERROR_LENGTH = 1000;
 // An attempt left `dialling` this long was interrupted (a dial takes at most 20 s).
 const STALE_DIALLING_MS = 60 * 1000;
+// A placed call with no final status after this many settings minutes: its
+// final callback was lost (or never delivered while the server was down), so
+// the provider is asked how it ended. A message call lasts a minute or two.
+const LOST_CALLBACK_MINUTES = 15;
 const ACTIVE_FILTER = "house = {:house} && (progress = 'calling' || progress = 'waiting')";
 
 function lib(name) {
@@ -333,11 +337,12 @@ function sendTextFallback(app, config, callId) {
  * Ends attempts interrupted while dialling (see the header), then dials every
  * due attempt. Called by the cron every minute, by a callback whose attempt
  * made the next one due now, and by POST /api/scms/call-jobs/run (superusers).
- * → {dialled, interrupted}
+ * Also asks the provider how calls ended whose final callback never came.
+ * → {dialled, interrupted, recovered}
  */
 function runDueAttempts(app) {
   const config = lib('twilio_client').telephonyConfig();
-  const result = { dialled: 0, interrupted: 0 };
+  const result = { dialled: 0, interrupted: 0, recovered: 0 };
   if (config.missing.length > 0 || config.addressProblem !== '') return result;
 
   const stale = app.findRecordsByFilter('call_attempts', "state = 'dialling' && provider_call_id = '' && updated < {:before}", 'updated', 50, 0, {
@@ -358,6 +363,23 @@ function runDueAttempts(app) {
     });
     if (then) result.interrupted++;
     if (then && then.text) sendTextFallback(app, config, stale[i].getString('call'));
+  }
+
+  // Calls whose final status never came: the provider says how they ended.
+  const silent = app.findRecordsByFilter('call_attempts', "state = 'placed' && updated < {:before}", 'updated', 20, 0, {
+    before: dateText(Date.now() - LOST_CALLBACK_MINUTES * minuteMs()),
+  });
+  const statuses = lib('call_status');
+  for (let i = 0; i < silent.length; i++) {
+    const found = lib('twilio_client').fetchCall(config, silent[i].getString('provider_call_id'));
+    const next = found.ok ? statuses.mapProviderStatus(found.status) : '';
+    if (next === '' || !statuses.isFinal(next)) continue;
+    let then = null;
+    app.runInTransaction(function (tx) {
+      then = recordStatus(tx, silent[i].id, { next: next, callStatus: found.status, duration: found.duration, answeredBy: found.answeredBy, errorCode: '' });
+    });
+    result.recovered++;
+    if (then && then.text) sendTextFallback(app, config, then.callId);
   }
 
   // Each pass dials what is due; a refusal may make the next phone due at once.

@@ -95,6 +95,23 @@ function placeCall(config, to, twiml) {
   return result.ok ? { ok: true, sid: result.sid } : result;
 }
 
+/**
+ * Reads a call back from the provider (GET .../Calls/{sid}.json).
+ * → {ok: true, status, answeredBy, duration} or {ok: false, detail}.
+ */
+function fetchCall(config, sid) {
+  const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + '/Calls/' + encodeURIComponent(sid) + '.json';
+  let res;
+  try {
+    res = $http.send({ url: url, method: 'GET', headers: { Accept: 'application/json', Authorization: basicAuth(config.accountSid, config.authToken) }, timeout: 20 });
+  } catch (err) {
+    return { ok: false, detail: 'Provider unreachable: ' + String(err) };
+  }
+  const json = res.json && typeof res.json === 'object' ? res.json : {};
+  if (res.statusCode !== 200 || typeof json.status !== 'string') return { ok: false, detail: 'Provider answered HTTP ' + res.statusCode };
+  return { ok: true, status: json.status, answeredBy: typeof json.answered_by === 'string' ? json.answered_by : '', duration: Number(json.duration) || 0 };
+}
+
 /** Replaces the TwiML of a live call (Twilio's "update a call"). */
 function updateCall(config, sid, twiml) {
   return post(config, '/Calls/' + encodeURIComponent(sid) + '.json', [['Twiml', twiml]]);
@@ -154,5 +171,6 @@ module.exports = {
   formEncode: formEncode,
   placeCall: placeCall,
   updateCall: updateCall,
+  fetchCall: fetchCall,
   sendText: sendText,
 };

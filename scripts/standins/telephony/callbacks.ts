@@ -131,7 +131,8 @@ export function createCallbackScheduler(options: { accountSid: string; authToken
     if (!status) return;
     later(stepDelayMs, () => {
       enterStatus(call, status, rest.length === 0);
-      const delivered = call.statusCallback && wantsCallback(call, status) ? deliver(call, status) : Promise.resolve();
+      const lost = rest.length === 0 && scenario?.finalCallbackLost === true;
+      const delivered = call.statusCallback && wantsCallback(call, status) && !lost ? deliver(call, status) : Promise.resolve();
       const done = status === 'in-progress' ? delivered.then(() => whileAnswered(call, scenario)) : delivered;
       void done.then(() => advance(call, rest, scenario));
     });

@@ -272,6 +272,8 @@ export interface Scenario {
   answeredBy: 'human' | 'machine_end_beep' | null;
   /** Keys pressed at the <Gather>, or null. */
   digits: string | null;
+  /** The final status callback never arrives (Twilio loses one now and then); the call resource still says how it ended. */
+  finalCallbackLost?: boolean;
 }
 
 export const STANDIN_NUMBERS = {
@@ -282,6 +284,7 @@ export const STANDIN_NUMBERS = {
   invalid: '+15615550105',
   pressesOne: '+15615550106',
   busyThenAnswers: '+15615550107',
+  finalCallbackLost: '+15615550108',
 } as const;
 
 /** The scenario of the `dial`-th call (1-based) to `to`. */
@@ -300,6 +303,8 @@ export function scenarioFor(to: string, dial: number): Scenario {
       return answered('human', '1');
     case STANDIN_NUMBERS.busyThenAnswers:
       return dial === 1 ? { final: 'busy', answeredBy: null, digits: null } : answered('human');
+    case STANDIN_NUMBERS.finalCallbackLost:
+      return { ...answered('human'), finalCallbackLost: true };
     default:
       return answered('human');
   }
