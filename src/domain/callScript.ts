@@ -18,8 +18,8 @@ export const ACKNOWLEDGED_REPLY = 'Thank you. Your confirmation was received. Go
 
 /** A call names at most three concerns (spec §4, §5); a fourth is refused
  *  with these words. Here so that the call route (through lib/generated/)
- *  and the Select Concerns sheet say the same; the sheet's
- *  features/homes/concernSelection.ts still carries a copy to replace. */
+ *  and the Select Concerns sheet (features/homes/concernSelection.ts)
+ *  say the same. */
 export const LIMIT_EXCEEDED_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 export function callIntro(communityName: string): string {

@@ -2,7 +2,8 @@
 import { LIMITS } from '../../domain/schemas.ts';
 
 export const MAX_CONCERNS = LIMITS.concernsPerCall;
-export const LIMIT_EXCEEDED_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
+/** The same words as the server's refusal of a fourth concern (one copy, in the call script's module). */
+export { LIMIT_EXCEEDED_MESSAGE } from '../../domain/callScript.ts';
 
 export interface Toggled {
   selected: string[];
