@@ -88,6 +88,9 @@ async function seed(t: TestServer, slug: string, says: string[]) {
   const house = await t.admin.collection('houses').create({ address: '1 Ocean Dr', city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
   await t.admin.collection('phones').create({ phone_number: '+15615550122', primary: true, type: 'cell', house: house.id });
   const manager = await t.signIn(fixture.manager.email);
+  const director = await t.signIn(fixture.director.email);
+  // No retries and the text fallback on: one unanswered attempt sends the text.
+  await director.collection('call_settings').create({ community: fixture.community.id, retries: 0, retry_minutes: 5, text_fallback: true, quiet_start: '00:00', quiet_end: '00:00', time_zone: 'UTC' });
   const call = (count = 1, skip = 0) =>
     fetch(`${t.url}/api/scms/call-resident`, {
       method: 'POST',
@@ -189,6 +192,50 @@ describe('against the official twilio library', () => {
     const completed = { ...ringing, CallStatus: 'completed', CallDuration: '9' };
     expect((await post(completed, twilio.getExpectedTwilioSignature(TOKEN, STATUS_URL, completed))).status).toBe(200);
     expect((await call()).status).toBe('completed');
+  });
+
+  test('the machine\'s message, the key press and the text fallback: the same requests as the library\'s, on callbacks it signed', async () => {
+    const client = twilio(SID, TOKEN);
+    client.api.baseUrl = recorder.url;
+    const signedPost = async (path: string, params: Record<string, string>) => {
+      const res = await fetch(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC_URL}${path}`, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      return { status: res.status, text: await res.text() };
+    };
+    const compare = (app: Recorded, library: Recorded) => {
+      expect([app.method, app.path, app.contentType, app.authorization]).toEqual([library.method, library.path, library.contentType, library.authorization]);
+      expect(sorted(app.form)).toEqual(sorted(library.form));
+    };
+
+    const first = recorder.requests.length;
+    const reply = await seeded.call(1);
+    expect(reply.status).toBe(200);
+    const callId = ((await reply.json()) as { call_id: string }).call_id;
+    const sid = recorder.requests[first]!.sid;
+    const script = new URLSearchParams(recorder.requests[first]!.form).get('Twiml')!.match(/^<Response><Say voice="alice">([^<]*)<\/Say>/)![1]!;
+
+    // A machine's greeting ended: the app replaces the call's TwiML.
+    expect((await signedPost('/api/scms/call-status/amd', { AccountSid: SID, CallSid: sid, AnsweredBy: 'machine_end_beep', MachineDetectionDuration: '3100' })).status).toBe(204);
+    const update = recorder.requests[first + 1]!;
+    await client.calls(sid).update({ twiml: `<Response><Say voice="alice">${script}</Say></Response>` });
+    compare(update, recorder.requests[first + 2]!);
+
+    // The resident pressed 1 (on a machine's call only in a test): thanks, and acknowledged.
+    const pressed = await signedPost('/api/scms/call-status/gather', { AccountSid: SID, CallSid: sid, Digits: '1', CallStatus: 'in-progress' });
+    expect(pressed).toEqual({ status: 200, text: '<Response><Say voice="alice">Thank you. Your confirmation was received. Good bye.</Say></Response>' });
+
+    // No answer, no retries left, no other phone: the script goes out as a text.
+    expect((await signedPost('/api/scms/call-status', { AccountSid: SID, CallSid: sid, CallStatus: 'no-answer' })).status).toBe(200);
+    const text = recorder.requests[first + 3]!;
+    const body = new URLSearchParams(text.form).get('Body')!;
+    await client.messages.create({ to: '+15615550122', from: FROM, body });
+    compare(text, recorder.requests[first + 4]!);
+    expect(recorder.requests).toHaveLength(first + 5);
+    const job = await t.admin.collection('calls').getOne(callId);
+    expect(job).toMatchObject({ progress: 'done', outcome: 'no_answer', acknowledged: true, text_sent: true, script: body });
   });
 
   test("the stand-in's signatures pass the library's validateRequest", () => {
