@@ -229,6 +229,20 @@ describe('quiet hours', () => {
   });
 });
 
+describe('one active job per home', () => {
+  test('two calls to a home at the same moment: one is placed, the other told why', async () => {
+    const house = await c.home('13 Twice Rd', [{ number: N.answers, primary: true }]);
+    const replies = await Promise.all([c.call(house), c.call(house)]);
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(replies.find((r) => r.status === 409)!.json.message).toBe('This home is already being called. Wait for that call to end.');
+    const jobs = await w.t.admin.collection('calls').getFullList({ filter: `house = "${house}"` });
+    expect(jobs).toHaveLength(1);
+    await waitForJob(w.t, jobs[0]!.id);
+    // Once it is over, the home can be called again.
+    expect((await c.call(house)).status).toBe(200);
+  });
+});
+
 describe('callbacks', () => {
   test('AMD and key-press callbacks with bad signatures are refused and change nothing', async () => {
     const callId = await placed(await c.home('11 Forged Rd', [{ number: N.answers, primary: true }]));
