@@ -468,6 +468,17 @@ const ROUTE_CASES: RouteCase[] = [
   ].map(([what, body]): RouteCase => ({ route: '/api/scms/call-status', what: what!, actor: 'anonymous', body: () => body, contentType: 'application/x-www-form-urlencoded', expect: 403 })),
   { route: '/api/scms/call-status', what: 'a form that is not encoded', actor: 'anonymous', body: () => '%%%', contentType: 'application/x-www-form-urlencoded', expect: 400 },
   { route: '/api/scms/call-status', what: 'JSON instead of a form', actor: 'anonymous', body: () => ({ CallSid: 'CA1', CallStatus: 'completed' }), expect: 403 },
+  // Issue 14: the machine-detection verdict and the key press are signed too; running the due attempts is for superusers.
+  ...['/api/scms/call-status/amd', '/api/scms/call-status/gather'].flatMap((route): RouteCase[] => [
+    ...[
+      ['unsigned', route.endsWith('amd') ? 'CallSid=CA1&AnsweredBy=machine_end_beep' : 'CallSid=CA1&Digits=1'],
+      ['empty', ''],
+    ].map(([what, body]): RouteCase => ({ route, what: what!, actor: 'anonymous', body: () => body, contentType: 'application/x-www-form-urlencoded', expect: 403 })),
+    { route, what: 'a form that is not encoded', actor: 'anonymous', body: () => '%%%', contentType: 'application/x-www-form-urlencoded', expect: 400 },
+    { route, what: 'JSON instead of a form', actor: 'anonymous', body: () => ({ CallSid: 'CA1', Digits: '1' }), expect: 403 },
+  ]),
+  ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({ route: '/api/scms/call-jobs/run', what: 'not a superuser', actor, body: () => ({}), expect: 403 })),
+  { route: '/api/scms/call-resident', what: 'override_quiet_hours "yes"', actor: 'regular A', body: () => ({ h_id: w.seed.houseA, concerns: [concern()], override_quiet_hours: 'yes' }), expect: 400, field: 'override_quiet_hours' },
   // A director resets passwords of their own community only.
   { route: '/api/scms/users/{id}/reset-password', what: 'by a regular officer', actor: 'regular A', path: () => `/api/scms/users/${w.a.manager.id}/reset-password`, body: () => ({}), expect: 403 },
   { route: '/api/scms/users/{id}/reset-password', what: 'by a manager', actor: 'manager A', path: () => `/api/scms/users/${w.a.regular.id}/reset-password`, body: () => ({}), expect: 403 },
