@@ -9,8 +9,5 @@ onRecordDelete((e) => {
   require(`${__hooks}/lib/deleted_records.js`).recordDeletion(e);
 }, ...TRACKED);
 
-onRecordCreateRequest((e) => {
-  if (e.hasSuperuserAuth()) return e.next();
-  require(`${__hooks}/lib/deleted_records.js`).refuseDeletedId(e);
-  return e.next();
-}, ...TRACKED);
+// The refusal of a tombstoned id on create is in record_ids.pb.js, with the
+// other check of a client-chosen id (one handler for both).

@@ -13,12 +13,8 @@ onRecordCreateRequest((e) => {
   return e.next();
 }, 'users');
 
-// Every collection: an id chosen by the client that some record already has.
-onRecordCreateRequest((e) => {
-  if (e.hasSuperuserAuth()) return e.next();
-  require(`${__hooks}/lib/passwords.js`).checkChosenId(e);
-  return e.next();
-});
+// Every collection: an id chosen by the client that some record already has
+// is refused in record_ids.pb.js (with the tombstone check, one handler).
 
 onRecordUpdateRequest((e) => {
   if (e.hasSuperuserAuth()) return e.next();
