@@ -41,7 +41,9 @@ const dialsTo = (number: string) => w.standin.calls.filter((call) => call.to ===
 
 describe('one number, one attempt', () => {
   test('answered by a person: Answered, with its start, end and duration', async () => {
-    const callId = await placed(await c.home('1 Answer Rd', [{ number: N.answers, primary: true }]));
+    const reply = await c.call(await c.home('1 Answer Rd', [{ number: N.answers, primary: true }]));
+    expect(reply.json).toMatchObject({ code: 200, message: 'Call placed to the resident', to_number: N.answers, skipped: [] });
+    const callId = reply.json.call_id as string;
     const call = await waitForJob(w.t, callId);
     expect(call).toMatchObject({ progress: 'done', outcome: 'answered', acknowledged: false, status: 'completed' });
     const [attempt] = await attemptsOf(w.t, callId);
@@ -175,7 +177,10 @@ describe('a lost final callback', () => {
 
 describe('do-not-call', () => {
   test('a do-not-call phone is skipped, with the reason, and the next one called', async () => {
-    const callId = await placed(await c.home('8 Wish Rd', [{ number: '+15615550188', primary: true, doNotCall: true }, { number: N.answers, type: 'home' }]));
+    const reply = await c.call(await c.home('8 Wish Rd', [{ number: '+15615550188', primary: true, doNotCall: true }, { number: N.answers, type: 'home' }]));
+    // The call sheet can say which number was called and which not, and why.
+    expect(reply.json).toMatchObject({ to_number: N.answers, skipped: [{ to_number: '+15615550188', reason: 'Not called: the resident asked not to be called on this number.' }] });
+    const callId = reply.json.call_id as string;
     await waitForJob(w.t, callId);
     const attempts = await attemptsOf(w.t, callId);
     expect(attempts.map((a) => [a.to_number, a.state, a.outcome, a.reason])).toEqual([

@@ -124,7 +124,22 @@ function callResident(e) {
     if (placed.then.text) jobs.sendTextFallback(e.app, config, created.call.id);
     throw fail(502, placed.message);
   }
-  return e.json(200, { code: 200, message: 'Call placed to the resident', call_id: created.call.id });
+  // The number dialled first, and the do-not-call numbers passed over with
+  // why, for the call sheet to say.
+  const skipped = plan
+    .filter(function (p) {
+      return p.getBool('do_not_call');
+    })
+    .map(function (p) {
+      return { to_number: p.getString('phone_number'), reason: jobs.DO_NOT_CALL_REASON };
+    });
+  return e.json(200, {
+    code: 200,
+    message: 'Call placed to the resident',
+    call_id: created.call.id,
+    to_number: created.attempt.getString('to_number'),
+    skipped: skipped,
+  });
 }
 
 /** Reads a provider callback posted to `which` route and checks its signature. → params */
