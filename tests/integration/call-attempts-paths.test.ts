@@ -79,6 +79,17 @@ describe('one number, one attempt', () => {
     expect(gather.params.Digits).toBe('1');
   });
 
+  test('a fax machine: Failed (it takes no message), hung up on, and the next phone called', async () => {
+    const callId = await placed(await c.home('4a Fax Rd', [{ number: N.fax, type: 'business', primary: true }, { number: N.answers, type: 'home' }]));
+    const call = await waitForJob(w.t, callId);
+    expect(call.outcome).toBe('answered');
+    expect((await attemptsOf(w.t, callId)).map((a) => [a.to_number, a.outcome, a.answered_by, a.reason])).toEqual([
+      [N.fax, 'failed', 'fax', 'A fax machine answered.'],
+      [N.answers, 'answered', 'human', ''],
+    ]);
+    expect(w.standin.calls.find((s) => s.to === N.fax)!.updates).toEqual(['<Response><Hangup/></Response>']);
+  });
+
   test('an invalid number: Failed, and no text without a cell phone', async () => {
     const callId = await placed(await c.home('4 Invalid Rd', [{ number: N.invalid, type: 'home', primary: true }]));
     const call = await waitForJob(w.t, callId);

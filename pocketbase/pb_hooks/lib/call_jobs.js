@@ -424,12 +424,14 @@ function recordStatus(tx, attemptId, info) {
   }
   const answeredBy = a.getString('answered_by');
   let outcome = OUTCOME_OF_FINAL[info.next] || 'answered';
-  if (info.next === 'completed') outcome = /^machine|^fax/.test(answeredBy) ? 'voicemail' : 'answered';
+  // A fax machine takes no message: the number is no way to reach the resident.
+  if (info.next === 'completed') outcome = answeredBy === 'fax' ? 'failed' : /^machine/.test(answeredBy) ? 'voicemail' : 'answered';
   a.set('state', 'ended');
   a.set('outcome', outcome);
   a.set('ended_at', dateText(Date.now()));
   a.set('duration', info.duration > 0 ? info.duration : 0);
   if (info.errorCode) a.set('reason', 'Provider error ' + info.errorCode);
+  if (answeredBy === 'fax') a.set('reason', 'A fax machine answered.');
   tx.save(a);
   const then = afterAttempt(tx, tx.findRecordById('calls', call.id), a);
   result.text = then.text;

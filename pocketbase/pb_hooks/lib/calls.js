@@ -250,9 +250,11 @@ function callAmd(e) {
     tx.save(a);
     if (a.getString('state') === 'placed') script = tx.findRecordById('calls', a.getString('call')).getString('script');
   });
-  if (/^machine_end_/.test(answeredBy) && script !== '') {
-    const updated = lib('twilio_client').updateCall(config, params.CallSid, lib('call_script').sayTwiml(script));
-    if (!updated.ok) e.app.logger().warn('scms: the message for a machine could not be played', 'sid', params.CallSid, 'detail', updated.detail);
+  // A machine records the script after its beep; a fax machine is hung up on.
+  const twiml = /^machine_end_/.test(answeredBy) ? lib('call_script').sayTwiml(script) : answeredBy === 'fax' ? '<Response><Hangup/></Response>' : '';
+  if (twiml !== '' && script !== '') {
+    const updated = lib('twilio_client').updateCall(config, params.CallSid, twiml);
+    if (!updated.ok) e.app.logger().warn('scms: the call could not be changed after machine detection', 'sid', params.CallSid, 'detail', updated.detail);
   }
   return e.noContent(204);
 }

@@ -269,7 +269,7 @@ export function callbackParams(call: StandinCall, status: CallStatus, accountSid
 export interface Scenario {
   final: FinalCallStatus;
   /** AMD's verdict for an answered call. */
-  answeredBy: 'human' | 'machine_end_beep' | null;
+  answeredBy: 'human' | 'machine_end_beep' | 'fax' | null;
   /** Keys pressed at the <Gather>, or null. */
   digits: string | null;
   /** The final status callback never arrives (Twilio loses one now and then); the call resource still says how it ended. */
@@ -285,6 +285,7 @@ export const STANDIN_NUMBERS = {
   pressesOne: '+15615550106',
   busyThenAnswers: '+15615550107',
   finalCallbackLost: '+15615550108',
+  fax: '+15615550109',
 } as const;
 
 /** The scenario of the `dial`-th call (1-based) to `to`. */
@@ -303,6 +304,8 @@ export function scenarioFor(to: string, dial: number): Scenario {
       return answered('human', '1');
     case STANDIN_NUMBERS.busyThenAnswers:
       return dial === 1 ? { final: 'busy', answeredBy: null, digits: null } : answered('human');
+    case STANDIN_NUMBERS.fax:
+      return answered('fax');
     case STANDIN_NUMBERS.finalCallbackLost:
       return { ...answered('human'), finalCallbackLost: true };
     default:
