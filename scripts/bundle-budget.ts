@@ -50,7 +50,10 @@ export function routeFiles(manifest: Manifest, modules: readonly string[]): stri
     if (seen.has(key)) return;
     seen.add(key);
     const chunk = manifest[key];
-    if (!chunk) throw new Error(`the build's manifest has no chunk for ${key} (renamed? update ROUTE_MODULES in scripts/bundle-budget.ts)`);
+    if (!chunk)
+      throw new Error(
+        `the build's manifest has no chunk for ${key} (renamed? update ROUTE_MODULES in scripts/bundle-budget.ts)`,
+      );
     if (chunk.file.endsWith('.js')) files.add(chunk.file);
     for (const imported of chunk.imports ?? []) visit(imported);
   };
@@ -71,7 +74,12 @@ export function measureRoutes(outDir: string, budget: Budget = BUNDLE_BUDGET): R
   const manifest = readManifest(outDir);
   return (Object.keys(ROUTE_MODULES) as RouteName[]).map((route) => {
     const files = routeFiles(manifest, ROUTE_MODULES[route]);
-    return { route, files, gzipBytes: files.reduce((sum, file) => sum + gzipSize(join(outDir, file)), 0), budgetBytes: budget[route] };
+    return {
+      route,
+      files,
+      gzipBytes: files.reduce((sum, file) => sum + gzipSize(join(outDir, file)), 0),
+      budgetBytes: budget[route],
+    };
   });
 }
 
@@ -85,7 +93,10 @@ export function describeSize(size: RouteSize): string {
 export function overBudget(sizes: readonly RouteSize[]): string[] {
   return sizes
     .filter((s) => s.gzipBytes > s.budgetBytes)
-    .map((s) => `${LABELS[s.route]} loads ${kB(s.gzipBytes)} of gzipped JS, over its ${kB(s.budgetBytes)} budget: ${s.files.join(', ')}`);
+    .map(
+      (s) =>
+        `${LABELS[s.route]} loads ${kB(s.gzipBytes)} of gzipped JS, over its ${kB(s.budgetBytes)} budget: ${s.files.join(', ')}`,
+    );
 }
 
 /** The Vite plugin: prints both sizes after the bundle is written and fails the build past the budget. */

@@ -14,30 +14,95 @@ export interface ConfigEntry {
 
 export const CONFIG: ConfigEntry[] = [
   { name: 'PORT', default: '8090', description: 'Port of the app and API.' },
-  { name: 'HOST', default: '127.0.0.1', description: 'Address the server listens on (0.0.0.0 to reach it from phones on the LAN).' },
-  { name: 'SCMS_DATA_DIR', default: '.data/pb_data', description: 'PocketBase data folder (database, uploaded files).' },
-  { name: 'SCMS_DEMO', default: '1', description: 'Demo mode: seeds the demo communities and shows the demo sign-in on the login page. 0 turns it off (production).' },
-  { name: 'SCMS_ALLOWED_ORIGINS', default: 'the origin of SCMS_PUBLIC_URL', description: 'Comma-separated origins (https://patrol.example.com) whose pages may call the API from another origin (CORS); the app itself, served by the same server, needs none. Any other origin gets no Access-Control-Allow-Origin.' },
-  { name: 'SCMS_PUBLIC_URL', default: 'http://HOST:PORT', description: 'Public base URL of the server; the telephony provider posts call status callbacks to it. With real Twilio it must be an address Twilio can reach, or npm start and every call are refused.' },
-  { name: 'SCMS_SUPERUSER_EMAIL', default: 'admin@scms.local', description: 'PocketBase superuser (admin UI at /_/) created or updated at start.' },
-  { name: 'SCMS_SUPERUSER_PASSWORD', default: 'generated, kept in SCMS_DATA_DIR/../superuser.json', description: 'Its password.' },
-  { name: 'TWILIO_ACCOUNT_SID', default: 'local stand-in', description: 'Twilio account SID. Unset: a local Twilio-compatible stand-in places pretend calls.' },
-  { name: 'TWILIO_AUTH_TOKEN', default: 'local stand-in', description: 'Twilio auth token (also checks the status callbacks\' signatures).' },
+  {
+    name: 'HOST',
+    default: '127.0.0.1',
+    description: 'Address the server listens on (0.0.0.0 to reach it from phones on the LAN).',
+  },
+  {
+    name: 'SCMS_DATA_DIR',
+    default: '.data/pb_data',
+    description: 'PocketBase data folder (database, uploaded files).',
+  },
+  {
+    name: 'SCMS_DEMO',
+    default: '1',
+    description:
+      'Demo mode: seeds the demo communities and shows the demo sign-in on the login page. 0 turns it off (production).',
+  },
+  {
+    name: 'SCMS_ALLOWED_ORIGINS',
+    default: 'the origin of SCMS_PUBLIC_URL',
+    description:
+      'Comma-separated origins (https://patrol.example.com) whose pages may call the API from another origin (CORS); the app itself, served by the same server, needs none. Any other origin gets no Access-Control-Allow-Origin.',
+  },
+  {
+    name: 'SCMS_PUBLIC_URL',
+    default: 'http://HOST:PORT',
+    description:
+      'Public base URL of the server; the telephony provider posts call status callbacks to it. With real Twilio it must be an address Twilio can reach, or npm start and every call are refused.',
+  },
+  {
+    name: 'SCMS_SUPERUSER_EMAIL',
+    default: 'admin@scms.local',
+    description: 'PocketBase superuser (admin UI at /_/) created or updated at start.',
+  },
+  {
+    name: 'SCMS_SUPERUSER_PASSWORD',
+    default: 'generated, kept in SCMS_DATA_DIR/../superuser.json',
+    description: 'Its password.',
+  },
+  {
+    name: 'TWILIO_ACCOUNT_SID',
+    default: 'local stand-in',
+    description: 'Twilio account SID. Unset: a local Twilio-compatible stand-in places pretend calls.',
+  },
+  {
+    name: 'TWILIO_AUTH_TOKEN',
+    default: 'local stand-in',
+    description: "Twilio auth token (also checks the status callbacks' signatures).",
+  },
   { name: 'TWILIO_FROM_NUMBER', default: '+15005550006', description: 'Caller number in E.164.' },
-  { name: 'TWILIO_API_BASE', default: 'https://api.twilio.com (the stand-in when no SID is set)', description: 'Base URL of the Twilio REST API.' },
+  {
+    name: 'TWILIO_API_BASE',
+    default: 'https://api.twilio.com (the stand-in when no SID is set)',
+    description: 'Base URL of the Twilio REST API.',
+  },
   { name: 'TELEPHONY_STANDIN_PORT', default: '8091', description: 'Port of the local telephony stand-in.' },
-  { name: 'AI_BASE_URL', default: 'unset', description: 'OpenAI-compatible API base, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). Unset: the built-in offline editor.' },
+  {
+    name: 'AI_BASE_URL',
+    default: 'unset',
+    description:
+      'OpenAI-compatible API base, e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 (Ollama). Unset: the built-in offline editor.',
+  },
   { name: 'AI_API_KEY', default: 'unset', description: 'Bearer key for the AI API (not needed for a local server).' },
   { name: 'AI_MODEL', default: 'unset', description: 'Model name, e.g. gpt-4o-mini or llama3.1.' },
-  { name: 'SMTP_HOST', default: 'unset', description: 'Mail server for password-reset e-mails (\'Forgot password?\'). Unset: no mail; the login page tells people to ask their director, who resets the password.' },
+  {
+    name: 'SMTP_HOST',
+    default: 'unset',
+    description:
+      "Mail server for password-reset e-mails ('Forgot password?'). Unset: no mail; the login page tells people to ask their director, who resets the password.",
+  },
   { name: 'SMTP_PORT', default: '587', description: 'Its port.' },
   { name: 'SMTP_USERNAME', default: 'unset', description: 'Its user name (none: no authentication).' },
   { name: 'SMTP_PASSWORD', default: 'unset', description: 'Its password.' },
-  { name: 'SMTP_TLS', default: '0', description: '1: TLS from the first byte (port 465); otherwise STARTTLS when the server offers it.' },
+  {
+    name: 'SMTP_TLS',
+    default: '0',
+    description: '1: TLS from the first byte (port 465); otherwise STARTTLS when the server offers it.',
+  },
   { name: 'SMTP_SENDER', default: 'no-reply@SMTP_HOST', description: 'From address of the e-mails.' },
-  { name: 'POCKETBASE_BIN', default: 'unset', description: 'Use this PocketBase binary instead of the project-local pinned one.' },
+  {
+    name: 'POCKETBASE_BIN',
+    default: 'unset',
+    description: 'Use this PocketBase binary instead of the project-local pinned one.',
+  },
   { name: 'VITE_PORT', default: '5173', description: 'Port of the Vite dev server (npm run dev).' },
-  { name: 'CHROMIUM_PATH', default: '/usr/bin/chromium', description: 'Chromium for the browser tests and benchmarks.' },
+  {
+    name: 'CHROMIUM_PATH',
+    default: '/usr/bin/chromium',
+    description: 'Chromium for the browser tests and benchmarks.',
+  },
 ];
 
 export function env(name: string): string | undefined {

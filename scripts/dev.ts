@@ -9,7 +9,11 @@ import { prepareServices } from './services.ts';
 
 async function main(): Promise<void> {
   const services = await prepareServices();
-  const pocketbase = await startPocketBase({ ...services.pocketBaseOptions, watchHooks: true, startedWhen: 'listening' });
+  const pocketbase = await startPocketBase({
+    ...services.pocketBaseOptions,
+    watchHooks: true,
+    startedWhen: 'listening',
+  });
   services.onStop(() => pocketbase.stop());
   await services.afterStart(pocketbase.url);
 

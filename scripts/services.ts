@@ -29,7 +29,10 @@ export interface Services {
 
 /** Loopback addresses: only this machine reaches a server listening there. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }
 
@@ -44,7 +47,7 @@ export function demoExposureWarning(demo: boolean, host: string, port: number): 
   return [
     rule,
     `WARNING: demo mode is on and the server listens on ${host}:${port}, an address other machines can reach.`,
-    'Anyone who can open it is shown the demo director\'s e-mail and password on the login page',
+    "Anyone who can open it is shown the demo director's e-mail and password on the login page",
     '(and at /api/scms/demo), and can read and change every record of the demo communities.',
     'Production: start with SCMS_DEMO=0 (no demo data, no demo sign-in). A demo for this machine only: HOST=127.0.0.1.',
     rule,
@@ -91,7 +94,10 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
   const port = options.port ?? Number(env('PORT') ?? 8090);
   const host = env('HOST') ?? '127.0.0.1';
   const folder = dataDir();
-  const publicUrl = (env('SCMS_PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/$/, '');
+  const publicUrl = (env('SCMS_PUBLIC_URL') ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(
+    /\/$/,
+    '',
+  );
   const demo = env('SCMS_DEMO') !== '0';
   const superuser = superuserCredentials(folder);
   const stops: Array<() => Promise<void>> = [];
@@ -134,8 +140,16 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
   }
   hookEnv.TWILIO_FROM_NUMBER = env('TWILIO_FROM_NUMBER') ?? '+15005550006';
   // The hooks read SMTP_* themselves (pb_hooks/lib/passwords.js) from the environment PocketBase inherits.
-  notes.push(env('SMTP_HOST') ? `Password-reset e-mails go through ${env('SMTP_HOST')}:${env('SMTP_PORT') ?? '587'}.` : 'No mail server (SMTP_HOST): forgotten passwords are reset by a director.');
-  notes.push(env('AI_BASE_URL') && env('AI_MODEL') ? `AI assist uses ${env('AI_MODEL')} at ${env('AI_BASE_URL')}.` : 'AI assist uses the built-in offline editor (set AI_BASE_URL and AI_MODEL for a model).');
+  notes.push(
+    env('SMTP_HOST')
+      ? `Password-reset e-mails go through ${env('SMTP_HOST')}:${env('SMTP_PORT') ?? '587'}.`
+      : 'No mail server (SMTP_HOST): forgotten passwords are reset by a director.',
+  );
+  notes.push(
+    env('AI_BASE_URL') && env('AI_MODEL')
+      ? `AI assist uses ${env('AI_MODEL')} at ${env('AI_BASE_URL')}.`
+      : 'AI assist uses the built-in offline editor (set AI_BASE_URL and AI_MODEL for a model).',
+  );
 
   const services: Services = {
     publicUrl,
@@ -148,7 +162,9 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
         pb.autoCancellation(false);
         await pb.collection('_superusers').authWithPassword(superuser.email, superuser.password);
         const summary = await seedDemo(pb);
-        notes.unshift(`Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`);
+        notes.unshift(
+          `Demo data: ${summary.createdTotal === 0 ? 'already in place' : `${summary.createdTotal} records created`}.`,
+        );
         notes.unshift(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
       }
       notes.push(`Other sites' pages may call the API from: ${origins.join(', ')} (SCMS_ALLOWED_ORIGINS).`);

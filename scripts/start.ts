@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stopAll(0));
   process.on('SIGTERM', () => void stopAll(0));
 
-  const pocketbase = await startPocketBase({ ...services.pocketBaseOptions, inheritOutput: false, startedWhen: 'listening' });
+  const pocketbase = await startPocketBase({
+    ...services.pocketBaseOptions,
+    inheritOutput: false,
+    startedWhen: 'listening',
+  });
   services.onStop(() => pocketbase.stop());
   pocketbase.process.once('exit', (code) => {
     process.stderr.write(`PocketBase exited (code ${code}).\n${pocketbase.output().slice(-2000)}\n`);

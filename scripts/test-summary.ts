@@ -36,5 +36,8 @@ export function countTests(report: VitestJsonReport): TestCounts {
 }
 
 export function addCounts(all: TestCounts[]): TestCounts {
-  return all.reduce((sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, skipped: sum.skipped + c.skipped }), { passed: 0, failed: 0, skipped: 0 });
+  return all.reduce(
+    (sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, skipped: sum.skipped + c.skipped }),
+    { passed: 0, failed: 0, skipped: 0 },
+  );
 }

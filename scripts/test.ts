@@ -31,7 +31,14 @@ const CRASHED: StageResult = { counts: { passed: 0, failed: 1, skipped: 0 }, ok:
 
 function runVitest(stage: string, projects: string[]): StageResult {
   const output = join(resultsDir, 'vitest', `${stage}.json`);
-  const args = ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile.json=${output}`];
+  const args = [
+    'vitest',
+    'run',
+    ...projects.flatMap((p) => ['--project', p]),
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${output}`,
+  ];
   const status = run('npx', args);
   let report: VitestJsonReport;
   try {
@@ -46,9 +53,13 @@ function runVitest(stage: string, projects: string[]): StageResult {
 async function main(): Promise<void> {
   await ensurePocketBase();
   const results: StageResult[] = [];
-  // The type checker and the linter first: a type error is a failure even
-  // where no test reaches the code (each counts as one failed check).
-  for (const [label, command] of [['Type checking (tsc -b)', ['tsc', '-b']], ['Linting (eslint)', ['eslint', '.']]] as const) {
+  // The type checker, the linter and the formatter first: a type error is a
+  // failure even where no test reaches the code (each counts as one failed check).
+  for (const [label, command] of [
+    ['Type checking (tsc -b)', ['tsc', '-b']],
+    ['Linting (eslint)', ['eslint', '.']],
+    ['Checking the format (prettier)', ['prettier', '--check', '.']],
+  ] as const) {
     process.stdout.write(`\n${label}...\n`);
     results.push(run('npx', [...command]) === 0 ? { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true } : CRASHED);
   }

@@ -65,7 +65,8 @@ export function onUpdateWaiting(listener: Listener): () => void {
  */
 export function announceSignedInUser(): void {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const post = () => navigator.serviceWorker.controller?.postMessage({ type: USER_MESSAGE, userId: currentUserRecord()?.id ?? null });
+  const post = () =>
+    navigator.serviceWorker.controller?.postMessage({ type: USER_MESSAGE, userId: currentUserRecord()?.id ?? null });
   post();
   onSignedInChange(post);
   navigator.serviceWorker.addEventListener('controllerchange', post);

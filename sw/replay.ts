@@ -32,7 +32,10 @@ async function replayOnce(retryNow: boolean): Promise<WorkerReplayResult> {
   if (!session) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
   const db = userDatabase(session.userId);
   const result = await replayOutbox({ pb: session.client, db, owner: OWNER, retryNow });
-  const retryAt = result.outcome === 'waiting' ? (await db.outbox.where('status').equals('pending').first())?.nextAttemptAt : undefined;
+  const retryAt =
+    result.outcome === 'waiting'
+      ? (await db.outbox.where('status').equals('pending').first())?.nextAttemptAt
+      : undefined;
   return { ...result, retry: RETRY.has(result.outcome), retryAt };
 }
 

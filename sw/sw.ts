@@ -65,7 +65,8 @@ function tokenUser(url: URL): string | null {
 
 /** Whose cache an image request reads and fills: the token's user, else the signed-in one; null when none is known. */
 async function imageCacheUser(url: URL): Promise<string | null> {
-  const user = tokenUser(url) ?? (announcedUser !== undefined ? announcedUser : ((await loadSession())?.record?.id ?? null));
+  const user =
+    tokenUser(url) ?? (announcedUser !== undefined ? announcedUser : ((await loadSession())?.record?.id ?? null));
   return user && USER_ID.test(user) ? user : null;
 }
 
@@ -85,7 +86,10 @@ function imageStrategy(user: string): CacheFirst {
   if (!strategy) {
     strategy = new CacheFirst({
       cacheName: imageCacheName(user),
-      plugins: [keyWithoutToken, new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true })],
+      plugins: [
+        keyWithoutToken,
+        new ExpirationPlugin({ maxEntries: 500, maxAgeSeconds: 30 * 24 * 60 * 60, purgeOnQuotaError: true }),
+      ],
     });
     imageStrategies.set(user, strategy);
   }
@@ -95,7 +99,8 @@ function imageStrategy(user: string): CacheFirst {
 const uncachedImages = new NetworkOnly();
 
 registerRoute(
-  ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/api/files/') && request.destination === 'image',
+  ({ url, request }) =>
+    url.origin === self.location.origin && url.pathname.startsWith('/api/files/') && request.destination === 'image',
   async (options: RouteHandlerCallbackOptions) => {
     const user = await imageCacheUser(options.url);
     return (user ? imageStrategy(user) : uncachedImages).handle(options);
@@ -105,11 +110,15 @@ registerRoute(
 // The first install takes the open pages at once, so Background Sync and
 // the offline shell work from the first visit. Updates still wait for the
 // user's "Reload" (SKIP_WAITING below).
-self.addEventListener('activate', (event) => event.waitUntil(Promise.all([self.clients.claim(), caches.delete(LEGACY_IMAGE_CACHE)])));
+self.addEventListener('activate', (event) =>
+  event.waitUntil(Promise.all([self.clients.claim(), caches.delete(LEGACY_IMAGE_CACHE)])),
+);
 
 function log(trigger: string, result: WorkerReplayResult): void {
   // The browser tests read this line to tell the worker's replay from the window's.
-  console.info(`[scms-sw] outbox replay (${trigger}): ${result.outcome}, ${result.delivered} delivered, ${result.parked} parked`);
+  console.info(
+    `[scms-sw] outbox replay (${trigger}): ${result.outcome}, ${result.delivered} delivered, ${result.parked} parked`,
+  );
 }
 
 self.addEventListener('sync', (event) => {

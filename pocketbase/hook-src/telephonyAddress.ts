@@ -25,12 +25,23 @@ function privateIpv4(host: string): boolean {
   if (!m) return false;
   const a = Number(m[1]);
   const b = Number(m[2]);
-  return a === 0 || a === 10 || a === 127 || (a === 100 && b >= 64 && b <= 127) || (a === 169 && b === 254) || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || a >= 224;
+  return (
+    a === 0 ||
+    a === 10 ||
+    a === 127 ||
+    (a === 100 && b >= 64 && b <= 127) ||
+    (a === 169 && b === 254) ||
+    (a === 172 && b >= 16 && b <= 31) ||
+    (a === 192 && b === 168) ||
+    a >= 224
+  );
 }
 
 function privateIpv6(host: string): boolean {
   const h = host.toLowerCase();
-  return h === '::' || h === '::1' || /^f[cd][0-9a-f]{2}:/.test(h) || /^fe[89ab][0-9a-f]:/.test(h) || h.startsWith('::ffff:');
+  return (
+    h === '::' || h === '::1' || /^f[cd][0-9a-f]{2}:/.test(h) || /^fe[89ab][0-9a-f]:/.test(h) || h.startsWith('::ffff:')
+  );
 }
 
 /**
@@ -40,7 +51,8 @@ function privateIpv6(host: string): boolean {
 export function publicUrlProblem(publicUrl: string): string {
   const url = String(publicUrl).trim();
   const m = /^(https?):\/\/(?:[^/?#@]*@)?(\[[^\]]*\]|[^/?#:]*)(?::\d*)?(?:[/?#].*)?$/i.exec(url);
-  if (!m) return `SCMS_PUBLIC_URL (${url === '' ? 'unset' : url}) must be an http(s) URL the telephony provider can reach, such as https://patrol.example.com.`;
+  if (!m)
+    return `SCMS_PUBLIC_URL (${url === '' ? 'unset' : url}) must be an http(s) URL the telephony provider can reach, such as https://patrol.example.com.`;
   const rawHost = (m[2] ?? '').toLowerCase();
   const host = rawHost.replace(/^\[(.*)\]$/, '$1');
   const local =

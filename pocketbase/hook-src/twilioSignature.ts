@@ -122,7 +122,12 @@ function constantTimeEqual(a: string, b: string): boolean {
 }
 
 /** True when `signature` (the X-Twilio-Signature header) matches. */
-export function validTwilioSignature(authToken: unknown, url: string, params: TwilioParams | null | undefined, signature: unknown): boolean {
+export function validTwilioSignature(
+  authToken: unknown,
+  url: string,
+  params: TwilioParams | null | undefined,
+  signature: unknown,
+): boolean {
   if (typeof signature !== 'string' || signature === '') return false;
   if (typeof authToken !== 'string' || authToken === '') return false;
   return constantTimeEqual(twilioSignature(authToken, url, params), signature);
@@ -148,7 +153,12 @@ export function signatureUrlForms(url: string): string[] {
 }
 
 /** True when `signature` matches `url` in any of its signatureUrlForms. */
-export function validTwilioSignatureForUrl(authToken: unknown, url: string, params: TwilioParams | null | undefined, signature: unknown): boolean {
+export function validTwilioSignatureForUrl(
+  authToken: unknown,
+  url: string,
+  params: TwilioParams | null | undefined,
+  signature: unknown,
+): boolean {
   let valid = false;
   // Every form is checked (no early exit), so the time taken does not say which matched.
   for (const form of signatureUrlForms(url)) valid = validTwilioSignature(authToken, form, params, signature) || valid;

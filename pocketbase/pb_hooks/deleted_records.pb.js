@@ -5,9 +5,12 @@
 
 const { TRACKED } = require(`${__hooks}/lib/deleted_records.js`);
 
-onRecordDelete((e) => {
-  require(`${__hooks}/lib/deleted_records.js`).recordDeletion(e);
-}, ...TRACKED);
+onRecordDelete(
+  (e) => {
+    require(`${__hooks}/lib/deleted_records.js`).recordDeletion(e);
+  },
+  ...TRACKED,
+);
 
 // The refusal of a tombstoned id on create is in record_ids.pb.js, with the
 // other check of a client-chosen id (one handler for both).

@@ -18,4 +18,6 @@ onBootstrap((e) => {
   require(`${__hooks}/lib/table_statistics.js`).updateTableStatistics(e.app);
 });
 
-cronAdd('scms_table_statistics', '17 * * * *', () => require(`${__hooks}/lib/table_statistics.js`).updateTableStatistics($app));
+cronAdd('scms_table_statistics', '17 * * * *', () =>
+  require(`${__hooks}/lib/table_statistics.js`).updateTableStatistics($app),
+);

@@ -4,7 +4,8 @@
 // so "healthy" must mean a sign-in works, not merely that the port is open.
 
 routerUse((e) => {
-  if (e.request.url.path !== '/api/health' || e.request.method !== 'GET' && e.request.method !== 'HEAD') return e.next();
+  if (e.request.url.path !== '/api/health' || (e.request.method !== 'GET' && e.request.method !== 'HEAD'))
+    return e.next();
   const reason = require(`${__hooks}/lib/readiness.js`).notReadyReason(e.app);
   if (reason !== '') {
     e.response.header().set('Retry-After', '1');

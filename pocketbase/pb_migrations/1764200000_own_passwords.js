@@ -20,7 +20,8 @@ migrate(
     const director = `${signedIn} && @request.auth.type = "director"`;
     const sameCommunity = 'community = @request.auth.community';
     const communityUnchanged = '(@request.body.community:isset = false || @request.body.community = community)';
-    const typeRule = '(@request.body.type:isset = false || @request.body.type = type || (id != @request.auth.id && (@request.body.type = "manager" || @request.body.type = "regular")))';
+    const typeRule =
+      '(@request.body.type:isset = false || @request.body.type = type || (id != @request.auth.id && (@request.body.type = "manager" || @request.body.type = "regular")))';
     const directorEdit = `${director} && ${sameCommunity} && ${communityUnchanged} && ${typeRule}`;
     const ownPassword = `${signedIn} && id = @request.auth.id && @request.body.oldPassword:isset = true`;
 

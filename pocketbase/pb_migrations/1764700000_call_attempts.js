@@ -52,7 +52,9 @@ migrate(
     calls.fields.add(new BoolField({ name: 'acknowledged' }));
     calls.fields.add(new BoolField({ name: 'text_sent' }));
     // At most one job per home is calling or waiting to call again.
-    calls.indexes.push("CREATE UNIQUE INDEX idx_calls_one_active ON calls (house) WHERE progress IN ('calling', 'waiting')");
+    calls.indexes.push(
+      "CREATE UNIQUE INDEX idx_calls_one_active ON calls (house) WHERE progress IN ('calling', 'waiting')",
+    );
     app.save(calls);
 
     // ---- call_attempts: one dial (or one phone skipped) ----------------------
@@ -68,7 +70,14 @@ migrate(
         idField,
         { type: 'relation', name: 'call', required: true, maxSelect: 1, collectionId: calls.id, cascadeDelete: true },
         { type: 'relation', name: 'house', required: true, maxSelect: 1, collectionId: houses.id, cascadeDelete: true },
-        { type: 'relation', name: 'community', required: true, maxSelect: 1, collectionId: communities.id, cascadeDelete: false },
+        {
+          type: 'relation',
+          name: 'community',
+          required: true,
+          maxSelect: 1,
+          collectionId: communities.id,
+          cascadeDelete: false,
+        },
         // 1, 2, ... within the call: the idempotency key of a dial.
         { type: 'number', name: 'sequence', required: true, min: 1, max: 100, onlyInt: true },
         // Not required: the phone may be deleted later; the number stays.
@@ -76,7 +85,13 @@ migrate(
         { type: 'text', name: 'to_number', required: true, max: 16, pattern: E164 },
         { type: 'select', name: 'phone_type', maxSelect: 1, values: ['cell', 'home', 'business'] },
         // scheduled → dialling (claimed, being placed) → placed → ended; skipped: never dialled.
-        { type: 'select', name: 'state', required: true, maxSelect: 1, values: ['scheduled', 'dialling', 'placed', 'ended', 'skipped'] },
+        {
+          type: 'select',
+          name: 'state',
+          required: true,
+          maxSelect: 1,
+          values: ['scheduled', 'dialling', 'placed', 'ended', 'skipped'],
+        },
         { type: 'date', name: 'due_at' },
         { type: 'text', name: 'provider_call_id', max: 64 },
         { type: 'text', name: 'provider_status', max: 20 },
@@ -112,7 +127,14 @@ migrate(
       deleteRule: null,
       fields: [
         idField,
-        { type: 'relation', name: 'community', required: true, maxSelect: 1, collectionId: communities.id, cascadeDelete: true },
+        {
+          type: 'relation',
+          name: 'community',
+          required: true,
+          maxSelect: 1,
+          collectionId: communities.id,
+          cascadeDelete: true,
+        },
         // Retries of a busy or unanswered number (0 is a valid choice).
         { type: 'number', name: 'retries', min: 0, max: 5, onlyInt: true },
         { type: 'number', name: 'retry_minutes', required: true, min: 1, max: 120, onlyInt: true },

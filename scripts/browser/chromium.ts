@@ -22,7 +22,9 @@ const FLAGS = [
 
 function checkInstalled(): void {
   if (!existsSync(CHROMIUM_PATH)) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: install Debian's chromium package (apt-get install chromium) or set CHROMIUM_PATH`,
+    );
   }
 }
 
@@ -35,7 +37,14 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Brows
  * A persistent profile: needed where incognito changes behaviour (installability).
  * `extraArgs` add to the flags (bench:lighthouse opens a remote-debugging port for Lighthouse).
  */
-export async function launchPersistentChromium(userDataDir: string, extraArgs: readonly string[] = []): Promise<BrowserContext> {
+export async function launchPersistentChromium(
+  userDataDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<BrowserContext> {
   checkInstalled();
-  return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM_PATH, headless: true, args: [...FLAGS, ...extraArgs] });
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [...FLAGS, ...extraArgs],
+  });
 }

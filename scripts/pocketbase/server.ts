@@ -78,7 +78,13 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
  * a running `migrate up` ('sql: database is closed') whenever a parallel
  * test worker rebuilt the generated hook libraries. Returns what it printed.
  */
-function runCommand(bin: string, command: string[], common: string[], positional: string[], env: NodeJS.ProcessEnv): string {
+function runCommand(
+  bin: string,
+  command: string[],
+  common: string[],
+  positional: string[],
+  env: NodeJS.ProcessEnv,
+): string {
   // Flags first, then `--`, then the values: a value that starts with '-'
   // (a generated password can) is never read as a flag.
   const args = [...command, ...common, '--hooksWatch=false', ...(positional.length > 0 ? ['--', ...positional] : [])];
@@ -98,11 +104,18 @@ export type StartedWhen = 'listening' | 'ready';
  * readiness hook (pb_hooks/readiness.pb.js) gives only once every migration
  * is applied and, in demo mode, the demo seed is in.
  */
-export async function waitForHealth(url: string, when: StartedWhen, child?: ChildProcess, output: () => string = () => '', timeoutMs = 30_000): Promise<void> {
+export async function waitForHealth(
+  url: string,
+  when: StartedWhen,
+  child?: ChildProcess,
+  output: () => string = () => '',
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = 'no answer';
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`PocketBase exited with code ${child.exitCode}:\n${output()}`);
+    if (child && child.exitCode !== null)
+      throw new Error(`PocketBase exited with code ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok || when === 'listening') return;
@@ -140,7 +153,13 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
   // superuser exists before anything talks to the server.
   let setupLog = runCommand(bin, ['migrate', 'up'], common, [], env);
   if (options.superuser) {
-    setupLog += runCommand(bin, ['superuser', 'upsert'], common, [options.superuser.email, options.superuser.password], env);
+    setupLog += runCommand(
+      bin,
+      ['superuser', 'upsert'],
+      common,
+      [options.superuser.email, options.superuser.password],
+      env,
+    );
   }
 
   const args = [

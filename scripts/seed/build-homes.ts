@@ -39,16 +39,44 @@ function checkFields(kind: CheckKind | undefined, now: Date, rng: Rng): Record<s
   const note = pick(rng, CHECK_NOTES);
   switch (kind) {
     case 'due-never-checked':
-      return { house_check: true, house_check_start_date: day(-int(rng, 2, 5)), house_check_end_date: day(int(rng, 2, 10)), house_check_note: note };
+      return {
+        house_check: true,
+        house_check_start_date: day(-int(rng, 2, 5)),
+        house_check_end_date: day(int(rng, 2, 10)),
+        house_check_note: note,
+      };
     case 'due-checked-before':
       // Last checked during an earlier window, before this one started.
-      return { house_check: true, house_check_start_date: day(-2), house_check_end_date: day(int(rng, 3, 9)), house_check_last_date: day(-int(rng, 6, 12)), house_check_note: note };
+      return {
+        house_check: true,
+        house_check_start_date: day(-2),
+        house_check_end_date: day(int(rng, 3, 9)),
+        house_check_last_date: day(-int(rng, 6, 12)),
+        house_check_note: note,
+      };
     case 'checked-today':
-      return { house_check: true, house_check_start_date: day(-3), house_check_end_date: day(5), house_check_last_date: pbDate(new Date(Math.max(today.getTime(), now.getTime() - 2 * 3600_000))), house_check_note: note };
+      return {
+        house_check: true,
+        house_check_start_date: day(-3),
+        house_check_end_date: day(5),
+        house_check_last_date: pbDate(new Date(Math.max(today.getTime(), now.getTime() - 2 * 3600_000))),
+        house_check_note: note,
+      };
     case 'upcoming':
-      return { house_check: true, house_check_start_date: day(4), house_check_end_date: day(14), house_check_note: note };
+      return {
+        house_check: true,
+        house_check_start_date: day(4),
+        house_check_end_date: day(14),
+        house_check_note: note,
+      };
     case 'ended':
-      return { house_check: true, house_check_start_date: day(-20), house_check_end_date: day(-9), house_check_last_date: day(-12), house_check_note: note };
+      return {
+        house_check: true,
+        house_check_start_date: day(-20),
+        house_check_end_date: day(-9),
+        house_check_last_date: day(-12),
+        house_check_note: note,
+      };
   }
 }
 
@@ -77,7 +105,11 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
     const street = plan.streets[i % plan.streets.length]!;
     // Number ranges of successive rounds never overlap, so every address is unique.
     const number = 100 + Math.floor(i / plan.streets.length) * 12 + int(rng, 1, 10);
-    const apt = plan.aptStreets.includes(street) ? (street === 'Seagrape Ct' ? `Unit ${pick(rng, ['A', 'B', 'C'])}` : `Apt ${int(rng, 1, 3)}0${int(rng, 1, 8)}`) : '';
+    const apt = plan.aptStreets.includes(street)
+      ? street === 'Seagrape Ct'
+        ? `Unit ${pick(rng, ['A', 'B', 'C'])}`
+        : `Apt ${int(rng, 1, 3)}0${int(rng, 1, 8)}`
+      : '';
     const id = demoId(`${plan.key}:house:${i}`);
     const house: SeedRecord = {
       id,
@@ -122,13 +154,20 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
           id: demoId(`${plan.key}:house:${i}:phone:${p}`),
           phone_number: number,
           primary: p === 0,
-          type: p === 0 ? pick(rng, ['cell', 'cell', 'home'] as const) : pick(rng, ['cell', 'business', 'home'] as const),
+          type:
+            p === 0 ? pick(rng, ['cell', 'cell', 'home'] as const) : pick(rng, ['cell', 'business', 'home'] as const),
           house: id,
         });
       }
     }
     const kind = plan.checks[i];
-    homes.push({ record: house, street, firstResident: residents[0]!, primaryPhone, checkDue: kind === 'due-never-checked' || kind === 'due-checked-before' });
+    homes.push({
+      record: house,
+      street,
+      firstResident: residents[0]!,
+      primaryPhone,
+      checkDue: kind === 'due-never-checked' || kind === 'due-checked-before',
+    });
   }
   return homes;
 }

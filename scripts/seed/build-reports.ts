@@ -10,7 +10,14 @@ import { chance, int, pick, rngFor, weighted, type Rng } from './random.ts';
 import { fill, TEMPLATES, TYPE_WEIGHTS, WEATHER_WEIGHTS } from './report-templates.ts';
 import { VEHICLES } from './word-lists.ts';
 
-export function buildReports(plan: CommunityPlan, communityId: string, now: Date, homes: BuiltHouse[], staff: SeedRecord[], data: DemoData): void {
+export function buildReports(
+  plan: CommunityPlan,
+  communityId: string,
+  now: Date,
+  homes: BuiltHouse[],
+  staff: SeedRecord[],
+  data: DemoData,
+): void {
   const rng = rngFor(`${plan.key}:reports`);
   const thisMonth = startOfMonth(now);
   const lastMonth = subMonths(thisMonth, 1);
@@ -52,7 +59,11 @@ export function buildReports(plan: CommunityPlan, communityId: string, now: Date
       created_by: pick(rng, staff).id,
     });
   }
-  writtenAfterIncidents(data.reports.filter((r) => r.community === communityId), now, rngFor(`${plan.key}:report-writing`));
+  writtenAfterIncidents(
+    data.reports.filter((r) => r.community === communityId),
+    now,
+    rngFor(`${plan.key}:report-writing`),
+  );
 }
 
 /**

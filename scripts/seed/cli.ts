@@ -30,12 +30,20 @@ try {
   await pb.collection('_superusers').authWithPassword(email, password);
   const summary = await seedDemo(pb);
   for (const [collection, count] of Object.entries(summary.counts)) {
-    console.log(`${collection.padEnd(12)} created ${String(count.created).padStart(4)}   already present ${String(count.present).padStart(4)}`);
+    console.log(
+      `${collection.padEnd(12)} created ${String(count.created).padStart(4)}   already present ${String(count.present).padStart(4)}`,
+    );
   }
-  console.log(`Done in ${summary.durationMs} ms: ${summary.createdTotal} created, ${summary.presentTotal} already present.`);
+  console.log(
+    `Done in ${summary.durationMs} ms: ${summary.createdTotal} created, ${summary.presentTotal} already present.`,
+  );
   console.log(`Demo sign-in: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password}`);
 } catch (error) {
   const detail = (error as { response?: unknown }).response;
-  console.error('Seeding failed:', error instanceof Error ? error.message : error, detail ? JSON.stringify(detail) : '');
+  console.error(
+    'Seeding failed:',
+    error instanceof Error ? error.message : error,
+    detail ? JSON.stringify(detail) : '',
+  );
   process.exit(1);
 }

@@ -15,5 +15,11 @@ export const DEMO_MANAGER: DemoAccount = { email: 'demo.manager@palmgrove.exampl
 export const DEMO_REGULAR: DemoAccount = { email: 'demo.officer@palmgrove.example', password: 'PalmGrove-Officer-1' };
 
 /** Staff of the second community, which exists to show that data is isolated. */
-export const DEMO_SECOND_DIRECTOR: DemoAccount = { email: 'demo.director@harborpointe.example', password: 'HarborPointe-Demo-1' };
-export const DEMO_SECOND_MANAGER: DemoAccount = { email: 'demo.manager@harborpointe.example', password: 'HarborPointe-Mgr-1' };
+export const DEMO_SECOND_DIRECTOR: DemoAccount = {
+  email: 'demo.director@harborpointe.example',
+  password: 'HarborPointe-Demo-1',
+};
+export const DEMO_SECOND_MANAGER: DemoAccount = {
+  email: 'demo.manager@harborpointe.example',
+  password: 'HarborPointe-Mgr-1',
+};

@@ -34,7 +34,15 @@ export const DEMO_COMMUNITY_IDS = {
 
 /** All demo records, grouped by collection, for the given moment. */
 export function buildDemoData(now: Date): DemoData {
-  const data: DemoData = { communities: [], users: [], houses: [], residents: [], phones: [], concerns: [], reports: [] };
+  const data: DemoData = {
+    communities: [],
+    users: [],
+    houses: [],
+    residents: [],
+    phones: [],
+    concerns: [],
+    reports: [],
+  };
   for (const plan of COMMUNITIES) {
     const communityId = demoId(`${plan.key}:community`);
     data.communities.push({ id: communityId, name: plan.name, address: plan.address });
@@ -43,7 +51,12 @@ export function buildDemoData(now: Date): DemoData {
     const director = staff.find((s) => s.type === 'director')!;
     const homes = buildHomes(plan, communityId, now, data);
     CONCERNS.slice(0, plan.concerns).forEach((concern, i) => {
-      data.concerns.push({ id: demoId(`${plan.key}:concern:${i}`), ...concern, added_by: director.id, community: communityId });
+      data.concerns.push({
+        id: demoId(`${plan.key}:concern:${i}`),
+        ...concern,
+        added_by: director.id,
+        community: communityId,
+      });
     });
     buildReports(plan, communityId, now, homes, staff, data);
   }

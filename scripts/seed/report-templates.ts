@@ -175,11 +175,27 @@ export const TEMPLATES: Record<ReportType, Template[]> = {
 
 /** How often each type occurs in a month of patrol (after one of each). */
 export const TYPE_WEIGHTS: ReadonlyArray<readonly [ReportType, number]> = [
-  ['house_check', 40], ['open_garage_door', 15], ['garage_door_light_check', 12], ['vehicle_tailgaite', 12],
-  ['ticket_issued', 10], ['loud_noise', 10], ['false_alarm', 8], ['youths_fishing', 6], ['unauthorized_entry', 6],
-  ['damaged_mailbox', 5], ['vehicle_damage', 5], ['accident', 4], ['assist_ems', 4], ['ems_response', 4],
+  ['house_check', 40],
+  ['open_garage_door', 15],
+  ['garage_door_light_check', 12],
+  ['vehicle_tailgaite', 12],
+  ['ticket_issued', 10],
+  ['loud_noise', 10],
+  ['false_alarm', 8],
+  ['youths_fishing', 6],
+  ['unauthorized_entry', 6],
+  ['damaged_mailbox', 5],
+  ['vehicle_damage', 5],
+  ['accident', 4],
+  ['assist_ems', 4],
+  ['ems_response', 4],
 ];
-export const WEATHER_WEIGHTS: ReadonlyArray<readonly [Weather, number]> = [['clear', 40], ['sunny', 30], ['cloudy', 20], ['rainy', 10]];
+export const WEATHER_WEIGHTS: ReadonlyArray<readonly [Weather, number]> = [
+  ['clear', 40],
+  ['sunny', 30],
+  ['cloudy', 20],
+  ['rainy', 10],
+];
 
 export function fill(text: string, values: Record<string, string>): string {
   return text.replace(/\{(\w+)\}/g, (match, name: string) => values[name] ?? match);

@@ -60,7 +60,10 @@ async function createAll(pb: PocketBase, collection: SeedCollection, records: Se
  */
 export async function markDemoSeeded(pb: PocketBase, records: number): Promise<void> {
   const value = { records, at: new Date().toISOString() };
-  const existing = await pb.collection('scms_meta').getFirstListItem(pb.filter('key = {:key}', { key: 'demo_seed' })).catch(() => null);
+  const existing = await pb
+    .collection('scms_meta')
+    .getFirstListItem(pb.filter('key = {:key}', { key: 'demo_seed' }))
+    .catch(() => null);
   if (existing) await pb.collection('scms_meta').update(existing.id, { value });
   else await pb.collection('scms_meta').create({ key: 'demo_seed', value });
 }
@@ -71,13 +74,20 @@ export async function seedDemo(pb: PocketBase, options: { now?: Date } = {}): Pr
   const counts = {} as Record<SeedCollection, CollectionCount>;
   for (const collection of SEED_ORDER) {
     const wanted = data[collection];
-    const present = await existingIds(pb, collection, wanted.map((r) => r.id));
+    const present = await existingIds(
+      pb,
+      collection,
+      wanted.map((r) => r.id),
+    );
     const missing = wanted.filter((r) => !present.has(r.id));
     await createAll(pb, collection, missing);
     counts[collection] = { created: missing.length, present: wanted.length - missing.length };
   }
   const values = Object.values(counts);
-  await markDemoSeeded(pb, values.reduce((sum, c) => sum + c.created + c.present, 0));
+  await markDemoSeeded(
+    pb,
+    values.reduce((sum, c) => sum + c.created + c.present, 0),
+  );
   return {
     counts,
     createdTotal: values.reduce((sum, c) => sum + c.created, 0),

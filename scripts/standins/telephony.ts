@@ -19,9 +19,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createCallbackScheduler } from './telephony/callbacks.ts';
 import { basicAuthUser, listen, notFound, readBody, sendError, sendJson } from './telephony/http.ts';
-import { callResource, createCall, createMessage, lifecycle, messageResource, scenarioFor, type FinalCallStatus, type StandinCall, type StandinMessage } from './telephony/resource.ts';
+import {
+  callResource,
+  createCall,
+  createMessage,
+  lifecycle,
+  messageResource,
+  scenarioFor,
+  type FinalCallStatus,
+  type StandinCall,
+  type StandinMessage,
+} from './telephony/resource.ts';
 
-export type { CallStatus, FinalCallStatus, StandinCall, StandinCallback, StandinMessage, StatusCallbackEvent } from './telephony/resource.ts';
+export type {
+  CallStatus,
+  FinalCallStatus,
+  StandinCall,
+  StandinCallback,
+  StandinMessage,
+  StatusCallbackEvent,
+} from './telephony/resource.ts';
 export { STANDIN_NUMBERS } from './telephony/resource.ts';
 
 export interface TelephonyStandinOptions {
@@ -67,7 +84,11 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
 
     const auth = basicAuthUser(req);
     if (!auth || auth.user !== accountSid || auth.password !== authToken) {
-      return sendError(res, { status: 401, code: 20003, message: 'Authenticate' }, { 'WWW-Authenticate': 'Basic realm="Twilio API"' });
+      return sendError(
+        res,
+        { status: 401, code: 20003, message: 'Authenticate' },
+        { 'WWW-Authenticate': 'Basic realm="Twilio API"' },
+      );
     }
     if (pathAccount !== accountSid) return notFound(res, path);
 
@@ -84,7 +105,11 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
 
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
-      return sendError(res, { status: 400, code: 21200, message: 'Request body must be application/x-www-form-urlencoded' });
+      return sendError(res, {
+        status: 400,
+        code: 21200,
+        message: 'Request body must be application/x-www-form-urlencoded',
+      });
     }
     const body = await readBody(req);
     if (body === null) return sendError(res, { status: 413, code: 21200, message: 'Request body too large' });

@@ -57,6 +57,10 @@ export function errorMessage(error: unknown): string {
   if (!response || !(response.code ?? response.status)) return GENERIC_ERROR;
   const fields = Object.entries(fieldErrors(error));
   // PocketBase's messages end with a period already; do not double it.
-  if (fields.length > 0) return fields.map(([field, message]) => `${field}: ${/[.!?]$/.test(message) ? message : `${message}.`} `).join('').trim();
+  if (fields.length > 0)
+    return fields
+      .map(([field, message]) => `${field}: ${/[.!?]$/.test(message) ? message : `${message}.`} `)
+      .join('')
+      .trim();
   return response.message || GENERIC_ERROR;
 }

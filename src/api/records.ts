@@ -87,7 +87,8 @@ export interface ReportRecord extends BaseRecord {
   created_by: string;
 }
 
-export type CallStatus = 'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+export type CallStatus =
+  'queued' | 'ringing' | 'in-progress' | 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
 
 export interface CallRecord extends BaseRecord {
   house: string;
@@ -114,11 +115,23 @@ export interface RecordsByCollection {
 
 export type CollectionName = keyof RecordsByCollection;
 
-export const MIRRORED_COLLECTIONS: readonly CollectionName[] = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports', 'calls'];
+export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
+  'communities',
+  'users',
+  'houses',
+  'residents',
+  'phones',
+  'concerns',
+  'reports',
+  'calls',
+];
 
 /**
  * File fields that hold at most one file (maxSelect 1 in the schema): the
  * server stores one file name string there, not a list, and the mirror must
  * keep that shape while an upload is queued.
  */
-export const SINGLE_FILE_FIELDS: { readonly [C in CollectionName]?: readonly string[] } = { houses: ['image'], users: ['avatar'] };
+export const SINGLE_FILE_FIELDS: { readonly [C in CollectionName]?: readonly string[] } = {
+  houses: ['image'],
+  users: ['avatar'],
+};

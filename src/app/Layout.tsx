@@ -62,7 +62,12 @@ export function Layout() {
   const toast = useToast();
   const engine = useSyncEngine();
   const user = useSignedInRecord();
-  const community = useMirrorQuery(engine.db, ['communities'], async () => (user?.community ? engine.db.communities.get(user.community as string) : undefined), [user?.community]);
+  const community = useMirrorQuery(
+    engine.db,
+    ['communities'],
+    async () => (user?.community ? engine.db.communities.get(user.community as string) : undefined),
+    [user?.community],
+  );
 
   const logOut = useLogOut();
 
@@ -92,7 +97,18 @@ export function Layout() {
     >
       {compact ? (
         <>
-          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" className="lg:hidden">
+          <svg
+            width="18"
+            height="18"
+            viewBox="0 0 24 24"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+            aria-hidden="true"
+            className="lg:hidden"
+          >
             <circle cx="7.5" cy="15.5" r="4.5" />
             <path d="M10.7 12.3 21 2" />
             <path d="M16 7l3 3M18.5 4.5l2 2" />
@@ -122,7 +138,12 @@ export function Layout() {
     <div className="min-h-screen bg-gray-50">
       <nav className="sticky top-0 z-40 bg-black text-white">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2">
-          <button type="button" className="rounded p-2 md:hidden" aria-label="Open menu" onClick={() => setDrawerOpen(true)}>
+          <button
+            type="button"
+            className="rounded p-2 md:hidden"
+            aria-label="Open menu"
+            onClick={() => setDrawerOpen(true)}
+          >
             <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
               <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
             </svg>
@@ -144,7 +165,12 @@ export function Layout() {
         <SessionExpiredBanner />
       </nav>
       {/* A dialog needs a name for screen readers (axe: aria-dialog-name); the drawer's visible title is only the logo. */}
-      <Dialog open={drawerOpen} onClose={() => setDrawerOpen(false)} aria-label="Menu" className="relative z-50 md:hidden">
+      <Dialog
+        open={drawerOpen}
+        onClose={() => setDrawerOpen(false)}
+        aria-label="Menu"
+        className="relative z-50 md:hidden"
+      >
         <DialogBackdrop className="fixed inset-0 bg-black/40" />
         <DialogPanel className="fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
           <span className="mb-2 text-lg font-bold">SCMS</span>

@@ -58,7 +58,11 @@ export function useLogOut(): LogOutFlow {
       console.error('Removing the data of this device failed:', error);
     }
     navigate('/', { replace: true });
-    if (kept > 0) toast({ title: 'Logged out', description: `${kept} change${kept === 1 ? '' : 's'} will be sent after you log in again.` });
+    if (kept > 0)
+      toast({
+        title: 'Logged out',
+        description: `${kept} change${kept === 1 ? '' : 's'} will be sent after you log in again.`,
+      });
   }
 
   async function askLogOut() {
@@ -75,7 +79,8 @@ export function useLogOut(): LogOutFlow {
     setSending(true);
     try {
       // The user asks to send everything: entries the server refused before are tried again too (as their Retry does).
-      for (const entry of await outboxEntries(engine.db)) if (entry.status === 'failed') await retryEntry(engine.db, entry.seq!);
+      for (const entry of await outboxEntries(engine.db))
+        if (entry.status === 'failed') await retryEntry(engine.db, entry.seq!);
       // The existing replay, as 'Sync now' runs it; retryNow: the user asked, so no waiting out a back-off.
       await engine.replay({ retryNow: true });
     } finally {
@@ -107,7 +112,11 @@ export function useLogOut(): LogOutFlow {
           <p>Nothing is waiting to be sent.</p>
         ) : (
           <p>
-            {canSend ? 'Send them now, or log out anyway: ' : authRequired ? 'Your session expired, so they cannot be sent now. If you log out, ' : 'You are offline. If you log out, '}
+            {canSend
+              ? 'Send them now, or log out anyway: '
+              : authRequired
+                ? 'Your session expired, so they cannot be sent now. If you log out, '
+                : 'You are offline. If you log out, '}
             they stay on this device and are sent after you log in again. Everything else is removed from this device.
           </p>
         )}

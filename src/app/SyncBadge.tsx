@@ -18,7 +18,17 @@ export function SyncBadge() {
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
   const firstLoad = Object.keys(status.loading ?? {}).length > 0;
-  const colour = status.authRequired ? 'bg-red-600' : !status.online ? 'bg-gray-500' : status.failed > 0 ? 'bg-red-600' : status.pending > 0 ? 'bg-amber-500' : firstLoad ? 'bg-sky-500' : 'bg-green-600';
+  const colour = status.authRequired
+    ? 'bg-red-600'
+    : !status.online
+      ? 'bg-gray-500'
+      : status.failed > 0
+        ? 'bg-red-600'
+        : status.pending > 0
+          ? 'bg-amber-500'
+          : firstLoad
+            ? 'bg-sky-500'
+            : 'bg-green-600';
   const summary = status.authRequired
     ? 'Session expired'
     : !status.online
@@ -32,16 +42,26 @@ export function SyncBadge() {
             : 'Synced';
   return (
     <Popover className="relative">
-      <PopoverButton className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm" aria-label={`Sync status: ${summary}`}>
+      <PopoverButton
+        className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm"
+        aria-label={`Sync status: ${summary}`}
+      >
         <span className={`h-2.5 w-2.5 rounded-full ${colour}`} aria-hidden="true" />
         {summary}
       </PopoverButton>
-      <PopoverPanel anchor="bottom end" className="z-50 mt-2 w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl">
+      <PopoverPanel
+        anchor="bottom end"
+        className="z-50 mt-2 w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl"
+      >
         <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
         <p className="mt-1 text-gray-600">
           {status.pending} waiting to be sent · {status.failed} failed
         </p>
-        <p className="mt-1 text-gray-600">{status.lastSyncAt ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}` : 'Not synced yet'}</p>
+        <p className="mt-1 text-gray-600">
+          {status.lastSyncAt
+            ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}`
+            : 'Not synced yet'}
+        </p>
         {entries.length > 0 && (
           <ul className="mt-3 max-h-64 space-y-2 overflow-y-auto">
             {entries.map((entry) => (
@@ -52,7 +72,11 @@ export function SyncBadge() {
                   <>
                     <p className="mt-1 text-red-700">{entry.error}</p>
                     <div className="mt-2 flex gap-2">
-                      <button type="button" className="rounded bg-black px-2 py-1 text-white" onClick={() => void retryEntry(engine.db, entry.seq!)}>
+                      <button
+                        type="button"
+                        className="rounded bg-black px-2 py-1 text-white"
+                        onClick={() => void retryEntry(engine.db, entry.seq!)}
+                      >
                         Retry
                       </button>
                       <button
@@ -69,7 +93,11 @@ export function SyncBadge() {
             ))}
           </ul>
         )}
-        <button type="button" className="mt-3 w-full rounded border border-gray-300 py-1" onClick={() => void engine.syncNow()}>
+        <button
+          type="button"
+          className="mt-3 w-full rounded border border-gray-300 py-1"
+          onClick={() => void engine.syncNow()}
+        >
           Sync now
         </button>
       </PopoverPanel>

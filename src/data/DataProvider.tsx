@@ -13,14 +13,22 @@ import { removeOtherUsersData } from './wipe.ts';
 const EngineContext = createContext<SyncEngine | null>(null);
 
 /** `pb`: the app's one client unless a test gives its own. */
-export function DataProvider({ pb = appClient, userId, children }: { pb?: PocketBase; userId: string; children: ReactNode }) {
+export function DataProvider({
+  pb = appClient,
+  userId,
+  children,
+}: {
+  pb?: PocketBase;
+  userId: string;
+  children: ReactNode;
+}) {
   const engine = useMemo(() => new SyncEngine(pb, userId), [pb, userId]);
   useEffect(() => {
     const stopMirroring = mirrorSessionOf(pb);
     engine.start();
     // A shared phone: what another user left here (a session that expired and
     // was not renewed by them) goes now; their unsent outbox stays for them.
-    removeOtherUsersData(userId).catch((error: unknown) => console.error('Removing other users\' data failed:', error));
+    removeOtherUsersData(userId).catch((error: unknown) => console.error("Removing other users' data failed:", error));
     // Keep the queued work: ask the browser not to evict this origin's storage.
     void navigator.storage?.persist?.();
     return () => {

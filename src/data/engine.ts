@@ -47,11 +47,19 @@ export interface EngineStatus {
   loading?: Partial<Record<CollectionName, LoadProgress>>;
 }
 
-const ASSUMED_LOADING: NonNullable<EngineStatus['loading']> = Object.fromEntries(MIRRORED_COLLECTIONS.map((c) => [c, { loaded: 0, total: null }]));
+const ASSUMED_LOADING: NonNullable<EngineStatus['loading']> = Object.fromEntries(
+  MIRRORED_COLLECTIONS.map((c) => [c, { loaded: 0, total: null }]),
+);
 
 export class SyncEngine {
   readonly db: ScmsDatabase;
-  private status: EngineStatus = { online: true, syncing: false, authRequired: false, lastError: null, loading: ASSUMED_LOADING };
+  private status: EngineStatus = {
+    online: true,
+    syncing: false,
+    authRequired: false,
+    lastError: null,
+    loading: ASSUMED_LOADING,
+  };
   private listeners = new Set<() => void>();
   private cleanups: Array<() => void> = [];
   private unsubscribeRealtime: (() => Promise<void>) | null = null;
@@ -117,7 +125,9 @@ export class SyncEngine {
   private async noteFirstLoads(): Promise<void> {
     try {
       const toLoad = new Set(await collectionsToLoad(this.db));
-      const loading = Object.fromEntries(Object.entries(this.status.loading ?? {}).filter(([c]) => toLoad.has(c as CollectionName)));
+      const loading = Object.fromEntries(
+        Object.entries(this.status.loading ?? {}).filter(([c]) => toLoad.has(c as CollectionName)),
+      );
       this.setStatus({ loading });
     } catch {
       this.setStatus({ loading: {} });
@@ -298,8 +308,12 @@ export async function registerBackgroundSync(): Promise<boolean> {
   if (typeof navigator === 'undefined' || !('serviceWorker' in navigator)) return false;
   try {
     // `ready` never settles where no worker was registered (the dev server).
-    const ready = Promise.race([navigator.serviceWorker.ready, new Promise<null>((r) => setTimeout(() => r(null), 3_000))]);
-    const registration = (await ready) as (ServiceWorkerRegistration & { sync?: { register: (tag: string) => Promise<void> } }) | null;
+    const ready = Promise.race([
+      navigator.serviceWorker.ready,
+      new Promise<null>((r) => setTimeout(() => r(null), 3_000)),
+    ]);
+    const registration = (await ready) as
+      (ServiceWorkerRegistration & { sync?: { register: (tag: string) => Promise<void> } }) | null;
     if (!registration?.sync) return false;
     await registration.sync.register(SYNC_TAG);
     return true;

@@ -82,7 +82,8 @@ export class FileTokenSource {
 
   private readonly renewIfDue = (): void => {
     if (this.listeners.size === 0) return;
-    if (this.state.token && this.expiresAt - Date.now() > RENEW_BEFORE_MS) this.schedule(this.expiresAt - RENEW_BEFORE_MS - Date.now());
+    if (this.state.token && this.expiresAt - Date.now() > RENEW_BEFORE_MS)
+      this.schedule(this.expiresAt - RENEW_BEFORE_MS - Date.now());
     else void this.renew();
   };
 

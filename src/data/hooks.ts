@@ -50,7 +50,11 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
   useEffect(() => {
     const update = () => {
       const version = index.version(list);
-      startTransition(() => setSeen((prev) => (prev.index === index && prev.list === list && prev.version === version ? prev : { index, list, version })));
+      startTransition(() =>
+        setSeen((prev) =>
+          prev.index === index && prev.list === list && prev.version === version ? prev : { index, list, version },
+        ),
+      );
     };
     const unsubscribe = index.subscribe(list, update);
     // A change between the render and this subscription would otherwise be missed.
@@ -85,7 +89,16 @@ export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
   const toMs = to.getTime();
   const typeList = (types ?? []).join(',');
   return useMemo(
-    () => (version < 0 ? undefined : searchReports(index, { from: new Date(fromMs), to: new Date(toMs), types: typeList ? typeList.split(',') : [], sort, search })),
+    () =>
+      version < 0
+        ? undefined
+        : searchReports(index, {
+            from: new Date(fromMs),
+            to: new Date(toMs),
+            types: typeList ? typeList.split(',') : [],
+            sort,
+            search,
+          }),
     [index, version, fromMs, toMs, typeList, sort, search],
   );
 }
@@ -121,7 +134,12 @@ export function useSyncStatus(): SyncStatus {
     }),
     [],
   );
-  return { ...status, pending: counts?.pending ?? 0, failed: counts?.failed ?? 0, lastSyncAt: counts?.lastSyncAt ?? null };
+  return {
+    ...status,
+    pending: counts?.pending ?? 0,
+    failed: counts?.failed ?? 0,
+    lastSyncAt: counts?.lastSyncAt ?? null,
+  };
 }
 
 /** The outbox, oldest first, for the sync panel (Retry / Discard of parked entries). */
@@ -129,7 +147,6 @@ export function useOutboxEntries(): OutboxEntry[] | undefined {
   const { db } = useSyncEngine();
   return useMirrorQuery(db, ['outbox'], () => db.outbox.orderBy('seq').toArray(), []);
 }
-
 
 /**
  * Whether online-only actions can run: both the sync engine and the browser
@@ -169,12 +186,14 @@ export function useOnlineActions() {
   const { db } = useSyncEngine();
   return useMemo(
     () => ({
-      createUser: (director: Staff, values: AddUserValues, password: string) => createUser(db, director, values, password),
+      createUser: (director: Staff, values: AddUserValues, password: string) =>
+        createUser(db, director, values, password),
       updateUser: (user: UserRecord, values: UserUpdate) => updateUser(db, user, values),
       resetUserPassword,
       deleteUser: (user: UserRecord) => deleteUser(db, user),
       createConcern: (director: Staff, values: ConcernValues) => createConcern(db, director, values),
-      updateConcern: (director: Staff, concern: ConcernRecord, values: ConcernValues) => updateConcern(db, director, concern, values),
+      updateConcern: (director: Staff, concern: ConcernRecord, values: ConcernValues) =>
+        updateConcern(db, director, concern, values),
       deleteConcern: (concern: ConcernRecord) => deleteConcern(db, concern),
       placeCall,
       requestAiAssist,
@@ -203,7 +222,8 @@ export function useReportRange(from: Date, to: Date): { state: RangeState; retry
   const toMs = to.getTime();
   const key = `${fromMs}-${toMs}`;
   // Before the first sync has recorded any range, that sync is what fills the list.
-  const uncovered = ranges !== undefined && ranges.length > 0 && missingRanges(ranges, { from: fromMs, to: toMs }).length > 0;
+  const uncovered =
+    ranges !== undefined && ranges.length > 0 && missingRanges(ranges, { from: fromMs, to: toMs }).length > 0;
 
   useEffect(() => {
     if (!uncovered || !online) return;

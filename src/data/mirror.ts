@@ -40,7 +40,10 @@ interface PendingOverlay {
 }
 
 /** What the outbox still holds for each record of a collection. */
-export function pendingOverlays(entries: readonly OutboxEntry[], collection: CollectionName): Map<string, PendingOverlay> {
+export function pendingOverlays(
+  entries: readonly OutboxEntry[],
+  collection: CollectionName,
+): Map<string, PendingOverlay> {
   const overlays = new Map<string, PendingOverlay>();
   for (const entry of entries) {
     for (const op of entry.ops) {
@@ -56,8 +59,16 @@ export function pendingOverlays(entries: readonly OutboxEntry[], collection: Col
 }
 
 /** The outbox entries that write any of these records (by index, not by reading the whole outbox). */
-async function entriesTouching(db: ScmsDatabase, collection: CollectionName, ids: readonly string[]): Promise<OutboxEntry[]> {
-  return db.outbox.where('recordKeys').anyOf(ids.map((id) => recordKey(collection, id))).distinct().toArray();
+async function entriesTouching(
+  db: ScmsDatabase,
+  collection: CollectionName,
+  ids: readonly string[],
+): Promise<OutboxEntry[]> {
+  return db.outbox
+    .where('recordKeys')
+    .anyOf(ids.map((id) => recordKey(collection, id)))
+    .distinct()
+    .toArray();
 }
 
 /** A server record as stored locally: no expand, no SDK extras. */
@@ -66,13 +77,26 @@ export function toMirrorRow<C extends CollectionName>(record: RecordModel): Mirr
   return fields as unknown as MirrorRow<C>;
 }
 
-export async function applyServerRecords<C extends CollectionName>(db: ScmsDatabase, collection: C, records: readonly RecordModel[]): Promise<void> {
+export async function applyServerRecords<C extends CollectionName>(
+  db: ScmsDatabase,
+  collection: C,
+  records: readonly RecordModel[],
+): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
   await db.transaction('rw', table, db.outbox, async () => {
     // An empty outbox (a first sync, mostly) has nothing to keep on top: no lookup of every record.
     const outboxEmpty = (await db.outbox.limit(1).primaryKeys()).length === 0;
-    const overlays = outboxEmpty ? new Map<string, PendingOverlay>() : pendingOverlays(await entriesTouching(db, collection, records.map((r) => r.id)), collection);
+    const overlays = outboxEmpty
+      ? new Map<string, PendingOverlay>()
+      : pendingOverlays(
+          await entriesTouching(
+            db,
+            collection,
+            records.map((r) => r.id),
+          ),
+          collection,
+        );
     const rows: MirrorRow<C>[] = [];
     for (const record of records) {
       const overlay = overlays.get(record.id);
@@ -89,7 +113,11 @@ export async function applyServerRecords<C extends CollectionName>(db: ScmsDatab
 }
 
 /** Removes records the server no longer has, except those the outbox still writes. */
-export async function removeServerRecords(db: ScmsDatabase, collection: CollectionName, ids: readonly string[]): Promise<number> {
+export async function removeServerRecords(
+  db: ScmsDatabase,
+  collection: CollectionName,
+  ids: readonly string[],
+): Promise<number> {
   if (ids.length === 0) return 0;
   const table = db.mirror(collection);
   return db.transaction('rw', table, db.outbox, async () => {

@@ -17,5 +17,9 @@ function subscribeBrowserOnline(onChange: () => void): () => void {
 }
 
 export function useBrowserOnline(): boolean {
-  return useSyncExternalStore(subscribeBrowserOnline, () => navigator.onLine, () => true);
+  return useSyncExternalStore(
+    subscribeBrowserOnline,
+    () => navigator.onLine,
+    () => true,
+  );
 }

@@ -31,12 +31,22 @@ export type UserUpdate = Pick<UpdateUserValues, 'first_name' | 'last_name'> & { 
  * satisfy the form: the server replaces it with its own random one and
  * answers that once, as `temporary_password`.
  */
-export async function createUser(db: ScmsDatabase, director: Staff, values: AddUserValues, password: string): Promise<CreatedUser> {
-  const created = await pb.collection('users').create({ ...values, emailVisibility: true, community: director.community, password, passwordConfirm: password });
+export async function createUser(
+  db: ScmsDatabase,
+  director: Staff,
+  values: AddUserValues,
+  password: string,
+): Promise<CreatedUser> {
+  const created = await pb
+    .collection('users')
+    .create({ ...values, emailVisibility: true, community: director.community, password, passwordConfirm: password });
   // The one-time password must not be kept on the device.
   const { temporary_password: temporaryPassword, ...record } = created;
   await applyServerRecords(db, 'users', [record as RecordModel]);
-  return { email: String(record.email ?? values.email), temporaryPassword: typeof temporaryPassword === 'string' ? temporaryPassword : null };
+  return {
+    email: String(record.email ?? values.email),
+    temporaryPassword: typeof temporaryPassword === 'string' ? temporaryPassword : null,
+  };
 }
 
 export async function updateUser(db: ScmsDatabase, user: UserRecord, values: UserUpdate): Promise<void> {
@@ -49,8 +59,14 @@ export async function updateUser(db: ScmsDatabase, user: UserRecord, values: Use
  * the user's `must_change_password` comes by realtime like any change.
  */
 export async function resetUserPassword(user: UserRecord): Promise<CreatedUser> {
-  const answer = await pb.send<{ temporary_password?: unknown }>(`/api/scms/users/${encodeURIComponent(user.id)}/reset-password`, { method: 'POST' });
-  return { email: user.email, temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null };
+  const answer = await pb.send<{ temporary_password?: unknown }>(
+    `/api/scms/users/${encodeURIComponent(user.id)}/reset-password`,
+    { method: 'POST' },
+  );
+  return {
+    email: user.email,
+    temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null,
+  };
 }
 
 export async function deleteUser(db: ScmsDatabase, user: UserRecord): Promise<void> {
@@ -59,12 +75,21 @@ export async function deleteUser(db: ScmsDatabase, user: UserRecord): Promise<vo
 }
 
 export async function createConcern(db: ScmsDatabase, director: Staff, values: ConcernValues): Promise<void> {
-  const created = await pb.collection('concerns').create({ ...values, added_by: director.id, community: director.community });
+  const created = await pb
+    .collection('concerns')
+    .create({ ...values, added_by: director.id, community: director.community });
   await applyServerRecords(db, 'concerns', [created]);
 }
 
-export async function updateConcern(db: ScmsDatabase, director: Staff, concern: ConcernRecord, values: ConcernValues): Promise<void> {
-  await applyServerRecords(db, 'concerns', [await pb.collection('concerns').update(concern.id, { ...values, added_by: director.id })]);
+export async function updateConcern(
+  db: ScmsDatabase,
+  director: Staff,
+  concern: ConcernRecord,
+  values: ConcernValues,
+): Promise<void> {
+  await applyServerRecords(db, 'concerns', [
+    await pb.collection('concerns').update(concern.id, { ...values, added_by: director.id }),
+  ]);
 }
 
 export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): Promise<void> {
@@ -77,7 +102,10 @@ export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): P
  * with the server's words for the toast. The calls record it creates comes
  * by realtime (the card's marker bridges the wait).
  */
-export async function placeCall(houseId: string, concerns: readonly Pick<ConcernRecord, 'id' | 'name'>[]): Promise<string> {
+export async function placeCall(
+  houseId: string,
+  concerns: readonly Pick<ConcernRecord, 'id' | 'name'>[],
+): Promise<string> {
   const response = await pb.send<{ code?: number; message?: string }>('/api/scms/call-resident', {
     method: 'POST',
     body: { h_id: houseId, concerns: concerns.map((c) => ({ id: c.id, name: c.name, selected: true })) },
@@ -91,7 +119,10 @@ export type AiSource = 'offline-editor' | 'model';
 
 /** Ai Assist (spec §7): the server rewrites the original narrative. */
 export async function requestAiAssist(userInput: string): Promise<{ text: string; source: AiSource }> {
-  const response = await pb.send<{ data?: unknown; source?: unknown }>('/api/scms/ai-assist', { method: 'POST', body: { user_input: userInput } });
+  const response = await pb.send<{ data?: unknown; source?: unknown }>('/api/scms/ai-assist', {
+    method: 'POST',
+    body: { user_input: userInput },
+  });
   return {
     text: typeof response.data === 'string' ? response.data : '',
     // Without a configured model the server's built-in editor answers; the form says so.

@@ -25,7 +25,11 @@ export function onOutboxWrite(listener: Listener): () => void {
 }
 
 /** The row the mirror shows for an operation before the server confirms it. */
-function optimisticRow(op: OutboxOperation, existing: Record<string, unknown> | undefined, now: string): Record<string, unknown> | null {
+function optimisticRow(
+  op: OutboxOperation,
+  existing: Record<string, unknown> | undefined,
+  now: string,
+): Record<string, unknown> | null {
   if (op.action === 'delete') return null;
   const base = op.action === 'create' ? { created: now, collectionName: op.collection } : (existing ?? {});
   return { ...base, ...op.body, ...pendingFileNames(op), id: op.id, updated: now, _pending: 1 };
@@ -71,7 +75,11 @@ export async function retryEntry(db: ScmsDatabase, seq: number): Promise<void> {
  * records it would have created disappear; records it would have changed
  * are marked for a fresh copy from the server (`refetch`).
  */
-export async function discardEntry(db: ScmsDatabase, seq: number, refetch: (collection: CollectionName, id: string) => Promise<void>): Promise<void> {
+export async function discardEntry(
+  db: ScmsDatabase,
+  seq: number,
+  refetch: (collection: CollectionName, id: string) => Promise<void>,
+): Promise<void> {
   const entry = await db.outbox.get(seq);
   if (!entry) return;
   const tables = [db.outbox, ...new Set(entry.ops.map((op) => db.mirror(op.collection)))];
@@ -86,11 +94,17 @@ export async function discardEntry(db: ScmsDatabase, seq: number, refetch: (coll
  * The newest Blob the outbox holds for a record's file field (its first
  * file): what a screen shows until the upload lands. Undefined when none.
  */
-export async function pendingFile(db: ScmsDatabase, collection: CollectionName, id: string, field: string): Promise<Blob | undefined> {
+export async function pendingFile(
+  db: ScmsDatabase,
+  collection: CollectionName,
+  id: string,
+  field: string,
+): Promise<Blob | undefined> {
   const entries = await db.outbox.where('recordKeys').equals(recordKey(collection, id)).sortBy('seq');
   let blob: Blob | undefined;
   for (const entry of entries) {
-    for (const op of entry.ops) if (op.collection === collection && op.id === id && op.files?.[field]?.[0]) blob = op.files[field][0];
+    for (const op of entry.ops)
+      if (op.collection === collection && op.id === id && op.files?.[field]?.[0]) blob = op.files[field][0];
   }
   return blob;
 }

@@ -67,7 +67,16 @@ export interface PullContext {
  * first load homes arrive before their residents and phones. Requests of
  * all of them share the PULL_CONCURRENCY slots in this order.
  */
-export const PULL_ORDER: readonly CollectionName[] = ['communities', 'users', 'concerns', 'houses', 'residents', 'phones', 'calls', 'reports'];
+export const PULL_ORDER: readonly CollectionName[] = [
+  'communities',
+  'users',
+  'concerns',
+  'houses',
+  'residents',
+  'phones',
+  'calls',
+  'reports',
+];
 
 const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 export const REPORT_RANGES_KEY = 'reports:ranges';
@@ -155,7 +164,10 @@ export function idRanges(total: number): Array<{ from: string; to: string }> {
     return alphabet[Math.floor(n / alphabet.length)]! + alphabet[n % alphabet.length]!;
   };
   // Open ends ('' and '~', after 'z'): every id falls in exactly one range.
-  return Array.from({ length: parts }, (_, k) => ({ from: k === 0 ? '' : bound(k), to: k === parts - 1 ? '~' : bound(k + 1) }));
+  return Array.from({ length: parts }, (_, k) => ({
+    from: k === 0 ? '' : bound(k),
+    to: k === parts - 1 ? '~' : bound(k + 1),
+  }));
 }
 
 /**
@@ -163,7 +175,12 @@ export function idRanges(total: number): Array<{ from: string; to: string }> {
  * by side; returns the snapshot cursor (the newest record when the load
  * began) and how many records arrived.
  */
-async function loadAll(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string): Promise<{ snapshot: Cursor | undefined; count: number }> {
+async function loadAll(
+  ctx: PullContext,
+  slots: RequestSlots,
+  collection: CollectionName,
+  filter: string,
+): Promise<{ snapshot: Cursor | undefined; count: number }> {
   ctx.onProgress?.(collection, { loaded: 0, total: null });
   try {
     return await loadRanges(ctx, slots, collection, filter);
@@ -172,14 +189,23 @@ async function loadAll(ctx: PullContext, slots: RequestSlots, collection: Collec
   }
 }
 
-async function loadRanges(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string): Promise<{ snapshot: Cursor | undefined; count: number }> {
+async function loadRanges(
+  ctx: PullContext,
+  slots: RequestSlots,
+  collection: CollectionName,
+  filter: string,
+): Promise<{ snapshot: Cursor | undefined; count: number }> {
   const service = ctx.pb.collection(collection);
-  const head = await slots.run(() => service.getList(1, 1, { filter, sort: '-updated,-id', fields: 'id,updated', requestKey: null }));
+  const head = await slots.run(() =>
+    service.getList(1, 1, { filter, sort: '-updated,-id', fields: 'id,updated', requestKey: null }),
+  );
   const total = head.totalItems;
   const newest = head.items[0];
   ctx.onProgress?.(collection, { loaded: 0, total });
   let received = 0;
-  const writer = new MirrorWriter(ctx.db, collection, (written) => ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }));
+  const writer = new MirrorWriter(ctx.db, collection, (written) =>
+    ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
+  );
   if (total > 0) {
     await Promise.all(
       idRanges(total).map(async (range) => {
@@ -187,7 +213,14 @@ async function loadRanges(ctx: PullContext, slots: RequestSlots, collection: Col
         for (;;) {
           const lower = after !== range.from ? 'id > {:after}' : range.from ? 'id >= {:after}' : '';
           const idFilter = ctx.pb.filter(and(lower, 'id < {:to}'), { after, to: range.to });
-          const page = await slots.run(() => service.getList(1, PAGE_SIZE, { filter: and(filter, idFilter), sort: 'id', skipTotal: true, requestKey: null }));
+          const page = await slots.run(() =>
+            service.getList(1, PAGE_SIZE, {
+              filter: and(filter, idFilter),
+              sort: 'id',
+              skipTotal: true,
+              requestKey: null,
+            }),
+          );
           received += page.items.length;
           // Waits only when the writes fall a transaction behind.
           if (page.items.length > 0) await writer.add(page.items);
@@ -202,13 +235,23 @@ async function loadRanges(ctx: PullContext, slots: RequestSlots, collection: Col
 }
 
 /** Reads every record changed after `cursor`, page by page; returns the new cursor. */
-async function readAfter(ctx: PullContext, slots: RequestSlots, collection: CollectionName, cursor: Cursor, onPage: (items: RecordModel[]) => Promise<void>): Promise<Cursor> {
+async function readAfter(
+  ctx: PullContext,
+  slots: RequestSlots,
+  collection: CollectionName,
+  cursor: Cursor,
+  onPage: (items: RecordModel[]) => Promise<void>,
+): Promise<Cursor> {
   let last = cursor;
   for (;;) {
     // `updated >= u` on its own lets the server range-scan its (community, updated) index; the rest only breaks ties.
-    const after = last.updated ? ctx.pb.filter('updated >= {:u} && (updated > {:u} || id > {:id})', { u: last.updated, id: last.id }) : '';
+    const after = last.updated
+      ? ctx.pb.filter('updated >= {:u} && (updated > {:u} || id > {:id})', { u: last.updated, id: last.id })
+      : '';
     const page = await slots.run(() =>
-      ctx.pb.collection(collection).getList(1, PAGE_SIZE, { filter: after, sort: 'updated,id', skipTotal: true, requestKey: null }),
+      ctx.pb
+        .collection(collection)
+        .getList(1, PAGE_SIZE, { filter: after, sort: 'updated,id', skipTotal: true, requestKey: null }),
     );
     if (page.items.length > 0) {
       await onPage(page.items);
@@ -267,7 +310,9 @@ export async function reportRanges(db: ScmsDatabase): Promise<TimeRange[]> {
 }
 
 async function addReportRange(db: ScmsDatabase, range: TimeRange): Promise<void> {
-  await db.transaction('rw', db.syncState, async () => setSyncState(db, REPORT_RANGES_KEY, addRange(await reportRanges(db), range)));
+  await db.transaction('rw', db.syncState, async () =>
+    setSyncState(db, REPORT_RANGES_KEY, addRange(await reportRanges(db), range)),
+  );
 }
 
 /** The server filter of the reports with an incident time in a range. */

@@ -59,7 +59,8 @@ export function searchReports(index: MirrorSearchIndex, query: ReportQuery): Rep
   const typeSet = types && types.length > 0 ? new Set(types) : null;
   const found = index.reports.search(search, {
     key: `${low}|${high}|${[...(typeSet ?? [])].join(',')}`,
-    includes: ({ report }) => report.incident_time >= low && report.incident_time <= high && (!typeSet || typeSet.has(report.type)),
+    includes: ({ report }) =>
+      report.incident_time >= low && report.incident_time <= high && (!typeSet || typeSet.has(report.type)),
   });
   return sort === 'oldest' ? found : [...found].reverse();
 }

@@ -10,9 +10,21 @@ import type { CollectionName } from '../api/records.ts';
 import type { ScmsDatabase } from './db.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
 
-export const REALTIME_COLLECTIONS: readonly CollectionName[] = ['houses', 'residents', 'phones', 'calls', 'reports', 'concerns', 'users'];
+export const REALTIME_COLLECTIONS: readonly CollectionName[] = [
+  'houses',
+  'residents',
+  'phones',
+  'calls',
+  'reports',
+  'concerns',
+  'users',
+];
 
-export async function applyRealtimeEvent(db: ScmsDatabase, collection: CollectionName, event: RecordSubscription<RecordModel>): Promise<void> {
+export async function applyRealtimeEvent(
+  db: ScmsDatabase,
+  collection: CollectionName,
+  event: RecordSubscription<RecordModel>,
+): Promise<void> {
   if (event.action === 'delete') await removeServerRecords(db, collection, [event.record.id]);
   else await applyServerRecords(db, collection, [event.record]);
 }
@@ -21,7 +33,12 @@ export async function applyRealtimeEvent(db: ScmsDatabase, collection: Collectio
  * Subscribes to the collections; `onConnect` runs after every connect and
  * reconnect. Returns a function that unsubscribes from all of them.
  */
-export async function subscribeRealtime(pb: PocketBase, db: ScmsDatabase, onConnect: () => void, onError: (error: unknown) => void = () => undefined): Promise<UnsubscribeFunc> {
+export async function subscribeRealtime(
+  pb: PocketBase,
+  db: ScmsDatabase,
+  onConnect: () => void,
+  onError: (error: unknown) => void = () => undefined,
+): Promise<UnsubscribeFunc> {
   const unsubscribers: UnsubscribeFunc[] = [];
   // Events are applied one after another, in the order they arrived.
   let queue = Promise.resolve();

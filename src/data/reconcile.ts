@@ -15,7 +15,15 @@
  */
 import type { CollectionName } from '../api/records.ts';
 import { removeServerRecords } from './mirror.ts';
-import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, pbDate, reportRanges, RequestSlots, type PullContext } from './pull.ts';
+import {
+  incidentFilter,
+  PAGE_SIZE,
+  PULL_CONCURRENCY,
+  pbDate,
+  reportRanges,
+  RequestSlots,
+  type PullContext,
+} from './pull.ts';
 
 /** In the server's (byte) order. */
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -32,7 +40,8 @@ interface LocalIds {
 
 function tableIds(ctx: PullContext, collection: CollectionName): LocalIds {
   const table = ctx.db.mirror(collection);
-  const range = (prefix: string) => (prefix ? table.where(':id').between(prefix, prefix + AFTER_LAST, true, false) : table.toCollection());
+  const range = (prefix: string) =>
+    prefix ? table.where(':id').between(prefix, prefix + AFTER_LAST, true, false) : table.toCollection();
   return {
     count: (prefix) => range(prefix).count(),
     ids: async (prefix) => (await range(prefix).primaryKeys()) as string[],
@@ -56,17 +65,38 @@ const and = (...filters: string[]) =>
     .join(' && ');
 
 /** Finds the ids to remove under `prefix`; returns them. */
-async function differences(ctx: PullContext, slots: RequestSlots, collection: CollectionName, filter: string, local: LocalIds, prefix: string): Promise<string[]> {
+async function differences(
+  ctx: PullContext,
+  slots: RequestSlots,
+  collection: CollectionName,
+  filter: string,
+  local: LocalIds,
+  prefix: string,
+): Promise<string[]> {
   const service = ctx.pb.collection(collection);
-  const scoped = and(filter, prefix ? ctx.pb.filter('id >= {:from} && id < {:to}', { from: prefix, to: prefix + AFTER_LAST }) : '');
-  const [remote, mine] = await Promise.all([slots.run(() => service.getList(1, 1, { filter: scoped, fields: 'id', requestKey: null })).then((p) => p.totalItems), local.count(prefix)]);
+  const scoped = and(
+    filter,
+    prefix ? ctx.pb.filter('id >= {:from} && id < {:to}', { from: prefix, to: prefix + AFTER_LAST }) : '',
+  );
+  const [remote, mine] = await Promise.all([
+    slots
+      .run(() => service.getList(1, 1, { filter: scoped, fields: 'id', requestKey: null }))
+      .then((p) => p.totalItems),
+    local.count(prefix),
+  ]);
   if (remote === mine) return [];
   if (remote < COMPARE_IDS_BELOW || prefix.length >= 3) {
     const server = new Set<string>();
     let after = '';
     for (;;) {
       const page = await slots.run(() =>
-        service.getList(1, PAGE_SIZE, { filter: and(scoped, after ? ctx.pb.filter('id > {:id}', { id: after }) : ''), sort: 'id', fields: 'id', skipTotal: true, requestKey: null }),
+        service.getList(1, PAGE_SIZE, {
+          filter: and(scoped, after ? ctx.pb.filter('id > {:id}', { id: after }) : ''),
+          sort: 'id',
+          fields: 'id',
+          skipTotal: true,
+          requestKey: null,
+        }),
       );
       for (const item of page.items) server.add(item.id);
       if (page.items.length < PAGE_SIZE) break;
@@ -74,7 +104,9 @@ async function differences(ctx: PullContext, slots: RequestSlots, collection: Co
     }
     return (await local.ids(prefix)).filter((id) => !server.has(id));
   }
-  const parts = await Promise.all([...ID_ALPHABET].map((c) => differences(ctx, slots, collection, filter, local, prefix + c)));
+  const parts = await Promise.all(
+    [...ID_ALPHABET].map((c) => differences(ctx, slots, collection, filter, local, prefix + c)),
+  );
   return parts.flat();
 }
 
@@ -82,13 +114,21 @@ async function differences(ctx: PullContext, slots: RequestSlots, collection: Co
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
   if (collection !== 'reports') {
-    return removeServerRecords(ctx.db, collection, await differences(ctx, slots, collection, '', tableIds(ctx, collection), ''));
+    return removeServerRecords(
+      ctx.db,
+      collection,
+      await differences(ctx, slots, collection, '', tableIds(ctx, collection), ''),
+    );
   }
   // Reports: only within the incident-time ranges the mirror holds in full.
   let removed = 0;
   for (const range of await reportRanges(ctx.db)) {
     const local = reportIds(ctx, pbDate(new Date(range.from)), pbDate(new Date(Math.min(range.to, 8.64e15))));
-    removed += await removeServerRecords(ctx.db, 'reports', await differences(ctx, slots, 'reports', incidentFilter(ctx.pb, range), local, ''));
+    removed += await removeServerRecords(
+      ctx.db,
+      'reports',
+      await differences(ctx, slots, 'reports', incidentFilter(ctx.pb, range), local, ''),
+    );
   }
   return removed;
 }

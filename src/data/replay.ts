@@ -79,7 +79,11 @@ export const DELETED_SINCE = 'validation_record_deleted';
 
 type Delivery =
   /** `removed`: records the entry created that the server has deleted since; they leave the mirror. */
-  | { kind: 'delivered'; records: Array<{ collection: CollectionName; record: RecordModel }>; removed?: Array<{ collection: CollectionName; id: string }> }
+  | {
+      kind: 'delivered';
+      records: Array<{ collection: CollectionName; record: RecordModel }>;
+      removed?: Array<{ collection: CollectionName; id: string }>;
+    }
   | { kind: 'parked' }
   | { kind: 'offline' }
   | { kind: 'server-error'; error: unknown }
@@ -100,7 +104,9 @@ function requestBody(op: OutboxOperation): Record<string, unknown> {
   const body: Record<string, unknown> = { ...op.body };
   if (op.action === 'create') body.id = op.id;
   for (const [field, blobs] of Object.entries(op.files ?? {})) {
-    body[field] = blobs.map((blob, i) => (blob instanceof File ? blob : new File([blob], `${field}-${i + 1}.${extension(blob.type)}`, { type: blob.type })));
+    body[field] = blobs.map((blob, i) =>
+      blob instanceof File ? blob : new File([blob], `${field}-${i + 1}.${extension(blob.type)}`, { type: blob.type }),
+    );
   }
   return body;
 }
@@ -128,7 +134,9 @@ async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<
     else service.delete(op.id);
   }
   const results = await batch.send(sendOptions());
-  return results.map((result) => (result.body && typeof result.body === 'object' && 'id' in result.body ? (result.body as RecordModel) : null));
+  return results.map((result) =>
+    result.body && typeof result.body === 'object' && 'id' in result.body ? (result.body as RecordModel) : null,
+  );
 }
 
 /**
@@ -150,7 +158,10 @@ async function deliveredBefore(pb: PocketBase, entry: OutboxEntry, allGone = fal
     for (const op of entry.ops) {
       if (op.action === 'delete') continue;
       try {
-        records.push({ collection: op.collection, record: await pb.collection(op.collection).getOne(op.id, sendOptions()) });
+        records.push({
+          collection: op.collection,
+          record: await pb.collection(op.collection).getOne(op.id, sendOptions()),
+        });
       } catch (error) {
         // An updated record deleted since has nothing to show; a missing create was deleted since, or never arrived.
         if (statusOf(error) !== 404) throw error;
@@ -203,7 +214,9 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
   await db.outbox.update(entry.seq!, { sentAt: now(), attempts: entry.attempts + 1 });
   try {
     const confirmed = entry.ops.length === 1 ? [await sendOne(pb, entry.ops[0]!)] : await sendBatch(pb, entry.ops);
-    const records = confirmed.flatMap((record, i) => (record ? [{ collection: entry.ops[i]!.collection, record }] : []));
+    const records = confirmed.flatMap((record, i) =>
+      record ? [{ collection: entry.ops[i]!.collection, record }] : [],
+    );
     return { kind: 'delivered', records };
   } catch (error) {
     const status = statusOf(error);
@@ -235,7 +248,11 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     const session = await refreshSession(pb);
     if (session === 'offline') return { kind: 'offline' };
     if (session === 'expired') return { kind: 'auth' };
-    await db.outbox.update(entry.seq!, { status: 'failed', error: errorMessage(error), fieldErrors: fieldErrors(error) });
+    await db.outbox.update(entry.seq!, {
+      status: 'failed',
+      error: errorMessage(error),
+      fieldErrors: fieldErrors(error),
+    });
     return { kind: 'parked' };
   }
 }
@@ -260,13 +277,26 @@ type ServerRecords = Array<{ collection: CollectionName; record: RecordModel }>;
  * in one transaction; records created and deleted since leave the mirror
  * (unless a later entry still writes them: that one meets the deletion itself).
  */
-async function confirm(db: ScmsDatabase, entries: readonly OutboxEntry[], records: ServerRecords, removed: ReadonlyArray<{ collection: CollectionName; id: string }> = []): Promise<void> {
+async function confirm(
+  db: ScmsDatabase,
+  entries: readonly OutboxEntry[],
+  records: ServerRecords,
+  removed: ReadonlyArray<{ collection: CollectionName; id: string }> = [],
+): Promise<void> {
   const collections = [...new Set(entries.flatMap((entry) => entry.ops.map((op) => op.collection)))];
   await db.transaction('rw', [db.outbox, ...collections.map((c) => db.mirror(c))], async () => {
     await db.outbox.bulkDelete(entries.map((entry) => entry.seq!));
     for (const collection of collections) {
-      await applyServerRecords(db, collection, records.filter((r) => r.collection === collection).map((r) => r.record));
-      await removeServerRecords(db, collection, removed.filter((r) => r.collection === collection).map((r) => r.id));
+      await applyServerRecords(
+        db,
+        collection,
+        records.filter((r) => r.collection === collection).map((r) => r.record),
+      );
+      await removeServerRecords(
+        db,
+        collection,
+        removed.filter((r) => r.collection === collection).map((r) => r.id),
+      );
     }
   });
 }
@@ -274,7 +304,11 @@ async function confirm(db: ScmsDatabase, entries: readonly OutboxEntry[], record
 /** One create of a record without files: it can share a batch with other entries like it. */
 function batchable(entry: OutboxEntry): boolean {
   const op = entry.ops[0];
-  return entry.ops.length === 1 && op?.action === 'create' && Object.values(op.files ?? {}).every((blobs) => blobs.length === 0);
+  return (
+    entry.ops.length === 1 &&
+    op?.action === 'create' &&
+    Object.values(op.files ?? {}).every((blobs) => blobs.length === 0)
+  );
 }
 
 /**
@@ -288,7 +322,11 @@ async function nextGroup(db: ScmsDatabase): Promise<OutboxEntry[]> {
   const group: OutboxEntry[] = [];
   const keys = new Set<string>();
   for (const entry of waiting) {
-    if (group.length > 0 && (!batchable(group[0]!) || !batchable(entry) || entry.recordKeys.some((key) => keys.has(key)))) break;
+    if (
+      group.length > 0 &&
+      (!batchable(group[0]!) || !batchable(entry) || entry.recordKeys.some((key) => keys.has(key)))
+    )
+      break;
     group.push(entry);
     for (const key of entry.recordKeys) keys.add(key);
   }
@@ -297,7 +335,8 @@ async function nextGroup(db: ScmsDatabase): Promise<OutboxEntry[]> {
 
 /** The failing request of a refused batch, when the server says which (PocketBase: data.requests.<index>). */
 function failedIndex(error: unknown): number | null {
-  const requests = (error instanceof ClientResponseError ? error.response?.data?.requests : undefined) as Record<string, unknown> | undefined;
+  const requests = (error instanceof ClientResponseError ? error.response?.data?.requests : undefined) as
+    Record<string, unknown> | undefined;
   const indexes = Object.keys(requests ?? {})
     .map(Number)
     .filter(Number.isInteger);
@@ -315,7 +354,10 @@ interface GroupDelivery {
 }
 
 /** Which creates of the group an earlier attempt delivered: one list request per collection, ids only of the group. */
-async function deliveredOfGroup(pb: PocketBase, entries: readonly OutboxEntry[]): Promise<Map<string, RecordModel> | Delivery> {
+async function deliveredOfGroup(
+  pb: PocketBase,
+  entries: readonly OutboxEntry[],
+): Promise<Map<string, RecordModel> | Delivery> {
   const found = new Map<string, RecordModel>();
   const byCollection = new Map<CollectionName, string[]>();
   for (const entry of entries) {
@@ -325,7 +367,9 @@ async function deliveredOfGroup(pb: PocketBase, entries: readonly OutboxEntry[])
   try {
     for (const [collection, ids] of byCollection) {
       const filter = ids.map((id) => pb.filter('id = {:id}', { id })).join(' || ');
-      const page = await pb.collection(collection).getList(1, ids.length, { filter, skipTotal: true, ...sendOptions() });
+      const page = await pb
+        .collection(collection)
+        .getList(1, ids.length, { filter, skipTotal: true, ...sendOptions() });
       for (const record of page.items) found.set(`${collection}:${record.id}`, record);
     }
     return found;
@@ -367,7 +411,10 @@ async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promi
       entry.attempts += 1;
     });
   try {
-    const confirmed = await sendBatch(pb, toSend.map((entry) => entry.ops[0]!));
+    const confirmed = await sendBatch(
+      pb,
+      toSend.map((entry) => entry.ops[0]!),
+    );
     toSend.forEach((entry, i) => {
       const record = confirmed[i];
       result.delivered.push({ entry, records: record ? [{ collection: entry.ops[0]!.collection, record }] : [] });
@@ -382,7 +429,10 @@ async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promi
     const index = failedIndex(error);
     if (index !== null && index > 0 && index < toSend.length) {
       // The ones before the refused one go again together (no delivery check: nothing landed)...
-      const before = await deliverGroup(options, toSend.slice(0, index).map((entry) => ({ ...entry, sentAt: undefined })));
+      const before = await deliverGroup(
+        options,
+        toSend.slice(0, index).map((entry) => ({ ...entry, sentAt: undefined })),
+      );
       result.delivered.push(...before.delivered);
       if (before.failure || before.alone) return { ...result, failure: before.failure, alone: before.alone };
       // ...and the refused one alone; those after it make the next batch.
@@ -418,7 +468,11 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
       case 'server-error': {
         const attempts = (await db.outbox.get(entry.seq!))?.attempts ?? entry.attempts + 1;
         if (attempts >= MAX_SERVER_ERROR_ATTEMPTS) {
-          await db.outbox.update(entry.seq!, { status: 'failed', error: errorMessage(delivery.error), fieldErrors: fieldErrors(delivery.error) });
+          await db.outbox.update(entry.seq!, {
+            status: 'failed',
+            error: errorMessage(delivery.error),
+            fieldErrors: fieldErrors(delivery.error),
+          });
           result.parked++;
           return null;
         }
@@ -458,7 +512,11 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
       }
       const sent = await deliverGroup(options, group);
       if (sent.delivered.length > 0) {
-        await confirm(db, sent.delivered.map((d) => d.entry), sent.delivered.flatMap((d) => d.records));
+        await confirm(
+          db,
+          sent.delivered.map((d) => d.entry),
+          sent.delivered.flatMap((d) => d.records),
+        );
         result.delivered += sent.delivered.length;
       }
       if (sent.failure) {

@@ -132,7 +132,8 @@ export class SearchList<T, K> {
         return past.items;
       }
       // Every record matching the new words matches the past ones too when each past word lies inside a new word.
-      if (past.words.every((w) => words.some((n) => n.includes(w))) && (!base || past.found.length < base.found.length)) base = past;
+      if (past.words.every((w) => words.some((n) => n.includes(w))) && (!base || past.found.length < base.found.length))
+        base = past;
     }
     let found: Entry<T, K>[];
     if (base) found = words.length === 0 ? base.found : base.found.filter((e) => words.every((w) => e.hay.includes(w)));
@@ -161,7 +162,8 @@ export class SearchList<T, K> {
     let i = 0;
     let j = 0;
     let k = 0;
-    while (i < kept.length && j < changed.length) merged[k++] = this.compare(kept[i]!, changed[j]!) <= 0 ? kept[i++]! : changed[j++]!;
+    while (i < kept.length && j < changed.length)
+      merged[k++] = this.compare(kept[i]!, changed[j]!) <= 0 ? kept[i++]! : changed[j++]!;
     while (i < kept.length) merged[k++] = kept[i++]!;
     while (j < changed.length) merged[k++] = changed[j++]!;
     this.ordered = merged;
@@ -198,16 +200,36 @@ export const homeSearchFields = (home: HouseWithPeople): Field[] => HOME_SEARCH_
 export const userSearchFields = (u: UserRecord): Field[] => [u.first_name, u.last_name, u.email, u.type];
 export const concernSearchFields = (c: ConcernRecord): Field[] => [c.name];
 export const reportSearchFields = ({ report, house, resident }: ReportWithLinks): Field[] => [
-  house?.address, house?.apt, house?.city, house?.state, house?.zip, report.type, reportTypeLabel(report.type), resident?.first_name, resident?.last_name, house?.member_number,
+  house?.address,
+  house?.apt,
+  house?.city,
+  house?.state,
+  house?.zip,
+  report.type,
+  reportTypeLabel(report.type),
+  resident?.first_name,
+  resident?.last_name,
+  house?.member_number,
 ];
 
-const byCreated = (a: { created: string }, b: { created: string }) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0);
+const byCreated = (a: { created: string }, b: { created: string }) =>
+  a.created < b.created ? -1 : a.created > b.created ? 1 : 0;
 const userName = (u: UserRecord) => `${u.last_name} ${u.first_name}`;
 
 type Rows<T> = Map<string, T>;
 
 /** Fields whose values repeat across many rows (few distinct values, or a link to a home). */
-const SHARED_FIELDS = new Set(['community', 'state', 'city', 'zip', 'type', 'weather', 'house', 'created_by', 'added_by']);
+const SHARED_FIELDS = new Set([
+  'community',
+  'state',
+  'city',
+  'zip',
+  'type',
+  'weather',
+  'house',
+  'created_by',
+  'added_by',
+]);
 
 /** Changed keys of a table from one event, or 'all' (a range: clear, deleteRange, a new database). */
 type Changes = Map<IndexedTable, Set<string> | 'all'>;
@@ -218,11 +240,23 @@ type Changes = Map<IndexedTable, Set<string> | 'all'>;
  * answers from memory at once.
  */
 export class MirrorSearchIndex {
-  readonly homes = new SearchList<HouseWithPeople, HomeKey>((h) => homeAddressKey(h.house), compareHomeKeys, homeSearchFields);
+  readonly homes = new SearchList<HouseWithPeople, HomeKey>(
+    (h) => homeAddressKey(h.house),
+    compareHomeKeys,
+    homeSearchFields,
+  );
   readonly users = new SearchList<UserRecord, string>(userName, (a, b) => a.localeCompare(b), userSearchFields);
-  readonly concerns = new SearchList<ConcernRecord, string>((c) => c.name, (a, b) => a.localeCompare(b), concernSearchFields);
+  readonly concerns = new SearchList<ConcernRecord, string>(
+    (c) => c.name,
+    (a, b) => a.localeCompare(b),
+    concernSearchFields,
+  );
   /** Oldest first (by `created`); the newest-first view reverses it. */
-  readonly reports = new SearchList<ReportWithLinks, string>((r) => r.report.created, (a, b) => (a < b ? -1 : a > b ? 1 : 0), reportSearchFields);
+  readonly reports = new SearchList<ReportWithLinks, string>(
+    (r) => r.report.created,
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    reportSearchFields,
+  );
 
   private readonly rows = {
     houses: new Map() as Rows<MirrorRow<'houses'>>,
@@ -235,7 +269,11 @@ export class MirrorSearchIndex {
   /** Children by their parent's id, so a change of one record rebuilds only what shows it. */
   private readonly residentsByHouse = new Map<string, Set<string>>();
   private readonly phonesByHouse = new Map<string, Set<string>>();
-  private readonly reportsByLink = { house: new Map<string, Set<string>>(), resident: new Map<string, Set<string>>(), created_by: new Map<string, Set<string>>() };
+  private readonly reportsByLink = {
+    house: new Map<string, Set<string>>(),
+    resident: new Map<string, Set<string>>(),
+    created_by: new Map<string, Set<string>>(),
+  };
 
   /** One copy of each value of SHARED_FIELDS that is not a home's id. */
   private readonly strings = new Map<string, string>();
@@ -366,7 +404,8 @@ export class MirrorSearchIndex {
     const reads: [IndexedTable, Set<string> | 'all', unknown[]][] = [];
     for (const [table, keys] of changes) {
       if (!this.loaded.has(table)) continue;
-      const rows = keys === 'all' ? await this.db.table(table).toArray() : await this.db.table(table).bulkGet([...keys]);
+      const rows =
+        keys === 'all' ? await this.db.table(table).toArray() : await this.db.table(table).bulkGet([...keys]);
       reads.push([table, keys, rows]);
     }
     const dirtyHouses = new Set<string>();
@@ -374,10 +413,13 @@ export class MirrorSearchIndex {
     for (const [table, keys, rows] of reads) {
       if (keys === 'all') {
         const current = new Set((rows as { id: string }[]).map((r) => r.id));
-        for (const id of this.rows[table].keys()) if (!current.has(id)) this.applyRow(table, id, undefined, dirtyHouses, dirtyReports);
+        for (const id of this.rows[table].keys())
+          if (!current.has(id)) this.applyRow(table, id, undefined, dirtyHouses, dirtyReports);
         for (const row of rows as { id: string }[]) this.applyRow(table, row.id, row, dirtyHouses, dirtyReports);
       } else {
-        [...keys].forEach((id, i) => this.applyRow(table, id, rows[i] as { id: string } | undefined, dirtyHouses, dirtyReports));
+        [...keys].forEach((id, i) =>
+          this.applyRow(table, id, rows[i] as { id: string } | undefined, dirtyHouses, dirtyReports),
+        );
       }
       for (const list of LISTS_OF[table]) if (this.active.has(list)) touched.add(list);
     }
@@ -390,7 +432,9 @@ export class MirrorSearchIndex {
     let last: string | undefined;
     for (;;) {
       const source = this.db.table(table);
-      const rows = (await (last === undefined ? source.orderBy(':id') : source.where(':id').above(last)).limit(LOAD_PAGE).toArray()) as { id: string }[];
+      const rows = (await (last === undefined ? source.orderBy(':id') : source.where(':id').above(last))
+        .limit(LOAD_PAGE)
+        .toArray()) as { id: string }[];
       const none = new Set<string>();
       for (const row of rows) this.applyRow(table, row.id, row, none, none);
       if (rows.length < LOAD_PAGE) return;
@@ -422,7 +466,13 @@ export class MirrorSearchIndex {
   }
 
   /** Stores a row (or its absence) and notes which homes and reports show it. */
-  private applyRow(table: IndexedTable, id: string, full: { id: string } | undefined, dirtyHouses: Set<string>, dirtyReports: Set<string>): void {
+  private applyRow(
+    table: IndexedTable,
+    id: string,
+    full: { id: string } | undefined,
+    dirtyHouses: Set<string>,
+    dirtyReports: Set<string>,
+  ): void {
     const rows = this.rows[table] as Rows<{ id: string }>;
     const old = rows.get(id);
     const row = full && this.slim(full);
@@ -442,7 +492,8 @@ export class MirrorSearchIndex {
         if (after) linkTo(byHouse, after, id);
         if (before) dirtyHouses.add(before);
         if (after) dirtyHouses.add(after);
-        if (table === 'residents') for (const report of this.reportsByLink.resident.get(id) ?? []) dirtyReports.add(report);
+        if (table === 'residents')
+          for (const report of this.reportsByLink.resident.get(id) ?? []) dirtyReports.add(report);
         break;
       }
       case 'users':
@@ -499,8 +550,15 @@ export class MirrorSearchIndex {
       return;
     }
     const children = <T extends { created: string }>(ids: Set<string> | undefined, rows: Rows<T>) =>
-      [...(ids ?? [])].map((child) => rows.get(child)).filter((r): r is T => r !== undefined).sort(byCreated);
-    this.homes.put(id, { house, residents: children(this.residentsByHouse.get(id), this.rows.residents), phones: children(this.phonesByHouse.get(id), this.rows.phones) });
+      [...(ids ?? [])]
+        .map((child) => rows.get(child))
+        .filter((r): r is T => r !== undefined)
+        .sort(byCreated);
+    this.homes.put(id, {
+      house,
+      residents: children(this.residentsByHouse.get(id), this.rows.residents),
+      phones: children(this.phonesByHouse.get(id), this.rows.phones),
+    });
   }
 
   private putReport(id: string): void {

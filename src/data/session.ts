@@ -44,7 +44,8 @@ export async function loadSession(): Promise<{ token: string; record: AuthRecord
 
 /** Keeps the IndexedDB copy in step with a client's auth store (the window's). */
 export function mirrorSessionOf(pb: PocketBase): () => void {
-  const save = () => (pb.authStore.token && pb.authStore.record ? saveSession(pb.authStore.token, pb.authStore.record) : clearSession());
+  const save = () =>
+    pb.authStore.token && pb.authStore.record ? saveSession(pb.authStore.token, pb.authStore.record) : clearSession();
   void save();
   return pb.authStore.onChange(() => void save());
 }

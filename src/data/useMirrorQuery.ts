@@ -16,7 +16,17 @@ import Dexie, { type ObservabilitySet } from 'dexie';
 import { useEffect, useState, type DependencyList } from 'react';
 import type { ScmsDatabase } from './db.ts';
 
-type TableName = 'communities' | 'users' | 'houses' | 'residents' | 'phones' | 'concerns' | 'reports' | 'calls' | 'outbox' | 'syncState';
+type TableName =
+  | 'communities'
+  | 'users'
+  | 'houses'
+  | 'residents'
+  | 'phones'
+  | 'concerns'
+  | 'reports'
+  | 'calls'
+  | 'outbox'
+  | 'syncState';
 
 /** Whether a `storagemutated` event touches one of the tables (Dexie names its parts 'idb://<database>/<table>/<index>', or 'all'). */
 export function touchesTables(parts: ObservabilitySet, databaseName: string, tables: readonly TableName[]): boolean {
@@ -30,7 +40,12 @@ export function touchesTables(parts: ObservabilitySet, databaseName: string, tab
  * with useLiveQuery). A failed query throws into the render (the screen's
  * error boundary shows it).
  */
-export function useMirrorQuery<T>(db: ScmsDatabase, tables: readonly TableName[], query: () => Promise<T>, deps: DependencyList): T | undefined {
+export function useMirrorQuery<T>(
+  db: ScmsDatabase,
+  tables: readonly TableName[],
+  query: () => Promise<T>,
+  deps: DependencyList,
+): T | undefined {
   const [state, setState] = useState<{ value?: T; error?: unknown }>({});
   useEffect(() => {
     let stopped = false;

@@ -57,7 +57,12 @@ function reportOperation(user: SignedInUser, report: NewReport): OutboxOperation
 }
 
 /** Queues a report; returns its id. */
-export async function queueReport(db: ScmsDatabase, user: SignedInUser, report: NewReport, label = 'Report'): Promise<string> {
+export async function queueReport(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  report: NewReport,
+  label = 'Report',
+): Promise<string> {
   const op = reportOperation(user, report);
   await enqueue(db, { userId: user.id, label, ops: [op] });
   return op.id;
@@ -73,7 +78,13 @@ export async function firstResident(db: ScmsDatabase, houseId: string): Promise<
  * Logs a house check (spec §4, §7): a house_check report and the home's
  * last-checked date, sent together so neither lands without the other.
  */
-export async function queueHouseCheck(db: ScmsDatabase, user: SignedInUser, house: Pick<HouseRecord, 'id' | 'address'>, answer: { everythingOk: boolean; remark?: string }, now: Date = new Date()): Promise<string> {
+export async function queueHouseCheck(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  house: Pick<HouseRecord, 'id' | 'address'>,
+  answer: { everythingOk: boolean; remark?: string },
+  now: Date = new Date(),
+): Promise<string> {
   const resident = await firstResident(db, house.id);
   const report = reportOperation(user, {
     type: 'house_check',
@@ -83,7 +94,12 @@ export async function queueHouseCheck(db: ScmsDatabase, user: SignedInUser, hous
     houseId: house.id,
     residentId: resident?.id ?? '',
   });
-  const houseUpdate: OutboxOperation = { action: 'update', collection: 'houses', id: house.id, body: { house_check_last_date: pbDate(now) } };
+  const houseUpdate: OutboxOperation = {
+    action: 'update',
+    collection: 'houses',
+    id: house.id,
+    body: { house_check_last_date: pbDate(now) },
+  };
   await enqueue(db, { userId: user.id, label: `House check: ${house.address}`, ops: [report, houseUpdate] }, now);
   return report.id;
 }
@@ -105,7 +121,12 @@ export interface HomeForm {
  * a saved one is updated, a new one created, a removed one deleted).
  * Returns the home's id.
  */
-export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: HomeForm, houseId?: string): Promise<string> {
+export async function queueSaveHome(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  form: HomeForm,
+  houseId?: string,
+): Promise<string> {
   const id = houseId ?? newRecordId();
   const ops: OutboxOperation[] = [
     houseId
@@ -113,8 +134,13 @@ export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: 
       : { action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } },
   ];
   if (form.image) ops[0]!.files = { image: [form.image] };
-  const person = (collection: 'residents' | 'phones', { id: saved, ...fields }: { id?: string } & Record<string, unknown>): OutboxOperation =>
-    saved ? { action: 'update', collection, id: saved, body: { ...fields, house: id } } : { action: 'create', collection, id: newRecordId(), body: { ...fields, house: id } };
+  const person = (
+    collection: 'residents' | 'phones',
+    { id: saved, ...fields }: { id?: string } & Record<string, unknown>,
+  ): OutboxOperation =>
+    saved
+      ? { action: 'update', collection, id: saved, body: { ...fields, house: id } }
+      : { action: 'create', collection, id: newRecordId(), body: { ...fields, house: id } };
   for (const resident of form.residents ?? []) {
     if (resident.first_name.trim() && resident.last_name.trim()) ops.push(person('residents', resident));
   }
@@ -122,8 +148,10 @@ export async function queueSaveHome(db: ScmsDatabase, user: SignedInUser, form: 
     if (phone.phone_number.trim()) ops.push(person('phones', phone));
   }
   if (houseId) {
-    for (const removed of form.removed?.residents ?? []) ops.push({ action: 'delete', collection: 'residents', id: removed, body: {} });
-    for (const removed of form.removed?.phones ?? []) ops.push({ action: 'delete', collection: 'phones', id: removed, body: {} });
+    for (const removed of form.removed?.residents ?? [])
+      ops.push({ action: 'delete', collection: 'residents', id: removed, body: {} });
+    for (const removed of form.removed?.phones ?? [])
+      ops.push({ action: 'delete', collection: 'phones', id: removed, body: {} });
   }
   const address = form.house.address ?? (await db.houses.get(id))?.address ?? '';
   await enqueue(db, { userId: user.id, label: `${houseId ? 'Update home' : 'Add home'}: ${address}`, ops });
@@ -145,6 +173,14 @@ export async function homeReportCount(db: ScmsDatabase, houseId: string): Promis
  * residents and phones with it (cascade), or refuses a home with reports,
  * and the entry is then parked with the server's message.
  */
-export async function queueDeleteHome(db: ScmsDatabase, user: SignedInUser, house: Pick<HouseRecord, 'id' | 'address'>): Promise<void> {
-  await enqueue(db, { userId: user.id, label: `Delete home: ${house.address}`, ops: [{ action: 'delete', collection: 'houses', id: house.id, body: {} }] });
+export async function queueDeleteHome(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  house: Pick<HouseRecord, 'id' | 'address'>,
+): Promise<void> {
+  await enqueue(db, {
+    userId: user.id,
+    label: `Delete home: ${house.address}`,
+    ops: [{ action: 'delete', collection: 'houses', id: house.id, body: {} }],
+  });
 }

@@ -42,7 +42,11 @@ export interface CallAttemptFields {
  * `time` formats an attempt's end (PocketBase date text) as the screen shows
  * times.
  */
-export function latestCallWord(call: CallJobFields, attempts: readonly CallAttemptFields[], time: (date: string) => string): string {
+export function latestCallWord(
+  call: CallJobFields,
+  attempts: readonly CallAttemptFields[],
+  time: (date: string) => string,
+): string {
   if (call.progress !== 'done' || !isCallOutcome(call.outcome)) return '';
   if (call.acknowledged) return ACKNOWLEDGED_LABEL;
   const dialled = attempts.filter((a) => a.state !== 'skipped');

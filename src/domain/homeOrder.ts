@@ -41,7 +41,12 @@ export interface HomeKey {
 }
 
 export function compareHomeKeys(x: HomeKey, y: HomeKey): number {
-  return x.due - y.due || collator.compare(x.street, y.street) || collator.compare(x.number, y.number) || collator.compare(x.apt, y.apt);
+  return (
+    x.due - y.due ||
+    collator.compare(x.street, y.street) ||
+    collator.compare(x.number, y.number) ||
+    collator.compare(x.apt, y.apt)
+  );
 }
 
 /** A home's key in address order (the search index keeps its homes sorted by it). */
@@ -51,12 +56,25 @@ export function homeAddressKey(house: OrderedHouseFields): HomeKey {
 }
 
 /** A sorted copy; `houseOf` picks the house out of a list item. */
-export function sortHomes<T>(items: readonly T[], order: HomeOrder, houseOf: (item: T) => OrderedHouseFields, now: Date = new Date()): T[] {
+export function sortHomes<T>(
+  items: readonly T[],
+  order: HomeOrder,
+  houseOf: (item: T) => OrderedHouseFields,
+  now: Date = new Date(),
+): T[] {
   // The keys once per item, not once per comparison: lists reach 20,000 homes.
   const keyed = items.map((item) => {
     const house = houseOf(item);
     const { street, number } = splitAddress(house.address ?? '');
-    return { item, key: { due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1, street, number, apt: house.apt ?? '' } };
+    return {
+      item,
+      key: {
+        due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1,
+        street,
+        number,
+        apt: house.apt ?? '',
+      },
+    };
   });
   keyed.sort((x, y) => compareHomeKeys(x.key, y.key));
   return keyed.map((k) => k.item);

@@ -25,7 +25,8 @@ export function isHouseCheckDue(house: HouseCheckFields, now: Date = new Date())
 }
 
 /** Spec §7's house-check narrative, with DESIGN.md's spelling corrections. */
-export const HOUSE_CHECK_OK_NARRATIVE = 'House was inspected on the date and time mentioned above and everything is ok.';
+export const HOUSE_CHECK_OK_NARRATIVE =
+  'House was inspected on the date and time mentioned above and everything is ok.';
 export const HOUSE_CHECK_ISSUES_NARRATIVE = 'House was inspected and issues were found';
 
 export function houseCheckNarrative(everythingOk: boolean, remark?: string): string {

@@ -9,7 +9,10 @@ export const PASSWORD_LIMITS = { min: 8, max: 24 } as const;
 
 export const loginSchema = z.object({
   email: z.string().trim().min(1, 'Not a valid email').pipe(z.email('Not a valid email')),
-  password: z.string().min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters').max(PASSWORD_LIMITS.max, 'Password must be between 8 and 24 characters'),
+  password: z
+    .string()
+    .min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters')
+    .max(PASSWORD_LIMITS.max, 'Password must be between 8 and 24 characters'),
 });
 export type LoginValues = z.infer<typeof loginSchema>;
 
@@ -23,9 +26,18 @@ const PASSWORD_LENGTH_MESSAGE = 'Password must be between 8 and 24 characters';
 export const changePasswordSchema = z
   .object({
     oldPassword: z.string().min(1, 'Enter your current password'),
-    password: z.string().min(PASSWORD_LIMITS.min, PASSWORD_LENGTH_MESSAGE).max(PASSWORD_LIMITS.max, PASSWORD_LENGTH_MESSAGE),
+    password: z
+      .string()
+      .min(PASSWORD_LIMITS.min, PASSWORD_LENGTH_MESSAGE)
+      .max(PASSWORD_LIMITS.max, PASSWORD_LENGTH_MESSAGE),
     passwordConfirm: z.string(),
   })
-  .refine((values) => values.password === values.passwordConfirm, { path: ['passwordConfirm'], message: 'Passwords do not match' })
-  .refine((values) => values.password !== values.oldPassword, { path: ['password'], message: 'Choose a password different from the current one' });
+  .refine((values) => values.password === values.passwordConfirm, {
+    path: ['passwordConfirm'],
+    message: 'Passwords do not match',
+  })
+  .refine((values) => values.password !== values.oldPassword, {
+    path: ['password'],
+    message: 'Choose a password different from the current one',
+  });
 export type ChangePasswordValues = z.infer<typeof changePasswordSchema>;

@@ -109,7 +109,10 @@ export interface QuietHoursCheck {
 }
 
 /** Whether `utcMs` falls in the community's quiet hours, the resident's local time, and when they end. */
-export function quietHoursAt(settings: Pick<CallSettings, 'quietStart' | 'quietEnd' | 'timeZone'>, utcMs: number): QuietHoursCheck {
+export function quietHoursAt(
+  settings: Pick<CallSettings, 'quietStart' | 'quietEnd' | 'timeZone'>,
+  utcMs: number,
+): QuietHoursCheck {
   const t = localMinutes(settings.timeZone, utcMs);
   const localTime = clockText(t);
   if (!inQuietHours(settings, t)) return { quiet: false, localTime, endsAt: utcMs };

@@ -12,7 +12,19 @@
 import { z } from 'zod';
 import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
-import { concernSchema, emailSchema, houseCheckWindowIssues, houseFields, LIMITS, phoneNumberSchema, phoneSchema, reportSchema, residentSchema, updateHouseSchema, updateUserSchema } from './schemas.ts';
+import {
+  concernSchema,
+  emailSchema,
+  houseCheckWindowIssues,
+  houseFields,
+  LIMITS,
+  phoneNumberSchema,
+  phoneSchema,
+  reportSchema,
+  residentSchema,
+  updateHouseSchema,
+  updateUserSchema,
+} from './schemas.ts';
 
 /**
  * How a field travels: its JSON type, and how form-data strings map onto it.
@@ -39,16 +51,27 @@ export function parseWireDate(value: string): Date | null {
   const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((part) => Number(part ?? 0));
   // Date.UTC rolls 31 February over into March: a real date reads back the same.
   const utc = new Date(Date.UTC(year!, month! - 1, day!, hour, minute, second));
-  if (utc.getUTCFullYear() !== year || utc.getUTCMonth() !== month! - 1 || utc.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) return null;
+  if (
+    utc.getUTCFullYear() !== year ||
+    utc.getUTCMonth() !== month! - 1 ||
+    utc.getUTCDate() !== day ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59
+  )
+    return null;
   const date = new Date(m[4] === undefined ? `${value.slice(0, 10)}T00:00:00Z` : value.replace(' ', 'T'));
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
 const NOT_A_DATE = 'Must be a date (YYYY-MM-DD HH:MM:SS.sssZ)';
-const wireDate = z.string().refine((value) => value === '' || parseWireDate(value) !== null, NOT_A_DATE).refine((value) => {
-  const date = value === '' ? null : parseWireDate(value);
-  return !date || (date.getTime() >= DATE_BOUNDS.from && date.getTime() < DATE_BOUNDS.to);
-}, 'Must be a date between 2000 and 2099');
+const wireDate = z
+  .string()
+  .refine((value) => value === '' || parseWireDate(value) !== null, NOT_A_DATE)
+  .refine((value) => {
+    const date = value === '' ? null : parseWireDate(value);
+    return !date || (date.getTime() >= DATE_BOUNDS.from && date.getTime() < DATE_BOUNDS.to);
+  }, 'Must be a date between 2000 and 2099');
 
 /**
  * An incident happened, so it is not in the future: the form offers no day
@@ -79,7 +102,8 @@ const required = (schema: z.ZodString, message: string) => schema.refine((value)
 const orEmpty = (schema: z.ZodType) =>
   z.string().superRefine((value, ctx) => {
     const result = value === '' ? null : schema.safeParse(value);
-    if (result && !result.success) ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid value' });
+    if (result && !result.success)
+      ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid value' });
   });
 const relation = z.string().max(LIMITS.report.id, 'Invalid id');
 const secret = z.string();
@@ -90,9 +114,23 @@ const HOUSE_TEXT = ['address', 'apt', 'city', 'state', 'zip', 'note', 'member_nu
 export const RECORD_RULES: Record<string, CollectionRules> = {
   houses: {
     kinds: {
-      id: 'ref', address: 'text', apt: 'text', city: 'text', state: 'text', zip: 'text', note: 'text', member_number: 'text', security_code: 'text',
-      pending_call_concerns_ids: 'text', house_check: 'bool', house_check_start_date: 'date', house_check_end_date: 'date', house_check_last_date: 'date',
-      house_check_note: 'text', community: 'ref', image: 'file',
+      id: 'ref',
+      address: 'text',
+      apt: 'text',
+      city: 'text',
+      state: 'text',
+      zip: 'text',
+      note: 'text',
+      member_number: 'text',
+      security_code: 'text',
+      pending_call_concerns_ids: 'text',
+      house_check: 'bool',
+      house_check_start_date: 'date',
+      house_check_end_date: 'date',
+      house_check_last_date: 'date',
+      house_check_note: 'text',
+      community: 'ref',
+      image: 'file',
     },
     fields: {
       ...Object.fromEntries(HOUSE_TEXT.map((name) => [name, houseFields[name]])),
@@ -108,7 +146,12 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       groups: [['house_check', 'house_check_start_date', 'house_check_end_date']],
       check: (values, ctx) => {
         const date = (value: unknown) => (typeof value === 'string' && value !== '' ? parseWireDate(value) : null);
-        houseCheckWindowIssues(values.house_check === true, date(values.house_check_start_date), date(values.house_check_end_date), ctx);
+        houseCheckWindowIssues(
+          values.house_check === true,
+          date(values.house_check_start_date),
+          date(values.house_check_end_date),
+          ctx,
+        );
       },
     },
   },
@@ -127,7 +170,13 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
     // A phone is saved only with a number (spec §4).
     // The type is optional (spec §5): '' is no type.
     // do_not_call: the resident asked not to be called on this number (issue 14).
-    fields: { phone_number: required(phoneNumberSchema, 'Invalid phone number'), primary: phoneSchema.shape.primary, type: orEmpty(phoneSchema.shape.type), house: relation, do_not_call: z.boolean() },
+    fields: {
+      phone_number: required(phoneNumberSchema, 'Invalid phone number'),
+      primary: phoneSchema.shape.primary,
+      type: orEmpty(phoneSchema.shape.type),
+      house: relation,
+      do_not_call: z.boolean(),
+    },
   },
   concerns: {
     kinds: { id: 'ref', name: 'text', hint: 'text', say: 'text', added_by: 'ref', community: 'ref' },
@@ -135,8 +184,20 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
   },
   reports: {
     kinds: {
-      id: 'ref', narative: 'text', ai_generated_narative: 'text', type: 'text', weather: 'text', incident_time: 'date', phone_number: 'text',
-      injury: 'bool', ems_pbso: 'bool', photos: 'file', community: 'ref', house: 'ref', resident: 'ref', created_by: 'ref',
+      id: 'ref',
+      narative: 'text',
+      ai_generated_narative: 'text',
+      type: 'text',
+      weather: 'text',
+      incident_time: 'date',
+      phone_number: 'text',
+      injury: 'bool',
+      ems_pbso: 'bool',
+      photos: 'file',
+      community: 'ref',
+      house: 'ref',
+      resident: 'ref',
+      created_by: 'ref',
     },
     fields: {
       narative: reportSchema.shape.narative,
@@ -155,15 +216,27 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
   },
   users: {
     kinds: {
-      id: 'ref', email: 'text', emailVisibility: 'bool', verified: 'bool', password: 'secret', passwordConfirm: 'secret', oldPassword: 'secret',
-      first_name: 'text', last_name: 'text', type: 'text', community: 'ref',
+      id: 'ref',
+      email: 'text',
+      emailVisibility: 'bool',
+      verified: 'bool',
+      password: 'secret',
+      passwordConfirm: 'secret',
+      oldPassword: 'secret',
+      first_name: 'text',
+      last_name: 'text',
+      type: 'text',
+      community: 'ref',
     },
     fields: {
       email: emailSchema,
       emailVisibility: z.boolean(),
       verified: z.boolean(),
       // Spec §5: 8 to 24 characters, for every password a user is given or chooses.
-      password: z.string().min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters').max(PASSWORD_LIMITS.max, 'Password must be between 8 and 24 characters'),
+      password: z
+        .string()
+        .min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters')
+        .max(PASSWORD_LIMITS.max, 'Password must be between 8 and 24 characters'),
       passwordConfirm: secret,
       oldPassword: secret,
       first_name: updateUserSchema.shape.first_name,
@@ -244,7 +317,10 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
   const errors: FieldErrors = {};
   if (!rules) return errors;
   const sent: Record<string, unknown> = {};
-  const parts: Array<[Record<string, unknown>, boolean]> = [[body.form ?? {}, true], [body.json, false]];
+  const parts: Array<[Record<string, unknown>, boolean]> = [
+    [body.form ?? {}, true],
+    [body.json, false],
+  ];
   for (const [values, form] of parts) {
     for (const key of Object.keys(values)) {
       const { field, modifier } = splitModifier(key);
@@ -288,7 +364,8 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
   for (const issue of result.success ? [] : result.error.issues) {
     const field = String(issue.path[0] ?? '');
     const group = rules.record.groups.find((fields) => fields.includes(field)) ?? [field];
-    if (group.some((name) => changed.includes(name))) errors[field] ??= { code: 'validation_invalid_value', message: issue.message };
+    if (group.some((name) => changed.includes(name)))
+      errors[field] ??= { code: 'validation_invalid_value', message: issue.message };
   }
   return errors;
 }

@@ -13,7 +13,16 @@ import { STATE_VALUES } from './states.ts';
 
 export const LIMITS = {
   password: PASSWORD_LIMITS,
-  house: { address: 100, apt: 100, city: 100, zip: 100, note: 4500, memberNumber: 14, securityCode: 8, houseCheckNote: 4500 },
+  house: {
+    address: 100,
+    apt: 100,
+    city: 100,
+    zip: 100,
+    note: 4500,
+    memberNumber: 14,
+    securityCode: 8,
+    houseCheckNote: 4500,
+  },
   resident: { name: 30 },
   user: { name: 30 },
   concern: { name: 100, hint: 200, say: 350 },
@@ -33,7 +42,10 @@ const optionalText = (label: string, max: number) => z.string().trim().max(max, 
 export const phoneNumberSchema = z
   .string()
   .trim()
-  .refine((value) => value === '' || (/^\+[1-9]\d{1,14}$/.test(value) && isValidPhoneNumber(value)), 'Invalid phone number');
+  .refine(
+    (value) => value === '' || (/^\+[1-9]\d{1,14}$/.test(value) && isValidPhoneNumber(value)),
+    'Invalid phone number',
+  );
 
 /** A resident row of the house forms; `id` is '' for one not yet saved. Saved only with both names (spec §4). */
 export const residentSchema = z.object({
@@ -67,11 +79,26 @@ function onePrimaryPhone(phones: PhoneValues[], ctx: z.RefinementCtx): void {
 
 /** The house fields of both house forms; recordRules.ts checks the stored record with the same ones. */
 export const houseFields = {
-  address: z.string().trim().min(1, 'Address must be longer than a character').max(LIMITS.house.address, notExceed('Address', LIMITS.house.address)),
+  address: z
+    .string()
+    .trim()
+    .min(1, 'Address must be longer than a character')
+    .max(LIMITS.house.address, notExceed('Address', LIMITS.house.address)),
   apt: optionalText('Apt.', LIMITS.house.apt),
-  city: z.string().trim().min(1, 'City must be at least 1 character long').max(LIMITS.house.city, notExceed('City', LIMITS.house.city)),
-  state: z.string().min(2, 'State must be selected').refine((value) => (STATE_VALUES as readonly string[]).includes(value), 'State must be selected'),
-  zip: z.string().trim().min(1, 'Zip must be at least 1 character long').max(LIMITS.house.zip, notExceed('Zip', LIMITS.house.zip)),
+  city: z
+    .string()
+    .trim()
+    .min(1, 'City must be at least 1 character long')
+    .max(LIMITS.house.city, notExceed('City', LIMITS.house.city)),
+  state: z
+    .string()
+    .min(2, 'State must be selected')
+    .refine((value) => (STATE_VALUES as readonly string[]).includes(value), 'State must be selected'),
+  zip: z
+    .string()
+    .trim()
+    .min(1, 'Zip must be at least 1 character long')
+    .max(LIMITS.house.zip, notExceed('Zip', LIMITS.house.zip)),
   note: optionalText('Note', LIMITS.house.note),
   member_number: optionalText('Member number', LIMITS.house.memberNumber),
   security_code: optionalText('Security code', LIMITS.house.securityCode),
@@ -92,7 +119,8 @@ export const END_BEFORE_START = 'End date must not be before the start date';
 export function houseCheckWindowIssues(on: boolean, start: Date | null, end: Date | null, ctx: z.RefinementCtx): void {
   if (on && !start) ctx.addIssue({ code: 'custom', path: ['house_check_start_date'], message: 'Field required' });
   if (on && !end) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: 'Field required' });
-  if (start && end && end < start) ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: END_BEFORE_START });
+  if (start && end && end < start)
+    ctx.addIssue({ code: 'custom', path: ['house_check_end_date'], message: END_BEFORE_START });
 }
 
 export const updateHouseSchema = z
@@ -103,7 +131,9 @@ export const updateHouseSchema = z
     house_check_end_date: z.date().nullable(),
     house_check_note: optionalText('House check note', LIMITS.house.houseCheckNote),
   })
-  .superRefine((values, ctx) => houseCheckWindowIssues(values.house_check, values.house_check_start_date, values.house_check_end_date, ctx));
+  .superRefine((values, ctx) =>
+    houseCheckWindowIssues(values.house_check, values.house_check_start_date, values.house_check_end_date, ctx),
+  );
 export type UpdateHouseValues = z.infer<typeof updateHouseSchema>;
 
 // ---- house check --------------------------------------------------------------
@@ -123,15 +153,23 @@ export const SELECTABLE_USER_TYPES = ['manager', 'regular'] as const;
 export const updateUserSchema = z.object({
   first_name: personName('First name'),
   last_name: personName('Last name'),
-  type: z.string().min(1, 'Invalid type').refine((value) => (SELECTABLE_USER_TYPES as readonly string[]).includes(value), 'Invalid type'),
+  type: z
+    .string()
+    .min(1, 'Invalid type')
+    .refine((value) => (SELECTABLE_USER_TYPES as readonly string[]).includes(value), 'Invalid type'),
 });
-export const emailSchema = z.string().trim().min(1, 'Email must be at least one character long').pipe(z.email('Not a valid email'));
+export const emailSchema = z
+  .string()
+  .trim()
+  .min(1, 'Email must be at least one character long')
+  .pipe(z.email('Not a valid email'));
 export const addUserSchema = updateUserSchema.extend({ email: emailSchema });
 export type AddUserValues = z.infer<typeof addUserSchema>;
 export type UpdateUserValues = z.infer<typeof updateUserSchema>;
 
 // ---- concerns (one set of limits for create and edit, DESIGN.md) ----------------
-const concernField = (max: number) => z.string().trim().min(1, 'Field must be longer than a character').max(max, `Field must not exceed ${max} characters`);
+const concernField = (max: number) =>
+  z.string().trim().min(1, 'Field must be longer than a character').max(max, `Field must not exceed ${max} characters`);
 export const concernSchema = z.object({
   name: concernField(LIMITS.concern.name),
   hint: concernField(LIMITS.concern.hint),
@@ -148,20 +186,23 @@ export function parseHourMinute(hour: string, minute: string): { hour: number; m
   return h <= 23 && m <= 59 ? { hour: h, minute: m } : null;
 }
 
-export const reportSchema = z
-  .object({
-    type: z.enum(REPORT_TYPE_VALUES, 'Invalid choice'),
-    weather: z.enum(WEATHER_VALUES, 'Invalid choice'),
-    incident_date: z.date('An incident date is required'),
-    hour: z.string().refine((hour) => parseHourMinute(hour, '0') !== null, 'Incorrect hour and/or minute'),
-    minute: z.string().refine((minute) => parseHourMinute('0', minute) !== null, 'Incorrect hour and/or minute'),
-    narative: z.string().trim().min(1, 'Missing content').max(LIMITS.report.narrative, notExceed('Narrative', LIMITS.report.narrative)),
-    ai_generated_narative: z.string().max(LIMITS.report.narrative, notExceed('AI narrative', LIMITS.report.narrative)),
-    house: z.string().max(LIMITS.report.id, 'Invalid house'),
-    resident: z.string().max(LIMITS.report.id, 'Invalid resident'),
-    injury: z.boolean(),
-    ems_pbso: z.boolean(),
-  });
+export const reportSchema = z.object({
+  type: z.enum(REPORT_TYPE_VALUES, 'Invalid choice'),
+  weather: z.enum(WEATHER_VALUES, 'Invalid choice'),
+  incident_date: z.date('An incident date is required'),
+  hour: z.string().refine((hour) => parseHourMinute(hour, '0') !== null, 'Incorrect hour and/or minute'),
+  minute: z.string().refine((minute) => parseHourMinute('0', minute) !== null, 'Incorrect hour and/or minute'),
+  narative: z
+    .string()
+    .trim()
+    .min(1, 'Missing content')
+    .max(LIMITS.report.narrative, notExceed('Narrative', LIMITS.report.narrative)),
+  ai_generated_narative: z.string().max(LIMITS.report.narrative, notExceed('AI narrative', LIMITS.report.narrative)),
+  house: z.string().max(LIMITS.report.id, 'Invalid house'),
+  resident: z.string().max(LIMITS.report.id, 'Invalid resident'),
+  injury: z.boolean(),
+  ems_pbso: z.boolean(),
+});
 export type ReportValues = z.infer<typeof reportSchema>;
 
 // ---- report filter --------------------------------------------------------------

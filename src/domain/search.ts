@@ -7,7 +7,10 @@ export function searchWords(query: string): string[] {
   return query.toLocaleLowerCase().split(/\s+/).filter(Boolean);
 }
 
-export function matchesSearch(words: readonly string[], fields: ReadonlyArray<string | number | null | undefined>): boolean {
+export function matchesSearch(
+  words: readonly string[],
+  fields: ReadonlyArray<string | number | null | undefined>,
+): boolean {
   if (words.length === 0) return true;
   const haystack = fields
     .filter((f): f is string | number => f !== null && f !== undefined && f !== '')
@@ -16,7 +19,11 @@ export function matchesSearch(words: readonly string[], fields: ReadonlyArray<st
 }
 
 /** Filters a list with the search rule; `fieldsOf` names the searched fields. */
-export function searchList<T>(items: readonly T[], query: string, fieldsOf: (item: T) => ReadonlyArray<string | number | null | undefined>): T[] {
+export function searchList<T>(
+  items: readonly T[],
+  query: string,
+  fieldsOf: (item: T) => ReadonlyArray<string | number | null | undefined>,
+): T[] {
   const words = searchWords(query);
   if (words.length === 0) return [...items];
   return items.filter((item) => matchesSearch(words, fieldsOf(item)));

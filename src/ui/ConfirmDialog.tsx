@@ -48,7 +48,12 @@ export function ConfirmDialog({
               {cancelLabel}
             </button>
             {secondaryLabel && onSecondary && (
-              <button type="button" onClick={onSecondary} disabled={busy} className="rounded border border-gray-300 px-4 py-2 font-medium disabled:opacity-60">
+              <button
+                type="button"
+                onClick={onSecondary}
+                disabled={busy}
+                className="rounded border border-gray-300 px-4 py-2 font-medium disabled:opacity-60"
+              >
                 {secondaryLabel}
               </button>
             )}

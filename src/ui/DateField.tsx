@@ -55,7 +55,15 @@ export interface DateFieldProps {
   yearsBack?: number;
 }
 
-export function DateField({ label, value, onChange, isDayDisabled, disabled = false, error, yearsBack }: DateFieldProps) {
+export function DateField({
+  label,
+  value,
+  onChange,
+  isDayDisabled,
+  disabled = false,
+  error,
+  yearsBack,
+}: DateFieldProps) {
   const [open, setOpen] = useState(false);
   const id = useId();
   const shown = open && !disabled;
@@ -80,13 +88,25 @@ export function DateField({ label, value, onChange, isDayDisabled, disabled = fa
         className={`${inputClass} flex items-center justify-between bg-white text-left disabled:cursor-not-allowed disabled:bg-gray-100 disabled:text-gray-600 ${value ? '' : 'text-gray-600'}`}
       >
         {value ? format(value, 'MMM d, yyyy') : 'Pick a date'}
-        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+        <svg
+          width="18"
+          height="18"
+          viewBox="0 0 24 24"
+          aria-hidden="true"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
           <rect x="3" y="4" width="18" height="18" rx="2" />
           <path d="M16 2v4M8 2v4M3 10h18" />
         </svg>
       </button>
       {shown && (
-        <div id={`${id}-calendar`} ref={reveal} className="mt-2 inline-block rounded-lg border border-gray-200 bg-white p-2 shadow">
+        <div
+          id={`${id}-calendar`}
+          ref={reveal}
+          className="mt-2 inline-block rounded-lg border border-gray-200 bg-white p-2 shadow"
+        >
           <DayPicker
             mode="single"
             style={CALENDAR_STYLE}
@@ -96,7 +116,13 @@ export function DateField({ label, value, onChange, isDayDisabled, disabled = fa
             selected={value ?? undefined}
             defaultMonth={value ?? today}
             disabled={isDayDisabled as Matcher | undefined}
-            {...(yearsBack ? { captionLayout: 'dropdown' as const, startMonth: startOfYear(subYears(today, yearsBack)), endMonth: endOfYear(today) } : {})}
+            {...(yearsBack
+              ? {
+                  captionLayout: 'dropdown' as const,
+                  startMonth: startOfYear(subYears(today, yearsBack)),
+                  endMonth: endOfYear(today),
+                }
+              : {})}
             onSelect={(day) => {
               onChange(day ?? null);
               setOpen(false);

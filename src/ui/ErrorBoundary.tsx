@@ -46,15 +46,28 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 }
 
 /** Around each screen: a failed screen offers the way back to Homes (which also tries again). */
-export function ScreenErrorBoundary({ children, resetKey, onBack }: { children: ReactNode; resetKey: unknown; onBack: () => void }) {
+export function ScreenErrorBoundary({
+  children,
+  resetKey,
+  onBack,
+}: {
+  children: ReactNode;
+  resetKey: unknown;
+  onBack: () => void;
+}) {
   return (
     <ErrorBoundary
       name="Screen"
       resetKey={resetKey}
       fallback={(reset) => (
-        <div role="alert" className="mx-auto flex max-w-md flex-col items-center gap-3 rounded-lg border border-gray-300 bg-white p-8 text-center">
+        <div
+          role="alert"
+          className="mx-auto flex max-w-md flex-col items-center gap-3 rounded-lg border border-gray-300 bg-white p-8 text-center"
+        >
           <h1 className="text-xl font-semibold">Something went wrong</h1>
-          <p className="text-sm text-gray-700">This screen could not be shown. Changes saved on this device are kept.</p>
+          <p className="text-sm text-gray-700">
+            This screen could not be shown. Changes saved on this device are kept.
+          </p>
           <button
             type="button"
             onClick={() => {
@@ -79,7 +92,15 @@ export function ScreenErrorBoundary({ children, resetKey, onBack }: { children: 
  * own height in a grid row. No alert role: a list with several bad records
  * would otherwise keep interrupting.
  */
-export function ItemErrorBoundary({ children, resetKey, as: Tag = 'div' }: { children: ReactNode; resetKey?: unknown; as?: 'div' | 'li' }) {
+export function ItemErrorBoundary({
+  children,
+  resetKey,
+  as: Tag = 'div',
+}: {
+  children: ReactNode;
+  resetKey?: unknown;
+  as?: 'div' | 'li';
+}) {
   return (
     <ErrorBoundary
       name="List item"
@@ -87,7 +108,11 @@ export function ItemErrorBoundary({ children, resetKey, as: Tag = 'div' }: { chi
       fallback={(reset) => (
         <Tag className="flex items-center justify-between gap-3 self-start rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
           <span>Something went wrong</span>
-          <button type="button" onClick={reset} className="rounded border border-red-300 bg-white px-3 py-1 font-medium text-red-900 hover:bg-red-100">
+          <button
+            type="button"
+            onClick={reset}
+            className="rounded border border-red-300 bg-white px-3 py-1 font-medium text-red-900 hover:bg-red-100"
+          >
             Try again
           </button>
         </Tag>

@@ -2,9 +2,17 @@
  * Form fields with their label and error message, wired for
  * react-hook-form's register(); the error text comes from the zod schemas.
  */
-import { forwardRef, useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import {
+  forwardRef,
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from 'react';
 
-export const inputClass = 'mt-1 block min-h-[42px] w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
+export const inputClass =
+  'mt-1 block min-h-[42px] w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
@@ -21,14 +29,24 @@ interface Labelled {
 }
 
 /** The label, the control and its error message, with the ids that tie them together. */
-function Labelled({ label, error, className, control }: Labelled & { className?: string; control: (aria: ControlAria) => ReactNode }) {
+function Labelled({
+  label,
+  error,
+  className,
+  control,
+}: Labelled & { className?: string; control: (aria: ControlAria) => ReactNode }) {
   const id = useId();
   return (
     <div className={className}>
       <label htmlFor={id} className="block text-sm font-medium">
         {label}
       </label>
-      {control({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined, className: inputClass })}
+      {control({
+        id,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': error ? `${id}-error` : undefined,
+        className: inputClass,
+      })}
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
@@ -41,25 +59,45 @@ interface ControlAria {
   className: string;
 }
 
-export const TextInput = forwardRef<HTMLInputElement, Labelled & InputHTMLAttributes<HTMLInputElement>>(function TextInput({ label, error, className, ...props }, ref) {
-  return <Labelled label={label} error={error} className={className} control={(aria) => <input ref={ref} {...aria} {...props} />} />;
-});
+export const TextInput = forwardRef<HTMLInputElement, Labelled & InputHTMLAttributes<HTMLInputElement>>(
+  function TextInput({ label, error, className, ...props }, ref) {
+    return (
+      <Labelled
+        label={label}
+        error={error}
+        className={className}
+        control={(aria) => <input ref={ref} {...aria} {...props} />}
+      />
+    );
+  },
+);
 
-export const TextArea = forwardRef<HTMLTextAreaElement, Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>>(function TextArea({ label, error, className, ...props }, ref) {
-  return <Labelled label={label} error={error} className={className} control={(aria) => <textarea ref={ref} {...aria} {...props} />} />;
-});
+export const TextArea = forwardRef<HTMLTextAreaElement, Labelled & TextareaHTMLAttributes<HTMLTextAreaElement>>(
+  function TextArea({ label, error, className, ...props }, ref) {
+    return (
+      <Labelled
+        label={label}
+        error={error}
+        className={className}
+        control={(aria) => <textarea ref={ref} {...aria} {...props} />}
+      />
+    );
+  },
+);
 
-export const SelectInput = forwardRef<HTMLSelectElement, Labelled & SelectHTMLAttributes<HTMLSelectElement>>(function SelectInput({ label, error, className, children, ...props }, ref) {
-  return (
-    <Labelled
-      label={label}
-      error={error}
-      className={className}
-      control={(aria) => (
-        <select ref={ref} {...aria} {...props}>
-          {children}
-        </select>
-      )}
-    />
-  );
-});
+export const SelectInput = forwardRef<HTMLSelectElement, Labelled & SelectHTMLAttributes<HTMLSelectElement>>(
+  function SelectInput({ label, error, className, children, ...props }, ref) {
+    return (
+      <Labelled
+        label={label}
+        error={error}
+        className={className}
+        control={(aria) => (
+          <select ref={ref} {...aria} {...props}>
+            {children}
+          </select>
+        )}
+      />
+    );
+  },
+);

@@ -24,13 +24,29 @@ export interface ListScreenProps {
   children?: ReactNode;
 }
 
-export function ListScreen({ title, add, notice, search, count, countText, emptyText, loadingLabel, items, children }: ListScreenProps) {
+export function ListScreen({
+  title,
+  add,
+  notice,
+  search,
+  count,
+  countText,
+  emptyText,
+  loadingLabel,
+  items,
+  children,
+}: ListScreenProps) {
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">{title}</h1>
         {add && (
-          <button type="button" disabled={add.disabled} onClick={add.onClick} className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50">
+          <button
+            type="button"
+            disabled={add.disabled}
+            onClick={add.onClick}
+            className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
+          >
             {add.label}
           </button>
         )}

@@ -8,26 +8,43 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import type { ReactNode } from 'react';
 import { useToastHost } from './toast.tsx';
 
-export function Sheet({ open, onClose, title, children, wide = false }: { open: boolean; onClose: () => void; title: string; children: ReactNode; wide?: boolean }) {
+export function Sheet({
+  open,
+  onClose,
+  title,
+  children,
+  wide = false,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   const toastSlot = useToastHost(open);
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />
       <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         {/* dvh: the visible height, so the panel's top is not under a phone browser's toolbar. */}
-        <DialogPanel className={`flex max-h-[92dvh] w-full flex-col rounded-t-2xl bg-white shadow-xl sm:rounded-2xl ${wide ? 'sm:max-w-2xl' : 'sm:max-w-lg'}`}>
+        <DialogPanel
+          className={`flex max-h-[92dvh] w-full flex-col rounded-t-2xl bg-white shadow-xl sm:rounded-2xl ${wide ? 'sm:max-w-2xl' : 'sm:max-w-lg'}`}
+        >
           <div className="shrink-0 px-5 pt-5">
             <div className="mb-4 flex items-center justify-between gap-3">
               <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
-              <button type="button" onClick={onClose} aria-label="Close" className="rounded px-2 text-2xl leading-none text-gray-500 hover:text-gray-900">
+              <button
+                type="button"
+                onClick={onClose}
+                aria-label="Close"
+                className="rounded px-2 text-2xl leading-none text-gray-500 hover:text-gray-900"
+              >
                 ×
               </button>
             </div>
             <div ref={toastSlot} />
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pb-5">
-            {children}
-          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pb-5">{children}</div>
         </DialogPanel>
       </div>
     </Dialog>

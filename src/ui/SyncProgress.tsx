@@ -27,7 +27,12 @@ export function SyncProgress({ noun, progress }: { noun: string; progress: SyncP
       </p>
       {progress.total !== null && progress.total > 0 && (
         // The text says the same to a screen reader.
-        <progress aria-hidden="true" className="h-2 w-64 max-w-full accent-black" value={Math.min(progress.loaded, progress.total)} max={progress.total} />
+        <progress
+          aria-hidden="true"
+          className="h-2 w-64 max-w-full accent-black"
+          value={Math.min(progress.loaded, progress.total)}
+          max={progress.total}
+        />
       )}
     </div>
   );

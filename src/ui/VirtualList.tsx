@@ -25,7 +25,13 @@
  * Each item is wrapped in a `div role="listitem"` (a grid cell its card
  * fills): the card itself is a div or an article, not an `li`.
  */
-import { defaultRangeExtractor, measureElement, useWindowVirtualizer, type Range, type VirtualItem } from '@tanstack/react-virtual';
+import {
+  defaultRangeExtractor,
+  measureElement,
+  useWindowVirtualizer,
+  type Range,
+  type VirtualItem,
+} from '@tanstack/react-virtual';
 import { useCallback, useLayoutEffect, useRef, useState, type FocusEvent, type ReactNode } from 'react';
 
 export interface VirtualListProps<T> {
@@ -69,7 +75,18 @@ export function forgetScrollPosition(listKey: string): void {
 /** Tailwind's `top-0` sticky navigation bar covers this much of the top of the window. */
 const STICKY_BAR_PX = 64;
 
-export function VirtualList<T>({ listKey, label, items, getKey, renderItem, estimateRowHeight, columns, gap = 0, overscan = 4, className = '' }: VirtualListProps<T>) {
+export function VirtualList<T>({
+  listKey,
+  label,
+  items,
+  getKey,
+  renderItem,
+  estimateRowHeight,
+  columns,
+  gap = 0,
+  overscan = 4,
+  className = '',
+}: VirtualListProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
   const [restore] = useState(() => remembered.get(listKey));
   const [width, setWidth] = useState(() => restore?.width ?? 0);
@@ -109,7 +126,10 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
     // measures 0 px a row: keeping the last size stops it from drawing every row.
     measureElement: (element, entry, instance) => {
       const size = measureElement(element, entry, instance);
-      return size > 0 ? size : (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ?? estimateRowHeight(perRow));
+      return size > 0
+        ? size
+        : (instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ??
+            estimateRowHeight(perRow));
     },
   });
 
@@ -162,7 +182,15 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
   };
 
   return (
-    <div ref={listRef} role="list" aria-label={label} className={`relative ${className}`} style={{ height: virtualizer.getTotalSize() }} onFocus={onFocus} onBlur={onBlur}>
+    <div
+      ref={listRef}
+      role="list"
+      aria-label={label}
+      className={`relative ${className}`}
+      style={{ height: virtualizer.getTotalSize() }}
+      onFocus={onFocus}
+      onBlur={onBlur}
+    >
       {virtualizer.getVirtualItems().map((row) => {
         const first = row.index * perRow;
         return (
@@ -171,11 +199,21 @@ export function VirtualList<T>({ listKey, label, items, getKey, renderItem, esti
             data-index={row.index}
             ref={virtualizer.measureElement}
             className="absolute top-0 left-0 grid w-full"
-            style={{ transform: `translateY(${row.start - scrollMargin}px)`, gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`, columnGap: gap }}
+            style={{
+              transform: `translateY(${row.start - scrollMargin}px)`,
+              gridTemplateColumns: `repeat(${perRow}, minmax(0, 1fr))`,
+              columnGap: gap,
+            }}
           >
             {/* A grid cell, so the card fills the row's height as in a plain CSS grid. */}
             {items.slice(first, first + perRow).map((item, column) => (
-              <div key={getKey(item)} role="listitem" aria-setsize={items.length} aria-posinset={first + column + 1} className="grid min-w-0">
+              <div
+                key={getKey(item)}
+                role="listitem"
+                aria-setsize={items.length}
+                aria-posinset={first + column + 1}
+                className="grid min-w-0"
+              >
                 {renderItem(item, first + column)}
               </div>
             ))}

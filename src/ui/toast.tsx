@@ -3,7 +3,16 @@
  * (50 px) to dismiss, F8 moves focus to the notification area. Titles are
  * 'Success', 'Fail' or 'Failure'; failures use the destructive style.
  */
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode, type PointerEvent } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  type ReactNode,
+  type PointerEvent,
+} from 'react';
 import { createPortal } from 'react-dom';
 
 export const TOAST_DURATION_MS = 5_000;
@@ -99,7 +108,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
       tabIndex={-1}
       aria-label="Notifications (F8)"
       className={`pointer-events-none flex flex-col gap-2 outline-none print:hidden ${
-        host ? 'py-2 empty:py-0' : 'fixed right-0 bottom-0 z-[100] w-full max-w-sm p-4 pb-[max(1rem,env(safe-area-inset-bottom))]'
+        host
+          ? 'py-2 empty:py-0'
+          : 'fixed right-0 bottom-0 z-[100] w-full max-w-sm p-4 pb-[max(1rem,env(safe-area-inset-bottom))]'
       }`}
     >
       {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
@@ -145,7 +156,12 @@ function ToastItem({ toast, onDismiss }: { toast: ToastState; onDismiss: () => v
         <p className="text-sm font-semibold">{toast.title}</p>
         {toast.description && <p className="mt-1 text-sm opacity-90">{toast.description}</p>}
       </div>
-      <button type="button" onClick={onDismiss} aria-label="Close" className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100">
+      <button
+        type="button"
+        onClick={onDismiss}
+        aria-label="Close"
+        className="rounded px-1 text-lg leading-none opacity-80 hover:opacity-100"
+      >
         ×
       </button>
     </div>

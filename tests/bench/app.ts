@@ -17,7 +17,11 @@ export interface AppBuild {
   remove: () => void;
 }
 
-export async function appToMeasure(dist: string | undefined, name: string, progress: (message: string) => void): Promise<AppBuild> {
+export async function appToMeasure(
+  dist: string | undefined,
+  name: string,
+  progress: (message: string) => void,
+): Promise<AppBuild> {
   if (dist) {
     const distDir = resolve(dist);
     if (!existsSync(join(distDir, 'index.html'))) throw new Error(`${distDir} holds no built app (index.html)`);
@@ -29,7 +33,12 @@ export async function appToMeasure(dist: string | undefined, name: string, progr
   try {
     progress('building the app (vite.config.ts, as npm run build)');
     await buildHookLibs();
-    await build({ root: projectRoot, configFile: join(projectRoot, 'vite.config.ts'), logLevel: 'warn', build: { outDir: distDir, emptyOutDir: true } });
+    await build({
+      root: projectRoot,
+      configFile: join(projectRoot, 'vite.config.ts'),
+      logLevel: 'warn',
+      build: { outDir: distDir, emptyOutDir: true },
+    });
   } catch (error) {
     remove();
     throw error;

@@ -25,7 +25,14 @@ export interface BenchSizes {
 
 /** The community at a scale: homes and reports grow with it; concerns, staff and months do not. */
 export function benchSizes(scale = 1): BenchSizes {
-  return { houses: 5_000 * scale, residentsPerHouse: 2, phonesPerHouse: 2, concerns: 300, reports: 20_000 * scale, months: 24 };
+  return {
+    houses: 5_000 * scale,
+    residentsPerHouse: 2,
+    phonesPerHouse: 2,
+    concerns: 300,
+    reports: 20_000 * scale,
+    months: 24,
+  };
 }
 
 /** Scale 1. */
@@ -49,17 +56,108 @@ export interface BenchData {
 }
 
 const STREETS = [
-  'Royal Palm', 'Heron', 'Egret', 'Pelican', 'Mangrove', 'Sea Grape', 'Coral', 'Sandpiper', 'Osprey', 'Manatee',
-  'Banyan', 'Cypress', 'Hibiscus', 'Jasmine', 'Orchid', 'Magnolia', 'Tarpon', 'Dolphin', 'Seabreeze', 'Lighthouse',
-  'Marlin', 'Sailfish', 'Anchor', 'Harbor', 'Lagoon', 'Cove', 'Island', 'Bayview', 'Sunrise', 'Sunset',
-  'Gulfstream', 'Palmetto', 'Mahogany', 'Gumbo Limbo', 'Key Lime', 'Flamingo', 'Ibis', 'Spoonbill', 'Turtle', 'Reef',
+  'Royal Palm',
+  'Heron',
+  'Egret',
+  'Pelican',
+  'Mangrove',
+  'Sea Grape',
+  'Coral',
+  'Sandpiper',
+  'Osprey',
+  'Manatee',
+  'Banyan',
+  'Cypress',
+  'Hibiscus',
+  'Jasmine',
+  'Orchid',
+  'Magnolia',
+  'Tarpon',
+  'Dolphin',
+  'Seabreeze',
+  'Lighthouse',
+  'Marlin',
+  'Sailfish',
+  'Anchor',
+  'Harbor',
+  'Lagoon',
+  'Cove',
+  'Island',
+  'Bayview',
+  'Sunrise',
+  'Sunset',
+  'Gulfstream',
+  'Palmetto',
+  'Mahogany',
+  'Gumbo Limbo',
+  'Key Lime',
+  'Flamingo',
+  'Ibis',
+  'Spoonbill',
+  'Turtle',
+  'Reef',
 ];
 const SUFFIXES = ['Way', 'Drive', 'Court', 'Lane', 'Road', 'Circle', 'Terrace', 'Place'];
 const CITIES = ['Jupiter', 'Tequesta', 'Juno Beach', 'Palm Beach Gardens', 'Wellington', 'Boca Raton'];
 const ZIPS = ['33458', '33469', '33477', '33408', '33410', '33418', '33414', '33431', '33432', '33433'];
-const FIRST = ['James', 'Maria', 'Robert', 'Linda', 'Michael', 'Patricia', 'David', 'Susan', 'Carlos', 'Ana', 'Wei', 'Mei', 'Ahmed', 'Fatima', 'John', 'Grace'];
-const LAST = ['Smith', 'Garcia', 'Johnson', 'Martinez', 'Brown', 'Lopez', 'Davis', 'Nguyen', 'Wilson', 'Chen', 'Taylor', 'Patel', 'Moore', 'Rivera', 'Clark', 'Lewis'];
-const WORDS = ['gate', 'vehicle', 'resident', 'noise', 'garage', 'door', 'light', 'patrol', 'officer', 'observed', 'called', 'parked', 'street', 'visitor', 'alarm', 'checked', 'secure', 'window', 'mailbox', 'dog'];
+const FIRST = [
+  'James',
+  'Maria',
+  'Robert',
+  'Linda',
+  'Michael',
+  'Patricia',
+  'David',
+  'Susan',
+  'Carlos',
+  'Ana',
+  'Wei',
+  'Mei',
+  'Ahmed',
+  'Fatima',
+  'John',
+  'Grace',
+];
+const LAST = [
+  'Smith',
+  'Garcia',
+  'Johnson',
+  'Martinez',
+  'Brown',
+  'Lopez',
+  'Davis',
+  'Nguyen',
+  'Wilson',
+  'Chen',
+  'Taylor',
+  'Patel',
+  'Moore',
+  'Rivera',
+  'Clark',
+  'Lewis',
+];
+const WORDS = [
+  'gate',
+  'vehicle',
+  'resident',
+  'noise',
+  'garage',
+  'door',
+  'light',
+  'patrol',
+  'officer',
+  'observed',
+  'called',
+  'parked',
+  'street',
+  'visitor',
+  'alarm',
+  'checked',
+  'secure',
+  'window',
+  'mailbox',
+  'dog',
+];
 
 export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
   const sizes = benchSizes(scale);
@@ -114,7 +212,13 @@ export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
       residents.push({ id: id(), first_name: pick(FIRST), last_name: pick(LAST), owner: r === 0, house: house.id });
     }
     for (let p = 0; p < sizes.phonesPerHouse; p++) {
-      phones.push({ id: id(), phone_number: phone(), primary: p === 0, type: p === 0 ? 'cell' : 'home', house: house.id });
+      phones.push({
+        id: id(),
+        phone_number: phone(),
+        primary: p === 0,
+        type: p === 0 ? 'cell' : 'home',
+        house: house.id,
+      });
     }
   }
 
@@ -131,7 +235,7 @@ export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
       type: pick(REPORT_TYPE_VALUES),
       weather: pick(WEATHER_VALUES),
       incident_time: pbDate(new Date(historyFrom.getTime() + Math.floor(rng() * span))),
-      phone_number: house ? phones[houseIndex * sizes.phonesPerHouse]!.phone_number as string : '',
+      phone_number: house ? (phones[houseIndex * sizes.phonesPerHouse]!.phone_number as string) : '',
       community: community.id,
       house: house?.id ?? '',
       resident: house && rng() < 0.5 ? residents[houseIndex * sizes.residentsPerHouse]!.id : '',

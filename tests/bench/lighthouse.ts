@@ -59,11 +59,14 @@ const { values: options } = parseArgs({
 });
 const scale = options.demo ? 0 : Number(options.scale);
 const runCount = Number(options.runs);
-if (!Number.isInteger(scale) || scale < 0) throw new Error(`--scale must be a whole number ≥ 0 (0 = the demo data), not ${options.scale}`);
-if (!Number.isInteger(runCount) || runCount < 1) throw new Error(`--runs must be a whole number ≥ 1, not ${options.runs}`);
+if (!Number.isInteger(scale) || scale < 0)
+  throw new Error(`--scale must be a whole number ≥ 0 (0 = the demo data), not ${options.scale}`);
+if (!Number.isInteger(runCount) || runCount < 1)
+  throw new Error(`--runs must be a whole number ≥ 1, not ${options.runs}`);
 
 const started = performance.now();
-const progress = (message: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+const progress = (message: string) =>
+  console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
 const load1 = () => loadavg()[0]!;
 
 // ---- figures ----------------------------------------------------------------------
@@ -127,12 +130,19 @@ function items(lhr: Result, audit: string): Array<Record<string, unknown>> {
 function summarise(lhr: Result, page: PageName, run: number, load: number, report: string): LighthouseRun {
   const metric = (id: string) => {
     const value = lhr.audits[id]?.numericValue;
-    if (value === undefined) throw new Error(`Lighthouse gave no ${id} for ${page} (run ${run}): ${lhr.audits[id]?.errorMessage ?? lhr.runtimeError?.message ?? 'no reason given'}`);
+    if (value === undefined)
+      throw new Error(
+        `Lighthouse gave no ${id} for ${page} (run ${run}): ${lhr.audits[id]?.errorMessage ?? lhr.runtimeError?.message ?? 'no reason given'}`,
+      );
     return value;
   };
   const score = lhr.categories.performance?.score;
-  if (score == null) throw new Error(`Lighthouse gave no performance score for ${page} (run ${run}): ${lhr.runtimeError?.message ?? 'no reason given'}`);
-  const lcpItem = items(lhr, 'largest-contentful-paint-element')[0] as { items?: Array<{ node?: { snippet?: string } }> } | undefined;
+  if (score == null)
+    throw new Error(
+      `Lighthouse gave no performance score for ${page} (run ${run}): ${lhr.runtimeError?.message ?? 'no reason given'}`,
+    );
+  const lcpItem = items(lhr, 'largest-contentful-paint-element')[0] as
+    { items?: Array<{ node?: { snippet?: string } }> } | undefined;
   return {
     page,
     run,
@@ -141,13 +151,26 @@ function summarise(lhr: Result, page: PageName, run: number, load: number, repor
     load,
     benchmarkIndex: Math.round(lhr.environment.benchmarkIndex),
     finalUrl: lhr.finalDisplayedUrl,
-    mainThread: Object.fromEntries(items(lhr, 'mainthread-work-breakdown').map((i) => [String(i.groupLabel ?? i.group), Math.round(Number(i.duration))])),
+    mainThread: Object.fromEntries(
+      items(lhr, 'mainthread-work-breakdown').map((i) => [
+        String(i.groupLabel ?? i.group),
+        Math.round(Number(i.duration)),
+      ]),
+    ),
     scripts: items(lhr, 'bootup-time')
       .slice(0, 5)
-      .map((i) => ({ url: String(i.url), totalMs: Math.round(Number(i.total)), scriptingMs: Math.round(Number(i.scripting)) })),
+      .map((i) => ({
+        url: String(i.url),
+        totalMs: Math.round(Number(i.total)),
+        scriptingMs: Math.round(Number(i.scripting)),
+      })),
     longTasks: items(lhr, 'long-tasks')
       .slice(0, 8)
-      .map((i) => ({ url: String(i.url), startMs: Math.round(Number(i.startTime)), durationMs: Math.round(Number(i.duration)) })),
+      .map((i) => ({
+        url: String(i.url),
+        startMs: Math.round(Number(i.startTime)),
+        durationMs: Math.round(Number(i.duration)),
+      })),
     lcpElement: lcpItem?.items?.[0]?.node?.snippet ?? null,
     warnings: lhr.runWarnings.map(String),
     report,
@@ -157,9 +180,15 @@ function summarise(lhr: Result, page: PageName, run: number, load: number, repor
 function table(bench: LighthouseBench): string {
   const row = (page: string, run: string, r: { score: number } & Metrics, load: string, cpu: string) =>
     `| ${page} | ${run} | ${r.score} | ${time(r.fcpMs)} | ${time(r.lcpMs)} | ${time(r.tbtMs)} | ${r.cls.toFixed(3)} | ${time(r.speedIndexMs)} | ${load} | ${cpu} |`;
-  const lines = ['| page | run | performance | FCP | LCP | TBT | CLS | Speed Index | load (1 min) | benchmark index |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| page | run | performance | FCP | LCP | TBT | CLS | Speed Index | load (1 min) | benchmark index |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const { name } of PAGES) {
-    for (const r of bench.runs.filter((x) => x.page === name)) lines.push(row(name, String(r.run), { score: r.score, ...r.metrics }, r.load.toFixed(2), String(r.benchmarkIndex)));
+    for (const r of bench.runs.filter((x) => x.page === name))
+      lines.push(
+        row(name, String(r.run), { score: r.score, ...r.metrics }, r.load.toFixed(2), String(r.benchmarkIndex)),
+      );
     lines.push(row(`**${name}**`, '**median**', bench.medians[name], '—', '—'));
   }
   return lines.join('\n');
@@ -182,7 +211,13 @@ async function startCommunity(distDir: string): Promise<Community> {
     const summary = await seedDemo(server.admin);
     await server.admin.settings.update({ rateLimits: { enabled: false } });
     const { houses, reports } = summary.counts;
-    return { url: server.url, account: DEMO_REGULAR, houses: houses.created + houses.present, reports: reports.created + reports.present, stop: () => server.stop() };
+    return {
+      url: server.url,
+      account: DEMO_REGULAR,
+      houses: houses.created + houses.present,
+      reports: reports.created + reports.present,
+      stop: () => server.stop(),
+    };
   }
   const seeded = await seededFolder(progress, scale);
   const server = await startPocketBase({ dataDir: seeded.dataDir, publicDir: distDir, superuser: SUPERUSER });
@@ -234,7 +269,13 @@ async function main(): Promise<void> {
     await page.goto('about:blank');
 
     mkdirSync(REPORTS, { recursive: true });
-    const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true };
+    const flags: Flags = {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: ['performance'],
+      disableStorageReset: true,
+    };
     const runs: LighthouseRun[] = [];
     let version = '';
     for (let run = 1; run <= runCount; run++) {
@@ -247,17 +288,24 @@ async function main(): Promise<void> {
         writeFileSync(report, typeof result.report === 'string' ? result.report : JSON.stringify(result.lhr));
         const summary = summarise(result.lhr, target.name, run, load, report);
         // Audited anywhere but the signed-in screen (the login page after a lost session), the figures measure something else.
-        if (new URL(summary.finalUrl).pathname !== target.path) throw new Error(`${target.name} ended on ${summary.finalUrl}, not ${target.path}: the profile is not signed in`);
+        if (new URL(summary.finalUrl).pathname !== target.path)
+          throw new Error(
+            `${target.name} ended on ${summary.finalUrl}, not ${target.path}: the profile is not signed in`,
+          );
         runs.push(summary);
         const m = summary.metrics;
-        progress(`${target.name} run ${run}: ${summary.score} (FCP ${time(m.fcpMs)}, LCP ${time(m.lcpMs)}, TBT ${time(m.tbtMs)}, CLS ${m.cls.toFixed(3)}, SI ${time(m.speedIndexMs)}; load ${load.toFixed(2)}, benchmark index ${summary.benchmarkIndex})`);
+        progress(
+          `${target.name} run ${run}: ${summary.score} (FCP ${time(m.fcpMs)}, LCP ${time(m.lcpMs)}, TBT ${time(m.tbtMs)}, CLS ${m.cls.toFixed(3)}, SI ${time(m.speedIndexMs)}; load ${load.toFixed(2)}, benchmark index ${summary.benchmarkIndex})`,
+        );
       }
     }
 
     const medians = Object.fromEntries(
       PAGES.map(({ name }) => {
         const mine = runs.filter((r) => r.page === name);
-        const metrics = Object.fromEntries(Object.keys(METRICS).map((key) => [key, median(mine.map((r) => r.metrics[key as keyof Metrics]))])) as Metrics;
+        const metrics = Object.fromEntries(
+          Object.keys(METRICS).map((key) => [key, median(mine.map((r) => r.metrics[key as keyof Metrics]))]),
+        ) as Metrics;
         return [name, { score: median(mine.map((r) => r.score)), ...metrics }];
       }),
     ) as LighthouseBench['medians'];
@@ -271,11 +319,15 @@ async function main(): Promise<void> {
       totalMs: performance.now() - started,
     };
     // One file for every scale: this run replaces the previous run at its scale.
-    const previous = existsSync(OUTPUT) ? (JSON.parse(readFileSync(OUTPUT, 'utf8')) as { runs?: Record<string, LighthouseBench> }) : {};
+    const previous = existsSync(OUTPUT)
+      ? (JSON.parse(readFileSync(OUTPUT, 'utf8')) as { runs?: Record<string, LighthouseBench> })
+      : {};
     mkdirSync(dirname(OUTPUT), { recursive: true });
     writeFileSync(OUTPUT, `${JSON.stringify({ runs: { ...previous.runs, [String(scale)]: bench } }, null, 2)}\n`);
 
-    console.log(`\n## Lighthouse mobile, signed in: ${int(community.houses)} homes / ${int(community.reports)} reports (${scale === 0 ? 'the demo data' : `scale ${scale}`})\n`);
+    console.log(
+      `\n## Lighthouse mobile, signed in: ${int(community.houses)} homes / ${int(community.reports)} reports (${scale === 0 ? 'the demo data' : `scale ${scale}`})\n`,
+    );
     console.log(
       `Lighthouse ${version}, default mobile emulation and simulated throttling (4× CPU slowdown of what this machine shows), storage kept; ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}; ${cpus().length} cores, load average (1 min) before each run and Lighthouse's benchmark index of the CPU at the run in the last columns.\n`,
     );

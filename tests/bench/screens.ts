@@ -60,16 +60,20 @@ const { values: options } = parseArgs({
     dist: { type: 'string' },
     /** Writes a heap snapshot (Chrome DevTools format) with Homes open after the first sync: to find what holds the heap. */
     'heap-snapshot': { type: 'string' },
+    /** Writes a CPU profile (.cpuprofile, Chrome DevTools) of the typing: to find what a keystroke spends its time on. */
+    'cpu-profile': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
 const keyTarget = Number(options.keys);
 if (!Number.isInteger(scale) || scale < 1) throw new Error(`--scale must be a whole number ≥ 1, not ${options.scale}`);
-if (!Number.isInteger(keyTarget) || keyTarget < 100) throw new Error(`--keys must be at least 100 (p95 needs them), not ${options.keys}`);
+if (!Number.isInteger(keyTarget) || keyTarget < 100)
+  throw new Error(`--keys must be at least 100 (p95 needs them), not ${options.keys}`);
 
 const started = performance.now();
 const loadBefore = loadavg()[0]!;
-const progress = (message: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+const progress = (message: string) =>
+  console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
 
 // ---- in the page ------------------------------------------------------------------
 
@@ -120,7 +124,16 @@ function installProbe(card: string): void {
     firstCard: null,
     pending: null,
     arm(kind, trigger) {
-      probe.pending = { kind, trigger, t0: null, before: kind === 'count' ? countText() : null, seen: false, domMs: null, ms: null, after: null };
+      probe.pending = {
+        kind,
+        trigger,
+        t0: null,
+        before: kind === 'count' ? countText() : null,
+        seen: false,
+        domMs: null,
+        ms: null,
+        after: null,
+      };
     },
     countText,
   };
@@ -154,11 +167,21 @@ function installProbe(card: string): void {
 }
 
 /** Arms the probe, runs the action (a click or a key) and resolves with the probe's milliseconds. */
-async function timed(page: Page, kind: Pending['kind'], trigger: Pending['trigger'], action: () => Promise<void>, timeoutMs = 600_000): Promise<{ ms: number; domMs: number; after: string | null }> {
+async function timed(
+  page: Page,
+  kind: Pending['kind'],
+  trigger: Pending['trigger'],
+  action: () => Promise<void>,
+  timeoutMs = 600_000,
+): Promise<{ ms: number; domMs: number; after: string | null }> {
   await page.evaluate(([k, t]) => window.screensProbe.arm(k, t), [kind, trigger] as const);
   await action();
   await page.waitForFunction(() => window.screensProbe.pending?.ms != null, null, { polling: 20, timeout: timeoutMs });
-  return page.evaluate(() => ({ ms: window.screensProbe.pending!.ms!, domMs: window.screensProbe.pending!.domMs!, after: window.screensProbe.pending!.after }));
+  return page.evaluate(() => ({
+    ms: window.screensProbe.pending!.ms!,
+    domMs: window.screensProbe.pending!.domMs!,
+    after: window.screensProbe.pending!.after,
+  }));
 }
 
 // ---- figures ----------------------------------------------------------------------
@@ -169,7 +192,14 @@ function percentile(values: readonly number[], p: number): number {
 }
 const median = (values: readonly number[]) => percentile(values, 50);
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
-const ms = (n: number) => (!Number.isFinite(n) ? '—' : n < 10 ? `${n.toFixed(2)} ms` : n < 1000 ? `${n.toFixed(1)} ms` : `${(n / 1000).toFixed(2)} s`);
+const ms = (n: number) =>
+  !Number.isFinite(n)
+    ? '—'
+    : n < 10
+      ? `${n.toFixed(2)} ms`
+      : n < 1000
+        ? `${n.toFixed(1)} ms`
+        : `${(n / 1000).toFixed(2)} s`;
 
 interface ScreensRun {
   ranAt: string;
@@ -182,7 +212,17 @@ interface ScreensRun {
   bundle: RouteSize[];
   signInToFirstCardMs: number;
   signInToSyncedMs: number;
-  keystroke: { samples: number; p50Ms: number; p95Ms: number; /** Absent in runs saved before it was measured. */ domP50Ms?: number; domP95Ms?: number; maxMs: number; unchangedKeys: number; countMismatches: string[]; timingsMs: number[] };
+  keystroke: {
+    samples: number;
+    p50Ms: number;
+    p95Ms: number;
+    /** Absent in runs saved before it was measured. */ domP50Ms?: number;
+    domP95Ms?: number;
+    maxMs: number;
+    unchangedKeys: number;
+    countMismatches: string[];
+    timingsMs: number[];
+  };
   reportsToHomes: { warmMs: number; coldMs: number; warmRunsMs: number[]; coldRunsMs: number[] };
   offlineReloadToFirstCardMs: number;
   offlineReloadRunsMs: number[];
@@ -199,29 +239,41 @@ interface Row {
   target: string;
 }
 
-const kB = (run: ScreensRun, route: RouteSize['route']) => `${(run.bundle.find((b) => b.route === route)!.gzipBytes / 1000).toFixed(1)} kB`;
+const kB = (run: ScreensRun, route: RouteSize['route']) =>
+  `${(run.bundle.find((b) => b.route === route)!.gzipBytes / 1000).toFixed(1)} kB`;
 
 const ROWS: Row[] = [
   { name: 'JS on the login page (gzip)', value: (r) => kB(r, 'login'), target: '≤ 150 kB' },
   { name: 'JS by the time Homes shows (gzip)', value: (r) => kB(r, 'homes'), target: '≤ 250 kB' },
   { name: 'Sign-in to first home card', value: (r) => ms(r.signInToFirstCardMs), target: '—' },
   { name: 'Sign-in to first sync done', value: (r) => ms(r.signInToSyncedMs), target: '— (bench:sync times the sync)' },
-  { name: 'Search keystroke to paint, p50', value: (r) => `${ms(r.keystroke.p50Ms)} (${r.keystroke.samples} keys)`, target: '—' },
+  {
+    name: 'Search keystroke to paint, p50',
+    value: (r) => `${ms(r.keystroke.p50Ms)} (${r.keystroke.samples} keys)`,
+    target: '—',
+  },
   { name: 'Search keystroke to paint, p95', value: (r) => ms(r.keystroke.p95Ms), target: '≤ 16 ms / ≤ 50 ms' },
   {
-    name: 'Search keystroke to DOM updated, p50 / p95 (the app\'s work; paint adds the wait for the next frame, up to 16.7 ms at 60 Hz)',
-    value: (r) => (r.keystroke.domP95Ms === undefined ? '—' : `${ms(r.keystroke.domP50Ms!)} / ${ms(r.keystroke.domP95Ms)}`),
+    name: "Search keystroke to DOM updated, p50 / p95 (the app's work; paint adds the wait for the next frame, up to 16.7 ms at 60 Hz)",
+    value: (r) =>
+      r.keystroke.domP95Ms === undefined ? '—' : `${ms(r.keystroke.domP50Ms!)} / ${ms(r.keystroke.domP95Ms)}`,
     target: '—',
   },
   { name: 'Reports → Homes, warm', value: (r) => ms(r.reportsToHomes.warmMs), target: '≤ 100 ms / ≤ 200 ms' },
   { name: 'Reports → Homes, cold', value: (r) => ms(r.reportsToHomes.coldMs), target: '—' },
-  { name: 'Offline reload of /homes to first card', value: (r) => ms(r.offlineReloadToFirstCardMs), target: '≤ 1 s at 5,000' },
+  {
+    name: 'Offline reload of /homes to first card',
+    value: (r) => ms(r.offlineReloadToFirstCardMs),
+    target: '≤ 1 s at 5,000',
+  },
   { name: 'DOM elements, Homes open', value: (r) => int(r.domElements), target: '≤ 2,500' },
   { name: 'JS heap, Homes open', value: (r) => `${r.heapMB.withHomesOpen.toFixed(1)} MB`, target: '≤ 60 MB at 20,000' },
 ];
 
 function table(runs: ScreensRun[]): string {
-  const head = runs.map((r) => `${int(r.community.houses)} homes (scale ${r.scale}, ${r.ranAt.slice(0, 16).replace('T', ' ')} UTC)`);
+  const head = runs.map(
+    (r) => `${int(r.community.houses)} homes (scale ${r.scale}, ${r.ranAt.slice(0, 16).replace('T', ' ')} UTC)`,
+  );
   return [
     `| Measurement | ${head.join(' | ')} | target (5,000 / 20,000 homes) |`,
     `|---|${runs.map(() => '---|').join('')}---|`,
@@ -233,7 +285,8 @@ function table(runs: ScreensRun[]): string {
 
 /** Waits until nothing is left to do on the main thread (an idle callback), twice. */
 async function settle(page: Page): Promise<void> {
-  for (let i = 0; i < 2; i++) await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(null), { timeout: 30_000 })));
+  for (let i = 0; i < 2; i++)
+    await page.evaluate(() => new Promise((done) => requestIdleCallback(() => done(null), { timeout: 30_000 })));
 }
 
 /** The navigation entry, through the side drawer at phone size (as an officer does). */
@@ -284,7 +337,9 @@ async function heapMB(context: BrowserContext, page: Page): Promise<number> {
 
 /** The keystrokes: the queries of bench:sync typed letter by letter, each cleared after; only keys that change the count are timed. */
 async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['keystroke']> {
-  const countOf = (query: string) => searchList(data.houses, query, (house) => HOME_SEARCH_FIELDS.map((field) => house[field] as string | undefined)).length;
+  const countOf = (query: string) =>
+    searchList(data.houses, query, (house) => HOME_SEARCH_FIELDS.map((field) => house[field] as string | undefined))
+      .length;
   const box = page.getByPlaceholder('Search homes...');
   await box.click();
   const timings: number[] = [];
@@ -304,7 +359,8 @@ async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['ke
     timings.push(took);
     domTimings.push(domMs);
     const shown = Number(/Showing\s+([\d,]+)\s+home/.exec(after ?? '')?.[1]?.replace(/,/g, ''));
-    if (shown !== expected) mismatches.push(`${JSON.stringify(await box.inputValue())}: shows ${after}, expected ${expected}`);
+    if (shown !== expected)
+      mismatches.push(`${JSON.stringify(await box.inputValue())}: shows ${after}, expected ${expected}`);
   };
   const total = data.houses.length;
   for (const query of searchQueries(data)) {
@@ -319,7 +375,17 @@ async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['ke
     if (timings.length >= keyTarget) break;
   }
   if (timings.length < 100) throw new Error(`only ${timings.length} keystrokes changed the count`);
-  return { samples: timings.length, p50Ms: median(timings), p95Ms: percentile(timings, 95), domP50Ms: median(domTimings), domP95Ms: percentile(domTimings, 95), maxMs: Math.max(...timings), unchangedKeys: unchanged, countMismatches: mismatches, timingsMs: timings };
+  return {
+    samples: timings.length,
+    p50Ms: median(timings),
+    p95Ms: percentile(timings, 95),
+    domP50Ms: median(domTimings),
+    domP95Ms: percentile(domTimings, 95),
+    maxMs: Math.max(...timings),
+    unchangedKeys: unchanged,
+    countMismatches: mismatches,
+    timingsMs: timings,
+  };
 }
 
 async function main(): Promise<void> {
@@ -339,7 +405,9 @@ async function main(): Promise<void> {
     await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
     // The limiter would refuse a long session's reloads and pulls; this measures the screens, not the limiter.
     await admin.settings.update({ rateLimits: { enabled: false } });
-    progress(`PocketBase at ${server.url}: ${int(data.houses.length)} homes, ${int(data.reports.length)} reports (rate limits off in this run's copy)`);
+    progress(
+      `PocketBase at ${server.url}: ${int(data.houses.length)} homes, ${int(data.reports.length)} reports (rate limits off in this run's copy)`,
+    );
 
     const profileDir = mkdtempSync(join(tmpdir(), 'scms-bench-screens-profile-'));
     cleanup.push(() => rmSync(profileDir, { recursive: true, force: true }));
@@ -371,7 +439,9 @@ async function main(): Promise<void> {
     const userAgent = await page.evaluate(() => navigator.userAgent);
     progress(`signing in as ${officer.email as string} (empty IndexedDB)`);
     const signInStarted = Date.now();
-    const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () => page.getByRole('button', { name: 'Login' }).click());
+    const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () =>
+      page.getByRole('button', { name: 'Login' }).click(),
+    );
     progress(`  first home card after ${ms(signInToFirstCardMs)}`);
     await waitForFirstSync(page, await signedInUserId(page), 600_000);
     const signInToSyncedMs = Date.now() - signInStarted;
@@ -389,8 +459,22 @@ async function main(): Promise<void> {
 
     // ---- keystrokes ----
     progress(`typing searches until ${keyTarget} keystrokes changed the count`);
+    const profiler = options['cpu-profile'] ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
     const keystroke = await typeSearches(page, data);
-    progress(`  p50 ${ms(keystroke.p50Ms)}, p95 ${ms(keystroke.p95Ms)} over ${keystroke.samples} keys (${keystroke.unchangedKeys} untimed: count unchanged)`);
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(resolve(options['cpu-profile']!), JSON.stringify(profile));
+      await profiler.detach();
+      progress(`CPU profile of the typing written to ${options['cpu-profile']}`);
+    }
+    progress(
+      `  p50 ${ms(keystroke.p50Ms)}, p95 ${ms(keystroke.p95Ms)} over ${keystroke.samples} keys (${keystroke.unchangedKeys} untimed: count unchanged)`,
+    );
     await page.getByPlaceholder('Search homes...').fill('');
     await settle(page);
 
@@ -438,7 +522,12 @@ async function main(): Promise<void> {
       signInToFirstCardMs,
       signInToSyncedMs,
       keystroke,
-      reportsToHomes: { warmMs: median(warmRuns), coldMs: median(coldRuns), warmRunsMs: warmRuns, coldRunsMs: coldRuns },
+      reportsToHomes: {
+        warmMs: median(warmRuns),
+        coldMs: median(coldRuns),
+        warmRunsMs: warmRuns,
+        coldRunsMs: coldRuns,
+      },
       offlineReloadToFirstCardMs: median(offlineRuns),
       offlineReloadRunsMs: offlineRuns,
       domElements,
@@ -448,7 +537,9 @@ async function main(): Promise<void> {
     };
 
     // One file for both sizes: this run replaces the previous run at its scale.
-    const previous = existsSync(OUTPUT) ? (JSON.parse(readFileSync(OUTPUT, 'utf8')) as { runs?: Record<string, ScreensRun> }) : {};
+    const previous = existsSync(OUTPUT)
+      ? (JSON.parse(readFileSync(OUTPUT, 'utf8')) as { runs?: Record<string, ScreensRun> })
+      : {};
     // A run from an earlier version of this file (other fields) is dropped, not shown wrong.
     const earlier = Object.entries(previous.runs ?? {}).filter(([, r]) => r.heapMB !== undefined);
     const runs = { ...Object.fromEntries(earlier), [String(scale)]: run };
@@ -456,17 +547,25 @@ async function main(): Promise<void> {
     writeFileSync(OUTPUT, `${JSON.stringify({ runs }, null, 2)}\n`);
 
     console.log('\n## Screens benchmark: the built app in Chromium at 390×844\n');
-    console.log(`Machine: ${cpus().length} cores (load average ${run.load.before.toFixed(1)} before, ${run.load.after.toFixed(1)} after this run), Node ${process.version}, ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}, PocketBase on 127.0.0.1.`);
-    console.log(`Medians of ${WARM_RUNS} warm, ${COLD_RUNS} cold and ${OFFLINE_RUNS} offline runs; heap after a garbage collection.\n`);
+    console.log(
+      `Machine: ${cpus().length} cores (load average ${run.load.before.toFixed(1)} before, ${run.load.after.toFixed(1)} after this run), Node ${process.version}, ${userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? userAgent}, PocketBase on 127.0.0.1.`,
+    );
+    console.log(
+      `Medians of ${WARM_RUNS} warm, ${COLD_RUNS} cold and ${OFFLINE_RUNS} offline runs; heap after a garbage collection.\n`,
+    );
     console.log(table(Object.values(runs).sort((a, b) => a.scale - b.scale)));
     console.log('');
-    if (keystroke.countMismatches.length > 0) console.log(`Count mismatches: ${keystroke.countMismatches.slice(0, 5).join(' | ')}`);
+    if (keystroke.countMismatches.length > 0)
+      console.log(`Count mismatches: ${keystroke.countMismatches.slice(0, 5).join(' | ')}`);
     if (pageErrors.length > 0) console.log(`Page errors: ${pageErrors.slice(0, 5).join(' | ')}`);
     console.log(`Total runtime: ${ms(totalMs)}.`);
     progress(`wrote ${OUTPUT}`);
 
     // Figures from a screen that showed the wrong homes measure nothing: fail loudly.
-    const problems = [keystroke.countMismatches.length > 0 && 'the Homes count differs from the search rule', pageErrors.length > 0 && 'the page reported errors'].filter(Boolean);
+    const problems = [
+      keystroke.countMismatches.length > 0 && 'the Homes count differs from the search rule',
+      pageErrors.length > 0 && 'the page reported errors',
+    ].filter(Boolean);
     if (problems.length > 0) {
       console.error(`bench:screens: ${problems.join('; ')}`);
       process.exitCode = 1;

@@ -40,7 +40,13 @@ interface Meta {
   seedMs: number;
 }
 
-async function seedCollection(pb: PocketBase, collection: string, rows: readonly Row[], concurrency: number, progress: (msg: string) => void): Promise<void> {
+async function seedCollection(
+  pb: PocketBase,
+  collection: string,
+  rows: readonly Row[],
+  concurrency: number,
+  progress: (msg: string) => void,
+): Promise<void> {
   await createInBatches(pb, collection, rows, concurrency);
   progress(`seeded ${rows.length} ${collection}`);
 }
@@ -66,7 +72,11 @@ async function seedFolder(dir: string, data: BenchData, progress: (msg: string) 
 }
 
 /** Returns a run copy of the seeded folder (scale 1 = 5,000 homes), seeding it first when the cache has none. */
-export async function seededFolder(progress: (msg: string) => void, scale = 1, now = new Date()): Promise<SeededFolder> {
+export async function seededFolder(
+  progress: (msg: string) => void,
+  scale = 1,
+  now = new Date(),
+): Promise<SeededFolder> {
   const month = now.toISOString().slice(0, 7);
   const cacheDir = join(tmpdir(), `scms-bench-sync-${SEED_VERSION}${scale === 1 ? '' : `-x${scale}`}-${month}`);
   const metaPath = join(cacheDir, 'bench-meta.json');
@@ -81,7 +91,10 @@ export async function seededFolder(progress: (msg: string) => void, scale = 1, n
     try {
       await seedFolder(work, data, progress);
       const seedMs = Math.round(performance.now() - started);
-      writeFileSync(join(work, 'bench-meta.json'), JSON.stringify({ version: SEED_VERSION, generatedAt: now.toISOString(), seedMs } satisfies Meta));
+      writeFileSync(
+        join(work, 'bench-meta.json'),
+        JSON.stringify({ version: SEED_VERSION, generatedAt: now.toISOString(), seedMs } satisfies Meta),
+      );
       cached = false;
       rmSync(cacheDir, { recursive: true, force: true });
       renameSync(work, cacheDir);

@@ -38,14 +38,19 @@ const QUEUED_REPORTS = 1_000;
 const SHORT_QUEUE = 100;
 
 const started = performance.now();
-const progress = (message: string) => console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+const progress = (message: string) =>
+  console.log(`[bench ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
 
 /** Calls one of the page's bench functions (they run inside Chromium). */
-function call<K extends keyof BenchApi>(page: Page, name: K, ...args: Parameters<BenchApi[K]>): Promise<Awaited<ReturnType<BenchApi[K]>>> {
-  return page.evaluate(
-    ([fn, fnArgs]) => (window.bench[fn] as (...a: unknown[]) => Promise<unknown>)(...fnArgs),
-    [name, args] as [K, unknown[]],
-  ) as Promise<Awaited<ReturnType<BenchApi[K]>>>;
+function call<K extends keyof BenchApi>(
+  page: Page,
+  name: K,
+  ...args: Parameters<BenchApi[K]>
+): Promise<Awaited<ReturnType<BenchApi[K]>>> {
+  return page.evaluate(([fn, fnArgs]) => (window.bench[fn] as (...a: unknown[]) => Promise<unknown>)(...fnArgs), [
+    name,
+    args,
+  ] as [K, unknown[]]) as Promise<Awaited<ReturnType<BenchApi[K]>>>;
 }
 
 // ---- figures --------------------------------------------------------------------
@@ -85,12 +90,20 @@ interface TableRow {
   note?: string;
 }
 
-const cell = (m: Measured, unit: string): Cell => ({ ms: m.ms, count: m.records, unit, requests: m.requests, kib: m.kib, networkMs: m.networkMs });
+const cell = (m: Measured, unit: string): Cell => ({
+  ms: m.ms,
+  count: m.records,
+  unit,
+  requests: m.requests,
+  kib: m.kib,
+  networkMs: m.networkMs,
+});
 
 function cellText(c: Cell | undefined): string {
   if (!c) return '—';
   const parts = [ms(c.ms)];
-  if (c.count !== undefined && c.unit) parts.push(`${int(c.count)} ${c.unit}`, `${int(c.count / (c.ms / 1000))} ${c.unit}/s`);
+  if (c.count !== undefined && c.unit)
+    parts.push(`${int(c.count)} ${c.unit}`, `${int(c.count / (c.ms / 1000))} ${c.unit}/s`);
   if (c.requests !== undefined) parts.push(`${int(c.requests)} req`);
   if (c.kib !== undefined) parts.push(size(c.kib));
   if (c.networkMs !== undefined) parts.push(`${ms(c.networkMs)} on the network`);
@@ -107,7 +120,10 @@ function table(rows: TableRow[]): string {
   const lines = [
     '| Measurement | Data layer (src/data, IndexedDB) | Original way (server list + expand) | Data layer vs original |',
     '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.name}${r.note ? ` <br>_${r.note}_` : ''} | ${cellText(r.local)} | ${cellText(r.original)} | ${ratioText(r)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name}${r.note ? ` <br>_${r.note}_` : ''} | ${cellText(r.local)} | ${cellText(r.original)} | ${ratioText(r)} |`,
+    ),
   ];
   return lines.join('\n');
 }
@@ -125,20 +141,32 @@ async function buildPage(outDir: string): Promise<void> {
 async function changeOnServer(admin: PocketBase, data: BenchData): Promise<void> {
   const half = SERVER_CHANGES / 2;
   const houseIds = Array.from({ length: half }, (_, i) => data.houses[i * Math.floor(data.houses.length / half)]!.id);
-  const reportIds = Array.from({ length: half }, (_, i) => data.reports[i * Math.floor(data.reports.length / half)]!.id);
+  const reportIds = Array.from(
+    { length: half },
+    (_, i) => data.reports[i * Math.floor(data.reports.length / half)]!.id,
+  );
   const stamp = new Date().toISOString();
   // One batch per collection: the migration allows 50 requests per batch.
   const houses = admin.createBatch();
   for (const id of houseIds) houses.collection('houses').update(id, { note: `Gate code changed ${stamp}` });
   await houses.send({ requestKey: null });
   const reports = admin.createBatch();
-  for (const id of reportIds) reports.collection('reports').update(id, { narative: `Corrected by the manager ${stamp}.` });
+  for (const id of reportIds)
+    reports.collection('reports').update(id, { narative: `Corrected by the manager ${stamp}.` });
   await reports.send({ requestKey: null });
 }
 
 interface ScaleRun {
   scale: number;
-  community: { houses: number; residents: number; phones: number; concerns: number; reports: number; staff: number; months: number };
+  community: {
+    houses: number;
+    residents: number;
+    phones: number;
+    concerns: number;
+    reports: number;
+    staff: number;
+    months: number;
+  };
   seed: { seedMs: number; cached: boolean; cacheDir: string };
   userAgent: string;
   /** Load averages (1 min) when the scale's run began and ended: the machine is shared. */
@@ -194,7 +222,11 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     const seeded = await seededFolder(progress, scale);
     cleanup.push(() => rmSync(seeded.dataDir, { recursive: true, force: true }));
     const { data } = seeded;
-    progress(seeded.cached ? `scale ${scale}: community ready from the cache in ${ms(performance.now() - seedStarted)}` : `scale ${scale}: seeded in ${ms(seeded.seedMs)}`);
+    progress(
+      seeded.cached
+        ? `scale ${scale}: community ready from the cache in ${ms(performance.now() - seedStarted)}`
+        : `scale ${scale}: seeded in ${ms(seeded.seedMs)}`,
+    );
 
     server = await startPocketBase({ dataDir: seeded.dataDir, publicDir: pageDir, superuser: SUPERUSER });
     const admin = new PocketBase(server.url);
@@ -244,11 +276,15 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     if (comparison) {
       progress(`original: reports screen over ${sizes.months} months`);
       comparison.originalHistory = await call(page, 'originalReportsScreen', data.historyFrom.toISOString());
-      progress(`  ${ms(comparison.originalHistory.ms)}, ${int(comparison.originalHistory.records)} records with expand`);
+      progress(
+        `  ${ms(comparison.originalHistory.ms)}, ${int(comparison.originalHistory.records)} records with expand`,
+      );
     }
     const storageMiB = await call(page, 'storageUsageMiB');
     const writeProbe = await call(page, 'probeWrites', 2_000);
-    progress(`  writing 2,000 homes: Dexie bulkPut ${ms(writeProbe.dexieMs)}, with the outbox lookup ${ms(writeProbe.dexieWithOutboxMs)}, IndexedDB itself ${ms(writeProbe.nativeMs)}`);
+    progress(
+      `  writing 2,000 homes: Dexie bulkPut ${ms(writeProbe.dexieMs)}, with the outbox lookup ${ms(writeProbe.dexieWithOutboxMs)}, IndexedDB itself ${ms(writeProbe.nativeMs)}`,
+    );
 
     progress(`${SERVER_CHANGES} changes on the server (superuser)`);
     await changeOnServer(admin, data);
@@ -260,7 +296,10 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     progress(`  ${ms(reconcile.ms)}, ${reconcile.requests} requests, ${reconcile.records} removed`);
     if (comparison) {
       progress('original: every list fetched again');
-      comparison.originalAgain = combine(await call(page, 'originalHomesScreen'), await call(page, 'originalReportsScreen'));
+      comparison.originalAgain = combine(
+        await call(page, 'originalHomesScreen'),
+        await call(page, 'originalReportsScreen'),
+      );
     }
 
     // A short queue first, to show how the cost per entry grows with the queue's length.
@@ -276,7 +315,9 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     await context.setOffline(false);
     progress('replaying the outbox (replayOutbox until done)');
     const replay = await call(page, 'replayAll');
-    progress(`  ${ms(replay.ms)}: ${replay.delivered} delivered, ${replay.parked} parked, ${replay.leftInOutbox} left; ${replay.requests} requests; outcomes ${replay.outcomes.join(',')}`);
+    progress(
+      `  ${ms(replay.ms)}: ${replay.delivered} delivered, ${replay.parked} parked, ${replay.leftInOutbox} left; ${replay.requests} requests; outcomes ${replay.outcomes.join(',')}`,
+    );
     progress(`original: ${QUEUED_REPORTS} direct creates, one after another`);
     const directCreates = await call(page, 'originalDirectCreates', QUEUED_REPORTS);
     progress(`  ${ms(directCreates.ms)}`);
@@ -308,29 +349,43 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
       progress(`${queries.length} home searches on the server (filter ~, expand)`);
       comparison.serverSearch = await call(page, 'originalSearchHomes', queries);
       comparison.queries = queries.length;
-      comparison.disagreements = comparison.localSearch.filter((q, i) => q.results !== comparison!.serverSearch![i]!.results);
+      comparison.disagreements = comparison.localSearch.filter(
+        (q, i) => q.results !== comparison!.serverSearch![i]!.results,
+      );
       // Diagnostic: how much of a local search is the read of every home.
       comparison.homeReads = await call(page, 'readAllHomes', 20);
     }
     const serverReports = (await admin.collection('reports').getList(1, 1)).totalItems;
-    const expectedReports = sizes.reports + shortReplay.delivered + replay.delivered + replayIndexed.delivered + directCreates.records;
+    const expectedReports =
+      sizes.reports + shortReplay.delivered + replay.delivered + replayIndexed.delivered + directCreates.records;
 
     // A benchmark whose two sides did different work measures nothing: fail loudly.
     const problems = [
       comparison && comparison.disagreements!.length > 0 && 'local and server searches disagree',
       shortReplay.delivered !== SHORT_QUEUE && `the short replay delivered ${shortReplay.delivered} of ${SHORT_QUEUE}`,
       replay.delivered !== QUEUED_REPORTS && `replay delivered ${replay.delivered} of ${QUEUED_REPORTS}`,
-      replayIndexed.delivered !== QUEUED_REPORTS && `replay with the index delivered ${replayIndexed.delivered} of ${QUEUED_REPORTS}`,
-      incrementalIndexed.records < SERVER_CHANGES && `the incremental sync with the index brought ${incrementalIndexed.records} records`,
+      replayIndexed.delivered !== QUEUED_REPORTS &&
+        `replay with the index delivered ${replayIndexed.delivered} of ${QUEUED_REPORTS}`,
+      incrementalIndexed.records < SERVER_CHANGES &&
+        `the incremental sync with the index brought ${incrementalIndexed.records} records`,
       serverReports !== expectedReports && `the server holds ${serverReports} reports, expected ${expectedReports}`,
-      incremental.records < SERVER_CHANGES && `the incremental sync brought ${incremental.records} records for ${SERVER_CHANGES} changes`,
+      incremental.records < SERVER_CHANGES &&
+        `the incremental sync brought ${incremental.records} records for ${SERVER_CHANGES} changes`,
       reconcile.records !== 0 && `reconciliation removed ${reconcile.records} records though nothing was deleted`,
       pageErrors.length > 0 && 'the page reported errors',
     ].filter((p): p is string => Boolean(p));
 
     return {
       scale,
-      community: { houses: data.houses.length, residents: data.residents.length, phones: data.phones.length, concerns: data.concerns.length, reports: data.reports.length, staff: data.staff.length, months: sizes.months },
+      community: {
+        houses: data.houses.length,
+        residents: data.residents.length,
+        phones: data.phones.length,
+        concerns: data.concerns.length,
+        reports: data.reports.length,
+        staff: data.staff.length,
+        months: sizes.months,
+      },
       seed: { seedMs: seeded.seedMs, cached: seeded.cached, cacheDir: seeded.cacheDir },
       userAgent,
       load: { before: loadBefore, after: load1() },
@@ -377,40 +432,70 @@ function growthRows(): GrowthRow[] {
     {
       name: 'First sync: pullAll into empty IndexedDB (homes, people, concerns, users, 2 months of reports)',
       value: (r) => cellOf(r.firstSync, 'rec'),
-      target: { text: '≤ 2 s at scale 1; ≤ 4.5× for 4× data', met: (b, g) => b.firstSync.ms <= 2_000 && (!g || ratio(b.firstSync.ms, g.firstSync.ms) <= 4.5 * (g.scale / 4)) },
+      target: {
+        text: '≤ 2 s at scale 1; ≤ 4.5× for 4× data',
+        met: (b, g) => b.firstSync.ms <= 2_000 && (!g || ratio(b.firstSync.ms, g.firstSync.ms) <= 4.5 * (g.scale / 4)),
+      },
     },
     { name: 'Older reports: ensureReportRange, 24 months', value: (r) => cellOf(r.history, 'rec') },
     { name: 'Full pull: every record, all reports', value: (r) => cellOf(r.firstFull, 'rec') },
     {
       name: `Incremental sync after ${SERVER_CHANGES} server changes`,
       value: (r) => cellOf(r.incremental, 'rec'),
-      target: { text: '≤ 1.5× from scale 1 to 4', met: (b, g) => (g ? ratio(b.incremental.ms, g.incremental.ms) <= 1.5 : null) },
+      target: {
+        text: '≤ 1.5× from scale 1 to 4',
+        met: (b, g) => (g ? ratio(b.incremental.ms, g.incremental.ms) <= 1.5 : null),
+      },
     },
-    { name: 'Reconciliation of deletions (reconcileAll, nothing deleted)', value: (r) => ({ ms: r.reconcile.ms, requests: r.reconcile.requests, kib: r.reconcile.kib }) },
+    {
+      name: 'Reconciliation of deletions (reconcileAll, nothing deleted)',
+      value: (r) => ({ ms: r.reconcile.ms, requests: r.reconcile.requests, kib: r.reconcile.kib }),
+    },
     { name: `Replay ${SHORT_QUEUE} queued reports`, value: (r) => cellOf(r.shortReplay, 'entries') },
     {
       name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`,
       value: (r) => cellOf(r.replay, 'entries'),
-      target: { text: '≤ 5 s; ≤ 1.5× the direct creates', met: (b, g) => [b, ...(g ? [g] : [])].every((r) => r.replay.ms <= 5_000 && r.replay.ms <= 1.5 * r.directCreates.ms) },
+      target: {
+        text: '≤ 5 s; ≤ 1.5× the direct creates',
+        met: (b, g) =>
+          [b, ...(g ? [g] : [])].every((r) => r.replay.ms <= 5_000 && r.replay.ms <= 1.5 * r.directCreates.ms),
+      },
     },
-    { name: `${int(QUEUED_REPORTS)} direct creates, one after another (original way)`, value: (r) => cellOf(r.directCreates, 'creates') },
-    { name: 'Search index: loading homes and reports (src/data/searchIndex.ts)', value: (r) => ({ ms: r.indexLoad.ms }) },
+    {
+      name: `${int(QUEUED_REPORTS)} direct creates, one after another (original way)`,
+      value: (r) => cellOf(r.directCreates, 'creates'),
+    },
+    {
+      name: 'Search index: loading homes and reports (src/data/searchIndex.ts)',
+      value: (r) => ({ ms: r.indexLoad.ms }),
+    },
     {
       name: `Incremental sync after ${SERVER_CHANGES} server changes, search index following the mirror`,
       value: (r) => cellOf(r.incrementalIndexed, 'rec'),
-      target: { text: '≤ 1.5× from scale 1 to 4', met: (b, g) => (g ? ratio(b.incrementalIndexed.ms, g.incrementalIndexed.ms) <= 1.5 : null) },
+      target: {
+        text: '≤ 1.5× from scale 1 to 4',
+        met: (b, g) => (g ? ratio(b.incrementalIndexed.ms, g.incrementalIndexed.ms) <= 1.5 : null),
+      },
     },
     {
       name: `Replay ${int(QUEUED_REPORTS)} queued reports, search index following the mirror`,
       value: (r) => cellOf(r.replayIndexed, 'entries'),
-      target: { text: '≤ 5 s; ≤ 1.5× the direct creates', met: (b, g) => [b, ...(g ? [g] : [])].every((r) => r.replayIndexed.ms <= 5_000 && r.replayIndexed.ms <= 1.5 * r.directCreates.ms) },
+      target: {
+        text: '≤ 5 s; ≤ 1.5× the direct creates',
+        met: (b, g) =>
+          [b, ...(g ? [g] : [])].every(
+            (r) => r.replayIndexed.ms <= 5_000 && r.replayIndexed.ms <= 1.5 * r.directCreates.ms,
+          ),
+      },
     },
   ];
 }
 
 function growthTable(runs: ScaleRun[]): string {
   const [base, big] = runs as [ScaleRun, ScaleRun | undefined];
-  const heads = runs.map((r) => `${int(r.community.houses)} homes / ${int(r.community.reports)} reports (scale ${r.scale})`);
+  const heads = runs.map(
+    (r) => `${int(r.community.houses)} homes / ${int(r.community.reports)} reports (scale ${r.scale})`,
+  );
   const lines = [
     `| Measurement | ${heads.join(' | ')} |${big ? ' Growth |' : ''} Target |`,
     `|---|${runs.map(() => '---|').join('')}${big ? '---|' : ''}---|`,
@@ -421,7 +506,9 @@ function growthTable(runs: ScaleRun[]): string {
     const target = row.target ? `${row.target.text}${mark(row.target.met(base, big))}` : '—';
     lines.push(`| ${row.name} | ${cells.map(cellText).join(' | ')} |${growth} ${target} |`);
   }
-  lines.push(`| Replay vs direct creates | ${runs.map((r) => `${(r.replay.ms / r.directCreates.ms).toFixed(2)}×`).join(' | ')} |${big ? ' — |' : ''} ≤ 1.5× |`);
+  lines.push(
+    `| Replay vs direct creates | ${runs.map((r) => `${(r.replay.ms / r.directCreates.ms).toFixed(2)}×`).join(' | ')} |${big ? ' — |' : ''} ≤ 1.5× |`,
+  );
   return lines.join('\n');
 }
 
@@ -430,16 +517,63 @@ function comparisonTable(run: ScaleRun): string {
   const searchMs = (t: QueryTiming[]) => t.map((q) => q.ms);
   const searchCell = (t: QueryTiming[], p: number): Cell => ({ ms: percentile(searchMs(t), p) });
   const rows: TableRow[] = [
-    { name: 'First sync: pullAll into empty IndexedDB', local: cell(run.firstSync, 'rec'), original: cell(c.originalFirst, 'rec'), note: 'original: homes screen (all houses, expanded) + reports screen (same 2 months, expanded) + concerns + users' },
-    { name: `Older reports: ensureReportRange, ${run.community.months} months`, local: cell(run.history, 'rec'), original: cell(c.originalHistory, 'rec'), note: `original: reports screen over ${run.community.months} months, expanded` },
-    { name: `Full pull: every record, all ${int(run.community.reports)} reports`, local: cell(run.firstFull, 'rec'), original: cell(combine(c.originalHomes, c.originalHistory), 'rec') },
-    { name: `Incremental sync after ${SERVER_CHANGES} server changes`, local: cell(run.incremental, 'rec'), original: cell(c.originalAgain, 'rec'), note: 'original: every list fetched again on screen open' },
-    { name: `Homes screen open (${int(run.community.houses)} homes with people)`, local: cell(c.homesFromMirror, 'homes'), original: cell(c.originalHomes, 'rec'), note: 'data layer: queryHouses(db, "") from the mirror' },
-    { name: 'Reports screen open (2 months)', local: cell(c.reportsFromMirror, 'reports'), original: cell(c.originalReports, 'rec'), note: 'data layer: queryReports from the mirror' },
-    { name: `Home search, median of ${c.queries} queries`, local: searchCell(c.localSearch, 50), original: searchCell(c.serverSearch, 50), note: 'original: server filter ~ over the same fields, expanded' },
-    { name: `Home search, p95 of ${c.queries} queries`, local: searchCell(c.localSearch, 95), original: searchCell(c.serverSearch, 95) },
-    { name: `Queue ${int(QUEUED_REPORTS)} report creates offline (enqueue)`, local: cell(run.queued, 'entries'), note: 'the original could not save offline' },
-    { name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`, local: cell(run.replay, 'entries'), original: cell(run.directCreates, 'creates'), note: `original: ${int(QUEUED_REPORTS)} direct creates sent one after another` },
+    {
+      name: 'First sync: pullAll into empty IndexedDB',
+      local: cell(run.firstSync, 'rec'),
+      original: cell(c.originalFirst, 'rec'),
+      note: 'original: homes screen (all houses, expanded) + reports screen (same 2 months, expanded) + concerns + users',
+    },
+    {
+      name: `Older reports: ensureReportRange, ${run.community.months} months`,
+      local: cell(run.history, 'rec'),
+      original: cell(c.originalHistory, 'rec'),
+      note: `original: reports screen over ${run.community.months} months, expanded`,
+    },
+    {
+      name: `Full pull: every record, all ${int(run.community.reports)} reports`,
+      local: cell(run.firstFull, 'rec'),
+      original: cell(combine(c.originalHomes, c.originalHistory), 'rec'),
+    },
+    {
+      name: `Incremental sync after ${SERVER_CHANGES} server changes`,
+      local: cell(run.incremental, 'rec'),
+      original: cell(c.originalAgain, 'rec'),
+      note: 'original: every list fetched again on screen open',
+    },
+    {
+      name: `Homes screen open (${int(run.community.houses)} homes with people)`,
+      local: cell(c.homesFromMirror, 'homes'),
+      original: cell(c.originalHomes, 'rec'),
+      note: 'data layer: queryHouses(db, "") from the mirror',
+    },
+    {
+      name: 'Reports screen open (2 months)',
+      local: cell(c.reportsFromMirror, 'reports'),
+      original: cell(c.originalReports, 'rec'),
+      note: 'data layer: queryReports from the mirror',
+    },
+    {
+      name: `Home search, median of ${c.queries} queries`,
+      local: searchCell(c.localSearch, 50),
+      original: searchCell(c.serverSearch, 50),
+      note: 'original: server filter ~ over the same fields, expanded',
+    },
+    {
+      name: `Home search, p95 of ${c.queries} queries`,
+      local: searchCell(c.localSearch, 95),
+      original: searchCell(c.serverSearch, 95),
+    },
+    {
+      name: `Queue ${int(QUEUED_REPORTS)} report creates offline (enqueue)`,
+      local: cell(run.queued, 'entries'),
+      note: 'the original could not save offline',
+    },
+    {
+      name: `Replay ${int(QUEUED_REPORTS)} queued reports (replayOutbox)`,
+      local: cell(run.replay, 'entries'),
+      original: cell(run.directCreates, 'creates'),
+      note: `original: ${int(QUEUED_REPORTS)} direct creates sent one after another`,
+    },
   ];
   return table(rows);
 }
@@ -452,13 +586,20 @@ function parseScales(): number[] {
 }
 
 /** `--scale N` (default 4); `--no-original` skips the original-way comparison at scale 1 (a shorter run). */
-const { values: args } = parseArgs({ options: { scale: { type: 'string', default: '4' }, 'no-original': { type: 'boolean', default: false } }, allowPositionals: false });
+const { values: args } = parseArgs({
+  options: { scale: { type: 'string', default: '4' }, 'no-original': { type: 'boolean', default: false } },
+  allowPositionals: false,
+});
 
 async function main(): Promise<void> {
   const scales = parseScales();
   const pageDir = mkdtempSync(join(tmpdir(), 'scms-bench-page-'));
   try {
-    progress(`building the bench page with Vite; scales ${scales.join(' and ')}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    progress(
+      `building the bench page with Vite; scales ${scales.join(' and ')}; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} cores`,
+    );
     await buildPage(pageDir);
     const runs: ScaleRun[] = [];
     for (const scale of scales) runs.push(await runScale(scale, pageDir, scale === 1 && !args['no-original']));
@@ -466,32 +607,52 @@ async function main(): Promise<void> {
 
     const base = runs[0]!;
     console.log('\n## Sync benchmark: the data layer at community sizes side by side\n');
-    console.log(`Machine: ${cpus().length} cores (shared), Node ${process.version}, ${base.userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? base.userAgent}, PocketBase on 127.0.0.1.`);
-    console.log(`Load average (1 min) before/after each scale: ${runs.map((r) => `scale ${r.scale} ${r.load.before}/${r.load.after}`).join('; ')}.`);
+    console.log(
+      `Machine: ${cpus().length} cores (shared), Node ${process.version}, ${base.userAgent.match(/Chrom(e|ium)\/[\d.]+/)?.[0] ?? base.userAgent}, PocketBase on 127.0.0.1.`,
+    );
+    console.log(
+      `Load average (1 min) before/after each scale: ${runs.map((r) => `scale ${r.scale} ${r.load.before}/${r.load.after}`).join('; ')}.`,
+    );
     for (const r of runs) {
-      console.log(`Scale ${r.scale}: ${int(r.community.houses)} homes, ${int(r.community.residents)} residents, ${int(r.community.phones)} phones, ${r.community.concerns} concerns, ${int(r.community.reports)} reports over ${r.community.months} months; seeding ${ms(r.seed.seedMs)}${r.seed.cached ? ' (cached folder)' : ' in this run'}; IndexedDB after the full pull ${r.storageMiB.toFixed(1)} MiB.`);
+      console.log(
+        `Scale ${r.scale}: ${int(r.community.houses)} homes, ${int(r.community.residents)} residents, ${int(r.community.phones)} phones, ${r.community.concerns} concerns, ${int(r.community.reports)} reports over ${r.community.months} months; seeding ${ms(r.seed.seedMs)}${r.seed.cached ? ' (cached folder)' : ' in this run'}; IndexedDB after the full pull ${r.storageMiB.toFixed(1)} MiB.`,
+      );
     }
     console.log('');
     console.log(growthTable(runs));
     console.log('');
     console.log('Targets are those of issue 11 (printed, not asserted); ✓ met, ✗ not met in this run.');
     for (const r of runs) {
-      console.log(`Replay at scale ${r.scale}: ${r.replay.delivered} delivered in ${r.replay.requests} requests, ${r.replay.parked} parked, ${r.replay.leftInOutbox} left; server holds ${int(r.checks.serverReports)} reports (expected ${int(r.checks.expectedReports)}); per entry ${ms(r.shortReplay.ms / SHORT_QUEUE)} with ${SHORT_QUEUE} queued, ${ms(r.replay.ms / QUEUED_REPORTS)} with ${int(QUEUED_REPORTS)} (direct create ${ms(r.directCreates.ms / r.directCreates.records)}).`);
+      console.log(
+        `Replay at scale ${r.scale}: ${r.replay.delivered} delivered in ${r.replay.requests} requests, ${r.replay.parked} parked, ${r.replay.leftInOutbox} left; server holds ${int(r.checks.serverReports)} reports (expected ${int(r.checks.expectedReports)}); per entry ${ms(r.shortReplay.ms / SHORT_QUEUE)} with ${SHORT_QUEUE} queued, ${ms(r.replay.ms / QUEUED_REPORTS)} with ${int(QUEUED_REPORTS)} (direct create ${ms(r.directCreates.ms / r.directCreates.records)}).`,
+      );
     }
     if (base.comparison) {
       const c = base.comparison;
       console.log('\n### Scale 1 beside the original way (lists fetched from the server with expand)\n');
       console.log(comparisonTable(base));
       console.log('');
-      console.log(`Search: local and server result counts ${c.disagreements.length === 0 ? 'agree on every query' : `DISAGREE on ${c.disagreements.length} queries, e.g. ${JSON.stringify(c.disagreements.slice(0, 3))}`}; ${c.localSearch.reduce((s, t) => s + t.results, 0).toLocaleString('en-US')} homes found in all.`);
-      console.log(`Diagnostics: reading the ${int(base.community.houses)} homes from IndexedDB alone takes ${ms(percentile(c.homeReads, 50))} (median of ${c.homeReads.length}).`);
+      console.log(
+        `Search: local and server result counts ${c.disagreements.length === 0 ? 'agree on every query' : `DISAGREE on ${c.disagreements.length} queries, e.g. ${JSON.stringify(c.disagreements.slice(0, 3))}`}; ${c.localSearch.reduce((s, t) => s + t.results, 0).toLocaleString('en-US')} homes found in all.`,
+      );
+      console.log(
+        `Diagnostics: reading the ${int(base.community.houses)} homes from IndexedDB alone takes ${ms(percentile(c.homeReads, 50))} (median of ${c.homeReads.length}).`,
+      );
     }
-    for (const r of runs) console.log(`Diagnostics at scale ${r.scale}: writing 2,000 homes takes ${ms(r.writeProbe.dexieMs)} with Dexie's bulkPut (${ms(r.writeProbe.dexieWithOutboxMs)} with the outbox lookup), ${ms(r.writeProbe.nativeMs)} with IndexedDB itself.`);
-    for (const r of runs) if (r.checks.pageErrors.length > 0) console.log(`Page errors at scale ${r.scale}: ${r.checks.pageErrors.slice(0, 5).join(' | ')}`);
+    for (const r of runs)
+      console.log(
+        `Diagnostics at scale ${r.scale}: writing 2,000 homes takes ${ms(r.writeProbe.dexieMs)} with Dexie's bulkPut (${ms(r.writeProbe.dexieWithOutboxMs)} with the outbox lookup), ${ms(r.writeProbe.nativeMs)} with IndexedDB itself.`,
+      );
+    for (const r of runs)
+      if (r.checks.pageErrors.length > 0)
+        console.log(`Page errors at scale ${r.scale}: ${r.checks.pageErrors.slice(0, 5).join(' | ')}`);
     console.log(`Total runtime: ${ms(totalMs)} (${(totalMs / 60_000).toFixed(1)} min).`);
 
     mkdirSync(dirname(OUTPUT), { recursive: true });
-    writeFileSync(OUTPUT, `${JSON.stringify({ ranAt: new Date().toISOString(), machine: { cores: cpus().length, node: process.version }, scales, runs, totalMs }, null, 2)}\n`);
+    writeFileSync(
+      OUTPUT,
+      `${JSON.stringify({ ranAt: new Date().toISOString(), machine: { cores: cpus().length, node: process.version }, scales, runs, totalMs }, null, 2)}\n`,
+    );
     progress(`wrote ${OUTPUT}`);
 
     const problems = runs.flatMap((r) => r.checks.problems.map((p) => `scale ${r.scale}: ${p}`));

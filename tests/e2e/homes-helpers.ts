@@ -11,7 +11,9 @@ import type { Locator, Page } from 'playwright-core';
  * one of the home's fields.
  */
 export function matches(house: Record<string, unknown>, query: string): boolean {
-  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) => String(house[f] ?? '').toLowerCase());
+  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) =>
+    String(house[f] ?? '').toLowerCase(),
+  );
   return query
     .toLowerCase()
     .split(/\s+/)
@@ -46,7 +48,13 @@ export async function everyHomeCard(page: Page): Promise<string[]> {
   await toTop(page);
   for (let step = 0; step < 1_000; step++) {
     const cards = await page.evaluate(() =>
-      [...document.querySelectorAll('[role="list"][aria-label="Homes"] [role="listitem"]')].map((item) => [Number(item.getAttribute('aria-posinset')), item.querySelector('article')?.getAttribute('aria-label') ?? null] as const),
+      [...document.querySelectorAll('[role="list"][aria-label="Homes"] [role="listitem"]')].map(
+        (item) =>
+          [
+            Number(item.getAttribute('aria-posinset')),
+            item.querySelector('article')?.getAttribute('aria-label') ?? null,
+          ] as const,
+      ),
     );
     for (const [position, name] of cards) if (name !== null) seen.set(position, name);
     if (!(await scrollOn(page))) break;

@@ -16,9 +16,22 @@ import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
 import { createInBatches } from '../support/batches.ts';
 import { matches } from './homes-helpers.ts';
-import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
-import { expectNoSeriousA11yViolations, navigate, screenshot, SIZE_NAMES, sizedContext, type SizedPage } from './screens-helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  navigate,
+  screenshot,
+  SIZE_NAMES,
+  sizedContext,
+  type SizedPage,
+} from './screens-helpers.ts';
 
 const HOMES = 5_000;
 /** Issue 11: DOM elements on the Homes screen at any size. */
@@ -37,8 +50,16 @@ beforeAll(async () => {
   houses = data.houses.slice(0, HOMES).map((house) => ({ ...house, community: fixture.community.id }));
   const ids = new Set(houses.map((h) => h.id));
   await createInBatches(server.admin, 'houses', houses);
-  await createInBatches(server.admin, 'residents', data.residents.filter((r) => ids.has(r.house as string)));
-  await createInBatches(server.admin, 'phones', data.phones.filter((p) => ids.has(p.house as string)));
+  await createInBatches(
+    server.admin,
+    'residents',
+    data.residents.filter((r) => ids.has(r.house as string)),
+  );
+  await createInBatches(
+    server.admin,
+    'phones',
+    data.phones.filter((p) => ids.has(p.house as string)),
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -54,7 +75,10 @@ async function shownCount(page: Page): Promise<number> {
 
 /** Elements inside the list, and in the whole page. */
 function domSize(page: Page): Promise<{ list: number; page: number }> {
-  return page.evaluate(() => ({ list: document.querySelectorAll('[role="list"][aria-label="Homes"] *').length, page: document.querySelectorAll('*').length }));
+  return page.evaluate(() => ({
+    list: document.querySelectorAll('[role="list"][aria-label="Homes"] *').length,
+    page: document.querySelectorAll('*').length,
+  }));
 }
 
 /** Cards at least partly inside the window below the sticky bar, in list order, with what of them shows. */
@@ -94,7 +118,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     sized = { size, context, page };
     await signIn(page, server.url, { email: fixture.director.email, password: TEST_PASSWORD });
     await waitForFirstSync(page, await signedInUserId(page));
-    ordered = sortHomes(houses, 'address', (h) => ({ address: h.address as string, apt: h.apt as string, house_check: false }));
+    ordered = sortHomes(houses, 'address', (h) => ({
+      address: h.address as string,
+      apt: h.apt as string,
+      house_check: false,
+    }));
   }, 120_000);
   afterAll(() => sized?.context.close());
 
@@ -106,16 +134,24 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(dom.list).toBeLessThanOrEqual(DOM_BUDGET);
     expect(dom.page).toBeLessThanOrEqual(DOM_BUDGET);
     // The list tells assistive tech how long it is, though most cards are not drawn.
-    const first = page.getByRole('listitem').filter({ has: page.getByRole('article') }).first();
+    const first = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('article') })
+      .first();
     await expect(first.getAttribute('aria-setsize')).resolves.toBe(String(HOMES));
     await expect(first.getAttribute('aria-posinset')).resolves.toBe('1');
-    expect(await page.getByRole('article').first().getAttribute('aria-label')).toMatch(new RegExp(`^${ordered[0]!.address}`));
+    expect(await page.getByRole('article').first().getAttribute('aria-label')).toMatch(
+      new RegExp(`^${ordered[0]!.address}`),
+    );
 
     const onScreen = await cardsOnScreen(page);
     expect(onScreen.length, JSON.stringify(onScreen)).toBeGreaterThanOrEqual(3);
     if (size === 'phone') {
       // Address and residents of three homes, without scrolling.
-      expect(onScreen.slice(0, 3).every((card) => card.addressShown && card.residentsShown), JSON.stringify(onScreen)).toBe(true);
+      expect(
+        onScreen.slice(0, 3).every((card) => card.addressShown && card.residentsShown),
+        JSON.stringify(onScreen),
+      ).toBe(true);
     }
     await screenshot(page, 'homes-large');
     await expectNoSeriousA11yViolations(page, 'Homes with 5,000 homes');
@@ -127,11 +163,16 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     const expected = houses.filter((house) => matches(house, query));
     await page.getByLabel('Search homes').fill(query);
     await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(expected.length);
-    await page.getByRole('article', { name: new RegExp(`^${query}`) }).first().waitFor();
+    await page
+      .getByRole('article', { name: new RegExp(`^${query}`) })
+      .first()
+      .waitFor();
     // A word of an address alone matches many homes: the count is still exact.
     const street = (last.address as string).split(' ').at(-2)!;
     await page.getByLabel('Search homes').fill(street.toUpperCase());
-    await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(houses.filter((house) => matches(house, street)).length);
+    await expect
+      .poll(() => shownCount(page), { timeout: 5_000 })
+      .toBe(houses.filter((house) => matches(house, street)).length);
     await page.getByLabel('Search homes').fill('');
     await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(HOMES);
   });

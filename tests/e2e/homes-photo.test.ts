@@ -13,7 +13,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/lease.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
-import { DEMO_COMMUNITY_IDS, dialog, expectNoSeriousA11yViolations, expectToast, screenshot, SIZE_NAMES, sizedContext, useScreensApp, waitUntil } from './screens-helpers.ts';
+import {
+  DEMO_COMMUNITY_IDS,
+  dialog,
+  expectNoSeriousA11yViolations,
+  expectToast,
+  screenshot,
+  SIZE_NAMES,
+  sizedContext,
+  useScreensApp,
+  waitUntil,
+} from './screens-helpers.ts';
 import { everyHomeCard } from './homes-helpers.ts';
 // Solid colours, so the screenshots show which photo a card holds.
 import { solidPng } from '../support/png.ts';
@@ -64,7 +74,10 @@ async function findCard(page: Page, address: string): Promise<Locator> {
 
 /** The card's photo: its address and whether the browser could draw it. */
 async function cardPhoto(card: Locator): Promise<{ src: string; drawn: boolean }> {
-  return card.getByRole('img', { name: /^Home at / }).evaluate((img: HTMLImageElement) => ({ src: img.currentSrc || img.src, drawn: img.complete && img.naturalWidth > 0 }));
+  return card.getByRole('img', { name: /^Home at / }).evaluate((img: HTMLImageElement) => ({
+    src: img.currentSrc || img.src,
+    drawn: img.complete && img.naturalWidth > 0,
+  }));
 }
 
 /** Nothing blanked the app: the Homes screen is there and no part of it failed. */
@@ -145,7 +158,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await screenshot(page, 'homes-photo-uploading');
     await context.unroute('**/api/collections/houses/records*');
 
-    const [saved] = await waitUntil('the home and its photo on the server', () => serverHouses(address), (houses) => houses.some((h) => h.image));
+    const [saved] = await waitUntil(
+      'the home and its photo on the server',
+      () => serverHouses(address),
+      (houses) => houses.some((h) => h.image),
+    );
     await card.getByText('Not yet sent').waitFor({ state: 'detached' });
     await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
     await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
@@ -160,46 +177,57 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(await storedImage(houses[0]!)).toEqual(ONLINE_PHOTO);
   });
 
-  test('offline: the card shows the photo from the device, across a reload, and it reaches the server once when back online', async () => {
-    const address = HOMES[size].offline;
-    await page.getByLabel('Search homes').fill('');
-    await context.setOffline(true);
-    await page.getByText('You are offline — calls need a connection.').waitFor();
-    await addHomeWithPhoto(page, address, OFFLINE_PHOTO);
-    await expectAppRendered(page, errors);
-    let card = await findCard(page, address);
-    await card.getByText('Not yet sent').waitFor();
-    await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
-    await expectAppRendered(page, errors);
+  test(
+    'offline: the card shows the photo from the device, across a reload, and it reaches the server once when back online',
+    async () => {
+      const address = HOMES[size].offline;
+      await page.getByLabel('Search homes').fill('');
+      await context.setOffline(true);
+      await page.getByText('You are offline — calls need a connection.').waitFor();
+      await addHomeWithPhoto(page, address, OFFLINE_PHOTO);
+      await expectAppRendered(page, errors);
+      let card = await findCard(page, address);
+      await card.getByText('Not yet sent').waitFor();
+      await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
+      await expectAppRendered(page, errors);
 
-    // Still offline: the worker serves the app, the mirror and the outbox still hold the home and its photo.
-    await page.reload();
-    await expectAppRendered(page, errors);
-    card = await findCard(page, address);
-    await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
-    await screenshot(page, 'homes-photo-offline');
-    expect(await serverHouses(address)).toHaveLength(0);
+      // Still offline: the worker serves the app, the mirror and the outbox still hold the home and its photo.
+      await page.reload();
+      await expectAppRendered(page, errors);
+      card = await findCard(page, address);
+      await expect.poll(async () => cardPhoto(card)).toEqual({ src: expect.stringMatching(/^blob:/), drawn: true });
+      await screenshot(page, 'homes-photo-offline');
+      expect(await serverHouses(address)).toHaveLength(0);
 
-    await context.setOffline(false);
-    // Usually at once; if the reloaded page died holding the outbox lease, the next replay comes after it expires.
-    const [saved] = await waitUntil('the offline home and its photo on the server', () => serverHouses(address), (houses) => houses.some((h) => h.image), LEASE_TTL_MS + 15_000);
-    // The card trades the device's copy for the server's photo.
-    await card.getByText('Not yet sent').waitFor({ state: 'detached', timeout: 15_000 });
-    await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
-    await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
-    await screenshot(page, 'homes-photo-synced');
-    await expectAppRendered(page, errors);
+      await context.setOffline(false);
+      // Usually at once; if the reloaded page died holding the outbox lease, the next replay comes after it expires.
+      const [saved] = await waitUntil(
+        'the offline home and its photo on the server',
+        () => serverHouses(address),
+        (houses) => houses.some((h) => h.image),
+        LEASE_TTL_MS + 15_000,
+      );
+      // The card trades the device's copy for the server's photo.
+      await card.getByText('Not yet sent').waitFor({ state: 'detached', timeout: 15_000 });
+      await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
+      await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
+      await screenshot(page, 'homes-photo-synced');
+      await expectAppRendered(page, errors);
 
-    await page.waitForTimeout(1_500);
-    const houses = await serverHouses(address);
-    expect(houses).toHaveLength(1);
-    expect(typeof houses[0]!.image).toBe('string');
-    expect(await storedImage(houses[0]!)).toEqual(OFFLINE_PHOTO);
-  }, LEASE_TTL_MS + 60_000);
+      await page.waitForTimeout(1_500);
+      const houses = await serverHouses(address);
+      expect(houses).toHaveLength(1);
+      expect(typeof houses[0]!.image).toBe('string');
+      expect(await storedImage(houses[0]!)).toEqual(OFFLINE_PHOTO);
+    },
+    LEASE_TTL_MS + 60_000,
+  );
 
   test('a home the card cannot draw shows Something went wrong in its place; the other homes still show', async () => {
     const admin = env.app.server.admin;
-    const houses = await admin.collection('houses').getFullList({ filter: admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }), sort: 'address' });
+    const houses = await admin
+      .collection('houses')
+      .getFullList({ filter: admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }), sort: 'address' });
     const spoiled = houses[0]!;
     await spoilMirrorHome(page, await signedInUserId(page), spoiled.id);
     // The app's own live queries see only its own writes: a reload reads the spoiled row.

@@ -14,7 +14,16 @@ import { DEMO_DIRECTOR, DEMO_MANAGER } from '../../scripts/seed/demo-account.ts'
 import { solidPng } from '../support/png.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import { card, openReports } from './reports-helpers.ts';
-import { DEMO_COMMUNITY_IDS, expectNoSeriousA11yViolations, navigate, screenshot, SIZE_NAMES, sizedContext, useScreensApp, type SizeName } from './screens-helpers.ts';
+import {
+  DEMO_COMMUNITY_IDS,
+  expectNoSeriousA11yViolations,
+  navigate,
+  screenshot,
+  SIZE_NAMES,
+  sizedContext,
+  useScreensApp,
+  type SizeName,
+} from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -36,9 +45,13 @@ function withFile(field: string, bytes: Buffer, name: string, fields: Record<str
 beforeAll(async () => {
   const admin = env.app.server.admin;
   const community = DEMO_COMMUNITY_IDS.primary;
-  const first = await admin.collection('houses').getFirstListItem(admin.filter('community = {:community}', { community }), { sort: 'address' });
+  const first = await admin
+    .collection('houses')
+    .getFirstListItem(admin.filter('community = {:community}', { community }), { sort: 'address' });
   house = await admin.collection('houses').update(first.id, withFile('image', HOUSE_IMAGE, 'front.png'));
-  const director = await admin.collection('users').getFirstListItem(admin.filter('email = {:email}', { email: DEMO_DIRECTOR.email }));
+  const director = await admin
+    .collection('users')
+    .getFirstListItem(admin.filter('email = {:email}', { email: DEMO_DIRECTOR.email }));
   // The newest report of the community: the first card of the Reports list.
   report = await admin.collection('reports').create(
     withFile('photos', REPORT_PHOTO, 'gate.png', {
@@ -55,7 +68,10 @@ beforeAll(async () => {
 
 /** The image's URL as the page asked for it, and whether the browser could draw it. */
 async function shown(image: Locator): Promise<{ url: URL; drawn: boolean }> {
-  const { src, drawn } = await image.evaluate((img: HTMLImageElement) => ({ src: img.currentSrc || img.src, drawn: img.complete && img.naturalWidth > 0 }));
+  const { src, drawn } = await image.evaluate((img: HTMLImageElement) => ({
+    src: img.currentSrc || img.src,
+    drawn: img.complete && img.naturalWidth > 0,
+  }));
   return { url: new URL(src), drawn };
 }
 
@@ -78,7 +94,9 @@ async function imageCaches(page: Page): Promise<Record<string, string[]>> {
     for (const name of await caches.keys()) {
       if (name === 'house-images' || name.startsWith('scms-images-')) {
         const cache = await caches.open(name);
-        out[name] = (await cache.keys()).map((request) => new URL(request.url).pathname + new URL(request.url).search).sort();
+        out[name] = (await cache.keys())
+          .map((request) => new URL(request.url).pathname + new URL(request.url).search)
+          .sort();
       }
     }
     return out;
@@ -111,7 +129,7 @@ describe.each(SIZE_NAMES)('at %s size', (size: SizeName) => {
   const houseThumb = () => `/api/files/houses/${house.id}/${String(house.image)}?thumb=400x300`;
   const photoPath = () => `/api/files/reports/${report.id}/${(report.photos as string[])[0]!}`;
 
-  test('online: the home image and the report photo show, asked for with a file token, and land in the user\'s own cache without it', async () => {
+  test("online: the home image and the report photo show, asked for with a file token, and land in the user's own cache without it", async () => {
     const home = await homeCard(page);
     const homeUrl = await expectDrawn(home.getByRole('img', { name: /^Home at / }));
     expect(homeUrl.pathname + `?thumb=${homeUrl.searchParams.get('thumb')}`).toBe(houseThumb());
@@ -153,7 +171,7 @@ describe.each(SIZE_NAMES)('at %s size', (size: SizeName) => {
       .toEqual({ [`scms-images-${userId}`]: [houseThumb(), photoPath(), `${photoPath()}?thumb=400x300`].sort() });
   });
 
-  test('offline after a reload: no token to be had, the same images show from the user\'s cache', async () => {
+  test("offline after a reload: no token to be had, the same images show from the user's cache", async () => {
     online = false;
     await context.setOffline(true);
     await page.reload();
@@ -177,7 +195,7 @@ describe.each(SIZE_NAMES)('at %s size', (size: SizeName) => {
     expect(requests.filter((r) => !r.online).length).toBeGreaterThanOrEqual(2);
   });
 
-  test('offline without the user\'s image cache (what log out deletes), the home shows the default image', async () => {
+  test("offline without the user's image cache (what log out deletes), the home shows the default image", async () => {
     await page.evaluate((name) => caches.delete(name), `scms-images-${userId}`);
     await page.reload();
     const home = await homeCard(page);

@@ -25,7 +25,9 @@ export function overlaps(a: Box, b: Box): boolean {
 
 /** Fails when any two of the named elements overlap; says which and where. */
 export async function expectNoOverlap(named: Record<string, Locator>): Promise<void> {
-  const boxes = await Promise.all(Object.entries(named).map(async ([name, locator]) => [name, await boxOf(locator, name)] as const));
+  const boxes = await Promise.all(
+    Object.entries(named).map(async ([name, locator]) => [name, await boxOf(locator, name)] as const),
+  );
   const clashes: string[] = [];
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {
@@ -41,6 +43,9 @@ export async function expectNoOverlap(named: Record<string, Locator>): Promise<v
 export async function expectInViewport(page: Page, locator: Locator, what: string): Promise<void> {
   const box = await boxOf(locator, what);
   const viewport = page.viewportSize()!;
-  const inside = box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
-  expect(inside, `${what} ${JSON.stringify(box)} is outside the ${viewport.width}x${viewport.height} viewport`).toBe(true);
+  const inside =
+    box.x >= 0 && box.y >= 0 && box.x + box.width <= viewport.width && box.y + box.height <= viewport.height;
+  expect(inside, `${what} ${JSON.stringify(box)} is outside the ${viewport.width}x${viewport.height} viewport`).toBe(
+    true,
+  );
 }

@@ -25,7 +25,17 @@ import { describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { idb, signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import { chooseHome, fillNarrative, openReports, reportsByNarrative, uniqueTag } from './reports-helpers.ts';
-import { DEMO_COMMUNITY_IDS, expectNoSeriousA11yViolations, navArea, openedDialog, screenshot, signedInPage, SIZE_NAMES, useScreensApp, waitUntil } from './screens-helpers.ts';
+import {
+  DEMO_COMMUNITY_IDS,
+  expectNoSeriousA11yViolations,
+  navArea,
+  openedDialog,
+  screenshot,
+  signedInPage,
+  SIZE_NAMES,
+  useScreensApp,
+  waitUntil,
+} from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -43,7 +53,7 @@ interface DeviceData {
 
 function deviceData(page: Page): Promise<DeviceData> {
   return page.evaluate(async () => {
-    const request = <T,>(r: IDBRequest<T>) =>
+    const request = <T>(r: IDBRequest<T>) =>
       new Promise<T>((resolve, reject) => {
         r.onsuccess = () => resolve(r.result);
         r.onerror = () => reject(r.error);
@@ -53,7 +63,8 @@ function deviceData(page: Page): Promise<DeviceData> {
       if (!name) continue;
       const db = await request(indexedDB.open(name));
       const stores: Record<string, number> = {};
-      for (const store of Array.from(db.objectStoreNames)) stores[store] = await request(db.transaction(store).objectStore(store).count());
+      for (const store of Array.from(db.objectStoreNames))
+        stores[store] = await request(db.transaction(store).objectStore(store).count());
       db.close();
       databases[name] = stores;
     }
@@ -96,11 +107,17 @@ async function clickLogOut(page: Page): Promise<void> {
 /** Local storage holds no sign-in and nothing of the community. */
 function expectNoCommunityInLocalStorage(data: DeviceData): void {
   expect(data.localStorage.pocketbase_auth).toBeUndefined();
-  for (const value of Object.values(data.localStorage)) for (const marker of COMMUNITY_MARKERS) expect(value).not.toContain(marker);
+  for (const value of Object.values(data.localStorage))
+    for (const marker of COMMUNITY_MARKERS) expect(value).not.toContain(marker);
 }
 
 /** A report written with the network off, from the Reports screen; resolves once it is queued. */
-async function writeReportOffline(page: Page, setOffline: (offline: boolean) => Promise<void>, address: string, narrative: string): Promise<void> {
+async function writeReportOffline(
+  page: Page,
+  setOffline: (offline: boolean) => Promise<void>,
+  address: string,
+  narrative: string,
+): Promise<void> {
   await openReports(page);
   await page.getByRole('link', { name: 'Create Report' }).click();
   await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
@@ -111,7 +128,10 @@ async function writeReportOffline(page: Page, setOffline: (offline: boolean) => 
   await fillNarrative(page, narrative);
   await chooseHome(page, address);
   await page.getByRole('button', { name: 'Create report', exact: true }).click();
-  const created = page.getByRole('status').filter({ hasText: 'Success' }).filter({ hasText: 'Report created successfully' });
+  const created = page
+    .getByRole('status')
+    .filter({ hasText: 'Success' })
+    .filter({ hasText: 'Report created successfully' });
   await created.waitFor();
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
   // Read: an open dialog would host it above its own text for the rest of its 5 s.
@@ -126,11 +146,17 @@ interface OutboxRow {
 }
 
 async function newHouse(address: string): Promise<RecordModel> {
-  return env.app.server.admin.collection('houses').create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: DEMO_COMMUNITY_IDS.primary });
+  return env.app.server.admin
+    .collection('houses')
+    .create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: DEMO_COMMUNITY_IDS.primary });
 }
 
 async function firstDemoHome(): Promise<string> {
-  const house = await env.app.server.admin.collection('houses').getFirstListItem(env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }), { sort: 'address' });
+  const house = await env.app.server.admin
+    .collection('houses')
+    .getFirstListItem(env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }), {
+      sort: 'address',
+    });
   return house.address as string;
 }
 
@@ -145,7 +171,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       // The community is on the device: the test would see it if it stayed.
       const before = await deviceData(page);
       const mirror = before.databases[`scms-${userId}`]!;
-      for (const table of ['communities', 'houses', 'residents', 'phones', 'reports', 'users', 'concerns', 'syncState']) expect(mirror[table], table).toBeGreaterThan(0);
+      for (const table of ['communities', 'houses', 'residents', 'phones', 'reports', 'users', 'concerns', 'syncState'])
+        expect(mirror[table], table).toBeGreaterThan(0);
       expect(before.databases['scms-session']?.session).toBe(1);
       expect(imageCaches(before)).toContain(`scms-images-${userId}`);
 
@@ -181,7 +208,13 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       let question = await openedDialog(page, ONE_UNSENT);
       const sendNow = question.getByRole('button', { name: 'Send now' });
       await expect(sendNow.isDisabled()).resolves.toBe(true);
-      await expect(question.getByText('You are offline. If you log out, they stay on this device and are sent after you log in again.', { exact: false }).count()).resolves.toBe(1);
+      await expect(
+        question
+          .getByText('You are offline. If you log out, they stay on this device and are sent after you log in again.', {
+            exact: false,
+          })
+          .count(),
+      ).resolves.toBe(1);
       await expect(question.getByRole('button', { name: 'Log out anyway' }).isEnabled()).resolves.toBe(true);
       await screenshot(page, 'logout-unsent-offline');
       await expectNoSeriousA11yViolations(page, 'the unsent-changes question, offline');
@@ -233,7 +266,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const question = await openedDialog(page, ONE_UNSENT);
       await question.getByRole('button', { name: 'Log out anyway' }).click();
       await page.getByRole('heading', { name: LOGIN_HEADING }).waitFor();
-      await page.getByRole('status').filter({ hasText: 'Logged out' }).filter({ hasText: '1 change will be sent after you log in again.' }).waitFor();
+      await page
+        .getByRole('status')
+        .filter({ hasText: 'Logged out' })
+        .filter({ hasText: '1 change will be sent after you log in again.' })
+        .waitFor();
       await screenshot(page, 'logout-kept-login');
 
       // The device holds that one outbox entry, the writer's, and nothing else.
@@ -242,7 +279,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       expect(imageCaches(kept)).toEqual([]);
       expectNoCommunityInLocalStorage(kept);
       const [entry] = await idb<OutboxRow[]>(page, `scms-${writer}`, 'outbox', 'getAll');
-      expect(entry).toMatchObject({ userId: writer, status: 'pending', ops: [{ action: 'create', collection: 'reports', body: { narative: narrative } }] });
+      expect(entry).toMatchObject({
+        userId: writer,
+        status: 'pending',
+        ops: [{ action: 'create', collection: 'reports', body: { narative: narrative } }],
+      });
       const reportId = entry!.ops[0]!.id;
 
       // Another officer signs in on the device, online: the report is not sent with their session, nor shown in their mirror.
@@ -257,7 +298,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await expect(idb(page, `scms-${other}`, 'outbox', 'count')).resolves.toBe(0);
       const parked = nonEmptyStores(await deviceData(page));
       expect(parked[`scms-${writer}/outbox`]).toBe(1);
-      expect(Object.keys(parked).filter((store) => store.startsWith(`scms-${writer}/`))).toEqual([`scms-${writer}/outbox`]);
+      expect(Object.keys(parked).filter((store) => store.startsWith(`scms-${writer}/`))).toEqual([
+        `scms-${writer}/outbox`,
+      ]);
 
       // They log out (nothing of theirs unsent: no question); the writer's entry is still parked.
       await clickLogOut(page);
@@ -267,7 +310,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 
       // The writer signs in again: the report reaches the server, exactly once.
       await signIn(page, env.app.server.url, DEMO_REGULAR);
-      const [saved] = await waitUntil('the kept report on the server', () => reportsByNarrative(env.app.server, narrative), (found) => found.length > 0);
+      const [saved] = await waitUntil(
+        'the kept report on the server',
+        () => reportsByNarrative(env.app.server, narrative),
+        (found) => found.length > 0,
+      );
       expect(saved).toMatchObject({ id: reportId, created_by: writer });
       // The window and the service worker may both replay: still one a moment later.
       await page.waitForTimeout(1_500);
@@ -278,7 +325,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     }
   }, 120_000);
 
-  test('an expired session not renewed by its user: the next user\'s sign-in removes the mirror and images left behind, the outbox stays', async () => {
+  test("an expired session not renewed by its user: the next user's sign-in removes the mirror and images left behind, the outbox stays", async () => {
     const address = await firstDemoHome();
     const { context, page } = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR);
     try {
@@ -289,7 +336,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await writeReportOffline(page, (offline) => context.setOffline(offline), address, narrative);
 
       // The session is revoked (as an administrator does: a new tokenKey voids every token issued before).
-      await env.app.server.admin.collection('users').update(first, { tokenKey: `revoked-${Date.now()}-${uniqueTag()}`.padEnd(50, '0') });
+      await env.app.server.admin
+        .collection('users')
+        .update(first, { tokenKey: `revoked-${Date.now()}-${uniqueTag()}`.padEnd(50, '0') });
       await context.setOffline(false);
       const banner = page.getByRole('alert').filter({ hasText: 'Your session expired.' });
       await banner.waitFor({ timeout: 15_000 });
@@ -303,7 +352,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const next = await signedInUserId(page);
       await waitForFirstSync(page, next);
       await expect
-        .poll(async () => Object.keys(nonEmptyStores(await deviceData(page))).filter((store) => store.startsWith(`scms-${first}/`)), { timeout: 10_000 })
+        .poll(
+          async () =>
+            Object.keys(nonEmptyStores(await deviceData(page))).filter((store) => store.startsWith(`scms-${first}/`)),
+          { timeout: 10_000 },
+        )
         .toEqual([`scms-${first}/outbox`]);
       const data = await deviceData(page);
       expect(data.databases[`scms-${first}`]?.outbox).toBe(1);

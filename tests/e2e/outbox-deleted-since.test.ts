@@ -18,7 +18,18 @@ import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { startFlakyProxy, type FlakyProxy, type SeenRequest } from '../support/flaky-proxy.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import { idb, signedInUserId, signIn, startDemoServer, waitForFirstSync } from './pwa-helpers.ts';
-import { card, fillNarrative, openReports, queuedReports, reportsByNarrative, screenshot, SIZES, uniqueTag, waitUntil, type SizeName } from './reports-helpers.ts';
+import {
+  card,
+  fillNarrative,
+  openReports,
+  queuedReports,
+  reportsByNarrative,
+  screenshot,
+  SIZES,
+  uniqueTag,
+  waitUntil,
+  type SizeName,
+} from './reports-helpers.ts';
 
 let server: TestServer;
 let proxy: FlakyProxy;
@@ -37,7 +48,10 @@ afterAll(async () => {
 });
 
 async function signedInThroughProxy(size: SizeName): Promise<{ context: BrowserContext; page: Page; userId: string }> {
-  const context = await browser.newContext({ viewport: SIZES[size], timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  const context = await browser.newContext({
+    viewport: SIZES[size],
+    timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   await signIn(page, proxy.url, DEMO_DIRECTOR);
@@ -51,7 +65,8 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
     const { context, page, userId } = await signedInThroughProxy(size);
     try {
       const narrative = `Gate left open at the north entrance, ref ${uniqueTag()}`;
-      const carries = (r: SeenRequest) => r.method === 'POST' && r.path.startsWith('/api/') && r.body.includes(narrative);
+      const carries = (r: SeenRequest) =>
+        r.method === 'POST' && r.path.startsWith('/api/') && r.body.includes(narrative);
       // The first send lands on the server; its answer never reaches the browser,
       // and the server stays out of reach until the colleague has deleted it
       // (as when the server was killed right after committing).
@@ -69,7 +84,11 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       await page.getByRole('button', { name: 'Create report', exact: true }).click();
       await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
-      await waitUntil('the create reached the server, its answer dropped', async () => proxy.requests.filter(carries).map((r) => r.outcome), (o) => o.includes('dropped'));
+      await waitUntil(
+        'the create reached the server, its answer dropped',
+        async () => proxy.requests.filter(carries).map((r) => r.outcome),
+        (o) => o.includes('dropped'),
+      );
       const [stored] = await reportsByNarrative(server, narrative);
       expect(stored).toBeDefined();
       const id = stored!.id;
@@ -86,11 +105,21 @@ describe.each(['phone', 'desktop'] as const)('at %s size', (size) => {
       proxy.setOffline(false);
       await context.setOffline(true);
       await context.setOffline(false);
-      await waitUntil('the outbox is settled', () => idb<number>(page, `scms-${userId}`, 'outbox', 'count'), (n) => n === 0, 30_000);
+      await waitUntil(
+        'the outbox is settled',
+        () => idb<number>(page, `scms-${userId}`, 'outbox', 'count'),
+        (n) => n === 0,
+        30_000,
+      );
 
       expect(await reportsByNarrative(server, narrative)).toEqual([]);
       // Reached the server twice (tries while it was out of reach were refused by the network): the second time refused as deleted since.
-      expect(proxy.requests.filter(carries).map((r) => r.outcome).filter((o) => o !== 'refused')).toEqual(['dropped', 409]);
+      expect(
+        proxy.requests
+          .filter(carries)
+          .map((r) => r.outcome)
+          .filter((o) => o !== 'refused'),
+      ).toEqual(['dropped', 409]);
       expect(await idb<unknown>(page, `scms-${userId}`, 'reports', 'get', id)).toBeUndefined();
       await card(page, id).waitFor({ state: 'detached' });
       await expect(page.getByText('Not yet sent').count()).resolves.toBe(0);

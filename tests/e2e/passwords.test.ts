@@ -46,10 +46,17 @@ async function logOut(page: Page): Promise<void> {
 }
 
 /** The Users screen's card of this user (its list item). */
-const userCard = (page: Page, name: string) => page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const userCard = (page: Page, name: string) =>
+  page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
-const serverUser = async (email: string) => (await env.app.server.admin.collection('users').getFullList({ filter: env.app.server.admin.filter('email = {:email}', { email }) }))[0];
-const savedToken = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string }).token ?? '');
+const serverUser = async (email: string) =>
+  (
+    await env.app.server.admin
+      .collection('users')
+      .getFullList({ filter: env.app.server.admin.filter('email = {:email}', { email }) })
+  )[0];
+const savedToken = (page: Page) =>
+  page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string }).token ?? '');
 
 describe.each(SIZE_NAMES)('at %s size', (size) => {
   test('a new user must choose a password at the first log in; the director resets it', async () => {
@@ -91,7 +98,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await expect(page.getByRole('button', { name: 'Change password' }).isDisabled()).resolves.toBe(true);
       await screenshot(page, 'password-first-login-offline');
       await context.setOffline(false);
-      await page.getByText('You are offline — setting a new password needs a connection.').waitFor({ state: 'detached' });
+      await page
+        .getByText('You are offline — setting a new password needs a connection.')
+        .waitFor({ state: 'detached' });
 
       // The form's own rules first, then the server's answer to a wrong current password.
       const newPassword = `Sams-own-${size}-1`;
@@ -155,7 +164,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await screenshot(page, 'password-reset-shown');
       await reset.getByRole('button', { name: 'Done' }).click();
       await reset.waitFor({ state: 'detached' });
-      await waitUntil('the flag on the server', () => serverUser(email), (user) => user?.must_change_password === true);
+      await waitUntil(
+        'the flag on the server',
+        () => serverUser(email),
+        (user) => user?.must_change_password === true,
+      );
       await userCard(page, `${last}, Sam`).getByText('Temporary password', { exact: true }).waitFor();
       // The session of the password the user chose is over.
       const stale = new PocketBase(env.app.server.url);
@@ -164,7 +177,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 
       // Offline, the director's reset button is disabled with the reason.
       await context.setOffline(true);
-      await expect(page.getByRole('button', { name: `Reset password of ${last}, Sam` }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: `Reset password of ${last}, Sam` }).isDisabled()).resolves.toBe(
+        true,
+      );
     } finally {
       await context.close();
     }
@@ -201,7 +216,10 @@ describe('with mail configured', () => {
   let c: CommunityFixture;
   beforeAll(async () => {
     sink = await startSmtpSink();
-    mailServer = await startTestServer({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(sink.port), SMTP_SENDER: 'patrol@scms.test' }, { publicDir: distDir });
+    mailServer = await startTestServer(
+      { SMTP_HOST: '127.0.0.1', SMTP_PORT: String(sink.port), SMTP_SENDER: 'patrol@scms.test' },
+      { publicDir: distDir },
+    );
     c = await createCommunity(mailServer.admin, 'mailjourney');
   });
   afterAll(async () => {
@@ -225,7 +243,12 @@ describe('with mail configured', () => {
         await expectNoSeriousA11yViolations(page, 'the login page with the reset e-mail form');
         const before = sink.messages.length;
         await page.getByRole('button', { name: 'Send reset link' }).click();
-        await page.getByText(`If ${account.email} belongs to an account, an e-mail with a link to reset the password is on its way.`, { exact: false }).waitFor();
+        await page
+          .getByText(
+            `If ${account.email} belongs to an account, an e-mail with a link to reset the password is on its way.`,
+            { exact: false },
+          )
+          .waitFor();
         await screenshot(page, 'forgot-password-sent');
         const mail = await sink.next(before);
         expect(mail.to).toEqual([account.email]);
@@ -238,7 +261,19 @@ describe('with mail configured', () => {
         await page.getByLabel('New password', { exact: false }).first().fill(newPassword);
         await page.getByLabel('New password confirm', { exact: false }).fill(newPassword);
         await page.getByRole('button', { name: /Set new password/i }).click();
-        await waitUntil('the new password to log in', () => mailServer.client().collection('users').authWithPassword(account.email, newPassword).then(() => true, () => false), (ok) => ok);
+        await waitUntil(
+          'the new password to log in',
+          () =>
+            mailServer
+              .client()
+              .collection('users')
+              .authWithPassword(account.email, newPassword)
+              .then(
+                () => true,
+                () => false,
+              ),
+          (ok) => ok,
+        );
 
         // An unknown address gets the same words, and no e-mail.
         await page.goto(mailServer.url);
@@ -246,7 +281,12 @@ describe('with mail configured', () => {
         await page.getByLabel('Email for the reset link').fill('nobody.here@scms.test');
         const count = sink.messages.length;
         await page.getByRole('button', { name: 'Send reset link' }).click();
-        await page.getByText('If nobody.here@scms.test belongs to an account, an e-mail with a link to reset the password is on its way.', { exact: false }).waitFor();
+        await page
+          .getByText(
+            'If nobody.here@scms.test belongs to an account, an e-mail with a link to reset the password is on its way.',
+            { exact: false },
+          )
+          .waitFor();
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(sink.messages.length).toBe(count);
       } finally {

@@ -29,7 +29,9 @@ export async function waitForWorkerControl(page: Page): Promise<string> {
   return page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
-      await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      await new Promise((resolve) =>
+        navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+      );
     }
     return navigator.serviceWorker.controller!.scriptURL;
   });
@@ -46,13 +48,21 @@ export async function signIn(page: Page, baseUrl: string, account: DemoAccount):
 
 /** The signed-in user's id, as the app keeps it (the SDK's local storage entry). */
 export async function signedInUserId(page: Page): Promise<string> {
-  const id = await page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { record?: { id?: string } }).record?.id);
+  const id = await page.evaluate(
+    () => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { record?: { id?: string } }).record?.id,
+  );
   if (!id) throw new Error('no signed-in user in local storage');
   return id;
 }
 
 /** Runs one request on an object store of an IndexedDB database of the page's origin (no Dexie: the bundle's modules are not reachable from a test). */
-export async function idb<T>(page: Page, database: string, store: string, op: 'get' | 'add' | 'count' | 'getAll', arg?: unknown): Promise<T> {
+export async function idb<T>(
+  page: Page,
+  database: string,
+  store: string,
+  op: 'get' | 'add' | 'count' | 'getAll',
+  arg?: unknown,
+): Promise<T> {
   return page.evaluate(
     ({ database, store, op, arg }) =>
       new Promise<T>((resolve, reject) => {
@@ -62,7 +72,14 @@ export async function idb<T>(page: Page, database: string, store: string, op: 'g
           const db = open.result;
           const tx = db.transaction(store, op === 'add' ? 'readwrite' : 'readonly');
           const objects = tx.objectStore(store);
-          const request = op === 'get' ? objects.get(arg as IDBValidKey) : op === 'add' ? objects.add(arg) : op === 'count' ? objects.count() : objects.getAll();
+          const request =
+            op === 'get'
+              ? objects.get(arg as IDBValidKey)
+              : op === 'add'
+                ? objects.add(arg)
+                : op === 'count'
+                  ? objects.count()
+                  : objects.getAll();
           request.onsuccess = () => {
             db.close();
             resolve(request.result as T);

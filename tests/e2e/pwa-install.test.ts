@@ -42,9 +42,19 @@ test('Chromium reports no installability errors and reads the manifest', async (
   const manifest = await cdp.send('Page.getAppManifest');
   expect(manifest.errors, JSON.stringify(manifest.errors)).toEqual([]);
   expect(new URL(manifest.url).pathname).toBe('/manifest.webmanifest');
-  const parsed = JSON.parse(manifest.data ?? '{}') as { name?: string; short_name?: string; start_url?: string; display?: string; icons?: Array<{ sizes: string; purpose?: string }> };
+  const parsed = JSON.parse(manifest.data ?? '{}') as {
+    name?: string;
+    short_name?: string;
+    start_url?: string;
+    display?: string;
+    icons?: Array<{ sizes: string; purpose?: string }>;
+  };
   expect(parsed).toMatchObject({ name: 'SCMS', short_name: 'SCMS', start_url: '/homes', display: 'standalone' });
-  expect(parsed.icons?.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual(['192x192 any', '512x512 any', '512x512 maskable']);
+  expect(parsed.icons?.map((icon) => `${icon.sizes} ${icon.purpose ?? 'any'}`)).toEqual([
+    '192x192 any',
+    '512x512 any',
+    '512x512 maskable',
+  ]);
 
   // Every icon the manifest names is served as a PNG.
   for (const icon of ['/icons/icon-192.png', '/icons/icon-512.png', '/icons/icon-maskable-512.png']) {

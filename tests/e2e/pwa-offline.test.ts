@@ -11,10 +11,20 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import type { TestServer } from '../support/pocketbase.ts';
-import { screenshots, signedInUserId, signIn, startDemoServer, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import {
+  screenshots,
+  signedInUserId,
+  signIn,
+  startDemoServer,
+  waitForFirstSync,
+  waitForWorkerControl,
+} from './pwa-helpers.ts';
 
 // The smallest valid PNG (1×1).
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 let server: TestServer;
 let browser: Browser;
@@ -77,7 +87,14 @@ test('after one online visit, /homes and /reports open with the network off', as
 
   await context.setOffline(true);
   // The network really is off for the page: an API call fails.
-  await expect(page.evaluate(() => fetch('/api/health').then(() => 'reached', () => 'failed'))).resolves.toBe('failed');
+  await expect(
+    page.evaluate(() =>
+      fetch('/api/health').then(
+        () => 'reached',
+        () => 'failed',
+      ),
+    ),
+  ).resolves.toBe('failed');
 
   await page.reload();
   await page.getByRole('heading', { name: 'Homes' }).waitFor({ timeout: 10_000 });
@@ -103,13 +120,17 @@ test('the worker caches house images and no other API answer', async () => {
     for (const name of await caches.keys()) {
       const cache = await caches.open(name);
       // An image's key with its query: it must never hold a token.
-      out[name] = (await cache.keys()).map(({ url }) => new URL(url).pathname + (new URL(url).pathname.startsWith('/api/') ? new URL(url).search : ''));
+      out[name] = (await cache.keys()).map(
+        ({ url }) => new URL(url).pathname + (new URL(url).pathname.startsWith('/api/') ? new URL(url).search : ''),
+      );
     }
     return out;
   });
   const images = `scms-images-${userId}`;
   expect(cached[images]).toEqual([imagePath]);
-  const apiEntries = Object.entries(cached).flatMap(([name, paths]) => paths.filter((path) => path.startsWith('/api/')).map((path) => `${name}: ${path}`));
+  const apiEntries = Object.entries(cached).flatMap(([name, paths]) =>
+    paths.filter((path) => path.startsWith('/api/')).map((path) => `${name}: ${path}`),
+  );
   expect(apiEntries).toEqual([`${images}: ${imagePath}`]);
   // The shell itself is precached.
   expect(Object.values(cached).flat()).toContain('/index.html');

@@ -12,7 +12,15 @@ import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { SYNC_TAG } from '../../src/data/engine.ts';
 import { newId, type TestServer } from '../support/pocketbase.ts';
-import { idb, screenshots, signedInUserId, signIn, startDemoServer, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import {
+  idb,
+  screenshots,
+  signedInUserId,
+  signIn,
+  startDemoServer,
+  waitForFirstSync,
+  waitForWorkerControl,
+} from './pwa-helpers.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -43,7 +51,11 @@ afterAll(async () => {
 });
 
 /** An outbox entry creating one report, as src/data/outbox.ts's enqueue writes it. */
-function reportEntry(id: string, narative: string, retry: { attempts: number; nextAttemptAt: number } = { attempts: 0, nextAttemptAt: 0 }) {
+function reportEntry(
+  id: string,
+  narative: string,
+  retry: { attempts: number; nextAttemptAt: number } = { attempts: 0, nextAttemptAt: 0 },
+) {
   return {
     userId,
     createdAt: new Date().toISOString(),
@@ -53,7 +65,14 @@ function reportEntry(id: string, narative: string, retry: { attempts: number; ne
         action: 'create',
         collection: 'reports',
         id,
-        body: { narative, type: 'accident', weather: 'clear', incident_time: new Date().toISOString().replace('T', ' '), community, created_by: userId },
+        body: {
+          narative,
+          type: 'accident',
+          weather: 'clear',
+          incident_time: new Date().toISOString().replace('T', ' '),
+          community,
+          created_by: userId,
+        },
       },
     ],
     recordKeys: [`reports:${id}`],
@@ -73,8 +92,12 @@ async function bareOriginPage(): Promise<Page> {
 const database = () => `scms-${userId}`;
 
 async function serverCopies(id: string, narative: string): Promise<number> {
-  const byId = await server.admin.collection('reports').getFullList({ filter: server.admin.filter('id = {:id}', { id }) });
-  const byText = await server.admin.collection('reports').getFullList({ filter: server.admin.filter('narative = {:narative}', { narative }) });
+  const byId = await server.admin
+    .collection('reports')
+    .getFullList({ filter: server.admin.filter('id = {:id}', { id }) });
+  const byText = await server.admin
+    .collection('reports')
+    .getFullList({ filter: server.admin.filter('narative = {:narative}', { narative }) });
   return Math.max(byId.length, byText.length);
 }
 
@@ -119,10 +142,18 @@ test('Background Sync: a report queued offline is sent by the worker once the ne
   await context.setOffline(true);
   // As a tab leaves an entry it just failed to send offline: backing off for a few seconds.
   // The sync event fires as soon as the network is back, and must not give up on it.
-  await idb(page, database(), 'outbox', 'add', reportEntry(id, narative, { attempts: 1, nextAttemptAt: Date.now() + 4_000 }));
+  await idb(
+    page,
+    database(),
+    'outbox',
+    'add',
+    reportEntry(id, narative, { attempts: 1, nextAttemptAt: Date.now() + 4_000 }),
+  );
   // What the window's engine does after each write; the tag is the data layer's own constant.
   const tags = await page.evaluate(async (tag) => {
-    const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & { sync: { register(tag: string): Promise<void>; getTags(): Promise<string[]> } };
+    const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & {
+      sync: { register(tag: string): Promise<void>; getTags(): Promise<string[]> };
+    };
     await registration.sync.register(tag);
     return registration.sync.getTags();
   }, SYNC_TAG);
@@ -141,11 +172,19 @@ test('Background Sync: a report queued offline is sent by the worker once the ne
   expect(await serverCopies(id, narative)).toBe(1);
   // The worker's own report of the delivery (it logs after writing the mirror, so it may come a moment later).
   const workerLine = '[scms-sw] outbox replay (sync): done, 1 delivered, 0 parked';
-  await expect.poll(() => consoleLines.includes(workerLine), { timeout: 5_000, message: consoleLines.join('\n') }).toBe(true);
+  await expect
+    .poll(() => consoleLines.includes(workerLine), { timeout: 5_000, message: consoleLines.join('\n') })
+    .toBe(true);
   const check = await bareOriginPage();
   await expect(idb(check, database(), 'outbox', 'count')).resolves.toBe(0);
   // The worker also wrote the server's copy into the mirror, no longer pending.
-  const mirrored = await idb<{ id: string; _pending?: number; narative: string } | undefined>(check, database(), 'reports', 'get', id);
+  const mirrored = await idb<{ id: string; _pending?: number; narative: string } | undefined>(
+    check,
+    database(),
+    'reports',
+    'get',
+    id,
+  );
   expect(mirrored).toMatchObject({ id, narative });
   expect(mirrored?._pending).toBeUndefined();
   await check.close();

@@ -67,7 +67,9 @@ test('a new version waits behind a "New version available" banner and takes over
   // Not modal: the login form stays usable, and the old worker still serves the page.
   await page.getByLabel('Email').fill('still@usable.example');
   expect(await controllerBuild(page)).toBe('first');
-  await expect(page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).resolves.toBe(true);
+  await expect(
+    page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)),
+  ).resolves.toBe(true);
 
   const reload = banner.getByRole('button', { name: 'Reload' });
   await reload.focus();
@@ -80,5 +82,7 @@ test('a new version waits behind a "New version available" banner and takes over
   await waitForWorkerControl(page);
   expect(await controllerBuild(page)).toBe('next');
   expect(await banner.count()).toBe(0);
-  await expect(page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting))).resolves.toBe(false);
+  await expect(
+    page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)),
+  ).resolves.toBe(false);
 });

@@ -45,15 +45,25 @@ interface Home {
 
 /** A demo home with a phone and several residents, so "first resident" and the phone mean something. */
 async function homeWithFamily(skip: string[]): Promise<Home> {
-  const houses = await server.admin.collection('houses').getFullList({ filter: server.admin.filter('community = {:c}', { c: COMMUNITY }), sort: 'address' });
+  const houses = await server.admin
+    .collection('houses')
+    .getFullList({ filter: server.admin.filter('community = {:c}', { c: COMMUNITY }), sort: 'address' });
   for (const house of houses) {
     if (skip.includes(house.id)) continue;
-    const residents = await server.admin.collection('residents').getFullList({ filter: server.admin.filter('house = {:h}', { h: house.id }), sort: 'created' });
-    const phones = await server.admin.collection('phones').getFullList({ filter: server.admin.filter('house = {:h}', { h: house.id }), sort: 'created' });
+    const residents = await server.admin
+      .collection('residents')
+      .getFullList({ filter: server.admin.filter('house = {:h}', { h: house.id }), sort: 'created' });
+    const phones = await server.admin
+      .collection('phones')
+      .getFullList({ filter: server.admin.filter('house = {:h}', { h: house.id }), sort: 'created' });
     if (residents.length < 2 || phones.length === 0) continue;
     const oldest = residents[0]!.created;
     const phone = phones.find((p) => p.primary) ?? phones[0]!;
-    return { house, firstResidents: residents.filter((r) => r.created === oldest).map((r) => r.id), phone: phone.phone_number as string };
+    return {
+      house,
+      firstResidents: residents.filter((r) => r.created === oldest).map((r) => r.id),
+      phone: phone.phone_number as string,
+    };
   }
   throw new Error('no demo home with a phone and two residents');
 }
@@ -97,7 +107,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await page.getByLabel('Weather').selectOption('rainy');
     const pressedNow = new Date();
     await page.getByRole('button', { name: 'Now', exact: true }).click();
-    await expect(page.getByRole('button', { name: `Incident date ${format(pressedNow, 'MMM d, yyyy')}` }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('button', { name: `Incident date ${format(pressedNow, 'MMM d, yyyy')}` }).count(),
+    ).resolves.toBe(1);
     await expect(page.getByLabel('Hour').inputValue()).resolves.toMatch(/^\d{2}$/);
     await expect(page.getByLabel('Minute').inputValue()).resolves.toMatch(/^\d{2}$/);
 
@@ -128,13 +140,21 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await expectNoSeriousA11yViolations(page, `the create form with the AI tab (${size})`);
 
     await page.getByRole('button', { name: 'Create report', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Success' }).filter({ hasText: 'Report created successfully' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Success' })
+      .filter({ hasText: 'Report created successfully' })
+      .waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/reports');
     // The list opens at its top (the new report first), not where the long form was scrolled.
     await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
 
-    const [saved] = await waitUntil('the report on the server', () => reportsByNarrative(server, narrative), (found) => found.length > 0);
+    const [saved] = await waitUntil(
+      'the report on the server',
+      () => reportsByNarrative(server, narrative),
+      (found) => found.length > 0,
+    );
     // Exactly once, even after the outbox and the worker have had time to send it again.
     await page.waitForTimeout(1_500);
     expect(await reportsByNarrative(server, narrative)).toHaveLength(1);
@@ -165,7 +185,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await expect(mine.getByTestId('narrative').textContent()).resolves.toBe(aiText.trim());
     await expect(mine.getByText(address).count()).resolves.toBe(1);
     const thumb = mine.getByRole('button', { name: 'Open photo 1' }).locator('img');
-    await expect.poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 10_000 })
+      .toBe(true);
     await mine.getByRole('button', { name: 'Original', exact: true }).click();
     await expect(mine.getByTestId('narrative').textContent()).resolves.toBe(narrative);
     await screenshot(page, 'created');

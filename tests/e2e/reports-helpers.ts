@@ -20,7 +20,10 @@ export { SIZES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '
 export const COMMUNITY = DEMO_COMMUNITY_IDS.primary;
 
 /** A tiny teal PNG (16×12), as a picked photo: small to send, visible in screenshots. */
-export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABAAAAAMCAIAAADkharWAAAAFUlEQVR42mPgndJBEmIY1TCqATsCAIV93sFVhzWVAAAAAElFTkSuQmCC', 'base64');
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAMCAIAAADkharWAAAAFUlEQVR42mPgndJBEmIY1TCqATsCAIV93sFVhzWVAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 export interface SignedIn {
   context: BrowserContext;
@@ -34,7 +37,10 @@ export interface SignedIn {
  * signed in as the demo director once, with the first pull done.
  */
 export async function signedIn(browser: Browser, server: TestServer, size: SizeName): Promise<SignedIn> {
-  const context = await browser.newContext({ viewport: SIZES[size], timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  const context = await browser.newContext({
+    viewport: SIZES[size],
+    timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
   // Fail in seconds, not Playwright's 30 s, so one broken step does not eat a file's budget.
   context.setDefaultTimeout(10_000);
   const page = await context.newPage();
@@ -73,12 +79,17 @@ export interface ServerReport extends RecordModel {
 
 /** Every report of the demo community, with its home and resident. */
 export async function communityReports(server: TestServer): Promise<ServerReport[]> {
-  return server.admin.collection('reports').getFullList<ServerReport>({ filter: server.admin.filter('community = {:c}', { c: COMMUNITY }), expand: 'house,resident' });
+  return server.admin.collection('reports').getFullList<ServerReport>({
+    filter: server.admin.filter('community = {:c}', { c: COMMUNITY }),
+    expand: 'house,resident',
+  });
 }
 
 /** Reports with this exact original narrative (how the journeys find the one they wrote). */
 export async function reportsByNarrative(server: TestServer, narative: string): Promise<ServerReport[]> {
-  return server.admin.collection('reports').getFullList<ServerReport>({ filter: server.admin.filter('narative = {:n}', { n: narative }) });
+  return server.admin
+    .collection('reports')
+    .getFullList<ServerReport>({ filter: server.admin.filter('narative = {:n}', { n: narative }) });
 }
 
 const time = (pbDate: string) => new Date(pbDate.replace(' ', 'T')).getTime();
@@ -96,7 +107,18 @@ export function incidentBetween(report: ServerReport, from: Date, to: Date): boo
 export function matchesSearch(report: ServerReport, query: string): boolean {
   const house = report.expand?.house;
   const resident = report.expand?.resident;
-  const fields = [house?.address, house?.apt, house?.city, house?.state, house?.zip, report.type, reportTypeLabel(report.type), resident?.first_name, resident?.last_name, house?.member_number]
+  const fields = [
+    house?.address,
+    house?.apt,
+    house?.city,
+    house?.state,
+    house?.zip,
+    report.type,
+    reportTypeLabel(report.type),
+    resident?.first_name,
+    resident?.last_name,
+    house?.member_number,
+  ]
     .filter((field): field is string => typeof field === 'string' && field !== '')
     .map((field) => field.toLowerCase());
   return query
@@ -130,7 +152,11 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
         setSize = Number(item.getAttribute('aria-setsize'));
         const article = item.querySelector<HTMLElement>('article[aria-labelledby^="report-"]');
         const label = article?.getAttribute('aria-labelledby');
-        if (article && label) found.set(Number(item.getAttribute('aria-posinset')), { id: label.replace(/^report-/, '').replace(/-title$/, ''), text: article.innerText });
+        if (article && label)
+          found.set(Number(item.getAttribute('aria-posinset')), {
+            id: label.replace(/^report-/, '').replace(/-title$/, ''),
+            text: article.innerText,
+          });
       }
     };
     const back = window.scrollY;
@@ -138,7 +164,7 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
     await nextFrames();
     read();
     // A screen per step: the rows drawn beyond the screen's edges make sure none is skipped.
-    for (let still = 0; found.size < setSize && still < 3; ) {
+    for (let still = 0; found.size < setSize && still < 3;) {
       const before = window.scrollY;
       window.scrollBy(0, window.innerHeight);
       await nextFrames();
@@ -166,7 +192,11 @@ async function countText(page: Page): Promise<string> {
  * batch may share a creation time, so the order is checked as a
  * non-increasing (or non-decreasing) run of creation times.
  */
-export async function expectList(page: Page, expected: readonly ServerReport[], sort: 'newest' | 'oldest'): Promise<string[]> {
+export async function expectList(
+  page: Page,
+  expected: readonly ServerReport[],
+  sort: 'newest' | 'oldest',
+): Promise<string[]> {
   // The mirror fills and the live query answers asynchronously: wait for the count to settle on the expected one.
   await expect.poll(() => countText(page), { timeout: 15_000 }).toBe(`${expected.length} report(s)`);
   const ids = await cardIds(page);
@@ -202,13 +232,24 @@ export async function queuedReports(page: Page, userId: string): Promise<QueuedR
           request.onerror = () => reject(request.error);
           request.onsuccess = () => {
             open.result.close();
-            type Op = { action: string; collection: string; id: string; body: { narative?: string }; files?: { photos?: Blob[] } };
+            type Op = {
+              action: string;
+              collection: string;
+              id: string;
+              body: { narative?: string };
+              files?: { photos?: Blob[] };
+            };
             const entries = request.result as Array<{ status: string; ops: Op[] }>;
             resolve(
               entries.flatMap((entry) =>
                 entry.ops
                   .filter((op) => op.action === 'create' && op.collection === 'reports')
-                  .map((op) => ({ id: op.id, narative: op.body.narative ?? '', photos: op.files?.photos?.length ?? 0, status: entry.status })),
+                  .map((op) => ({
+                    id: op.id,
+                    narative: op.body.narative ?? '',
+                    photos: op.files?.photos?.length ?? 0,
+                    status: entry.status,
+                  })),
               ),
             );
           };
@@ -237,7 +278,10 @@ export function uniqueTag(): string {
 export async function chooseHome(page: Page, address: string): Promise<void> {
   const homeBox = page.getByRole('combobox', { name: 'Home' });
   await homeBox.fill(address);
-  await page.getByRole('listbox').getByRole('option', { name: new RegExp(`^${address}`) }).click();
+  await page
+    .getByRole('listbox')
+    .getByRole('option', { name: new RegExp(`^${address}`) })
+    .click();
   await page.getByRole('listbox').waitFor({ state: 'detached' });
   await expect.poll(() => homeBox.inputValue()).toBe(address);
 }

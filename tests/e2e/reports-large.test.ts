@@ -15,10 +15,27 @@ import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
 import { createInBatches } from '../support/batches.ts';
-import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 import { expectInViewport } from './layout-helpers.ts';
 import { distDir, screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
-import { card, expectNoSeriousA11yViolations, fillNarrative, openReports, queuedReports, screenshot, SIZES, uniqueTag, waitUntil, type SizeName } from './reports-helpers.ts';
+import {
+  card,
+  expectNoSeriousA11yViolations,
+  fillNarrative,
+  openReports,
+  queuedReports,
+  screenshot,
+  SIZES,
+  uniqueTag,
+  waitUntil,
+  type SizeName,
+} from './reports-helpers.ts';
 import { navigate } from './screens-helpers.ts';
 
 const REPORTS = 10_000;
@@ -35,7 +52,11 @@ interface Listed {
 
 /** What the server holds for the community, newest first: what the list must show. */
 async function serverReports(): Promise<Listed[]> {
-  const rows = await server.admin.collection('reports').getFullList<Listed>({ filter: server.admin.filter('community = {:c}', { c: fixture.community.id }), fields: 'id,created', batch: 5_000 });
+  const rows = await server.admin.collection('reports').getFullList<Listed>({
+    filter: server.admin.filter('community = {:c}', { c: fixture.community.id }),
+    fields: 'id,created',
+    batch: 5_000,
+  });
   return rows.sort((a, b) => b.created.localeCompare(a.created));
 }
 
@@ -47,8 +68,15 @@ async function serverReports(): Promise<Listed[]> {
 async function seed(): Promise<void> {
   const admin = server.admin;
   const homes = Array.from({ length: HOMES }, (_, n) => ({
-    address: `${100 + n} Large Palm Way`, apt: '', city: 'Jupiter', state: 'FL', zip: '33458', member_number: `LP${String(n).padStart(4, '0')}`,
-    security_code: '', note: '', community: fixture.community.id,
+    address: `${100 + n} Large Palm Way`,
+    apt: '',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    member_number: `LP${String(n).padStart(4, '0')}`,
+    security_code: '',
+    note: '',
+    community: fixture.community.id,
   }));
   const homeBatch = admin.createBatch();
   for (const home of homes) homeBatch.collection('houses').create(home);
@@ -61,9 +89,19 @@ async function seed(): Promise<void> {
   const reports = Array.from({ length: REPORTS }, (_, n) => {
     const at = pbDate(new Date(from + Math.floor(n * step)));
     return {
-      narative: `Large list report ${n + 1}`, ai_generated_narative: '', type: REPORT_TYPE_VALUES[n % REPORT_TYPE_VALUES.length], weather: WEATHER_VALUES[n % WEATHER_VALUES.length],
-      incident_time: at, original_created: at, phone_number: '', injury: false, ems_pbso: false, community: fixture.community.id,
-      house: homeIds[n % HOMES], resident: '', created_by: fixture.regular.id,
+      narative: `Large list report ${n + 1}`,
+      ai_generated_narative: '',
+      type: REPORT_TYPE_VALUES[n % REPORT_TYPE_VALUES.length],
+      weather: WEATHER_VALUES[n % WEATHER_VALUES.length],
+      incident_time: at,
+      original_created: at,
+      phone_number: '',
+      injury: false,
+      ems_pbso: false,
+      community: fixture.community.id,
+      house: homeIds[n % HOMES],
+      resident: '',
+      created_by: fixture.regular.id,
     };
   });
   await createInBatches(admin, 'reports', reports);
@@ -84,13 +122,24 @@ afterAll(async () => {
 
 /** The count line, e.g. '10000 report(s)'. */
 const countLine = async (page: Page) => (await page.getByText(/^\d+ report\(s\)$/).textContent()) ?? '';
-const listItems = (page: Page) => page.getByRole('list', { name: 'Reports' }).getByRole('listitem').filter({ has: page.locator('article') });
+const listItems = (page: Page) =>
+  page
+    .getByRole('list', { name: 'Reports' })
+    .getByRole('listitem')
+    .filter({ has: page.locator('article') });
 const item = (page: Page, position: number) => page.locator(`[role="listitem"][aria-posinset="${position}"]`);
 /** The report id of the card at a list position. */
-const idAt = async (page: Page, position: number) => ((await item(page, position).locator('article').getAttribute('aria-labelledby')) ?? '').replace(/^report-/, '').replace(/-title$/, '');
+const idAt = async (page: Page, position: number) =>
+  ((await item(page, position).locator('article').getAttribute('aria-labelledby')) ?? '')
+    .replace(/^report-/, '')
+    .replace(/-title$/, '');
 /** The reports the page would print: the cards visible under print media, in order. */
 const printedIds = (page: Page) =>
-  page.evaluate(() => [...document.querySelectorAll('article')].filter((a) => a.checkVisibility()).map((a) => (a.getAttribute('aria-labelledby') ?? '').replace(/^print-report-/, '').replace(/-title$/, '')));
+  page.evaluate(() =>
+    [...document.querySelectorAll('article')]
+      .filter((a) => a.checkVisibility())
+      .map((a) => (a.getAttribute('aria-labelledby') ?? '').replace(/^print-report-/, '').replace(/-title$/, '')),
+  );
 
 describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 reports this month (%s)', (size) => {
   let context: BrowserContext;
@@ -100,7 +149,10 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
 
   beforeAll(async () => {
     // The process's time zone: the list's month and the seed's must agree.
-    context = await browser.newContext({ viewport: SIZES[size], timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone });
+    context = await browser.newContext({
+      viewport: SIZES[size],
+      timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    });
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     await signIn(page, server.url, { email: fixture.director.email, password: TEST_PASSWORD });
@@ -153,14 +205,21 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
   });
 
   test('Tab goes on through the cards past the first screen; the focused card stays drawn when scrolled away', async () => {
-    const focusedPosition = () => page.evaluate(() => Number(document.activeElement?.closest('[role="listitem"]')?.getAttribute('aria-posinset') ?? 0));
+    const focusedPosition = () =>
+      page.evaluate(() =>
+        Number(document.activeElement?.closest('[role="listitem"]')?.getAttribute('aria-posinset') ?? 0),
+      );
     await page.evaluate(() => window.scrollTo(0, 0));
     // Let the list settle at the top (rows drawn and measured after the jump from the end) before focusing in it.
     const firstTitle = item(page, 1).locator('h2');
     await firstTitle.waitFor();
-    await expect.poll(async () => (await firstTitle.boundingBox())?.y ?? -1, { timeout: 10_000 }).toBeGreaterThanOrEqual(0);
+    await expect
+      .poll(async () => (await firstTitle.boundingBox())?.y ?? -1, { timeout: 10_000 })
+      .toBeGreaterThanOrEqual(0);
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    await item(page, 1).getByRole('button', { name: /^Print / }).focus();
+    await item(page, 1)
+      .getByRole('button', { name: /^Print / })
+      .focus();
     await expect(focusedPosition()).resolves.toBe(1);
     // Three stops a card (Print, Original, Ai assist): 36 presses lead to the 13th card, well below the first screen.
     // The positions on the way are kept, so a failure says where the focus left the list.
@@ -170,7 +229,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
       positions.push(await focusedPosition());
     }
     expect(positions.at(-1), `card positions after each Tab: ${positions.join(' ')}`).toBe(13);
-    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).resolves.toMatch(/^Print /);
+    await expect(page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? '')).resolves.toMatch(
+      /^Print /,
+    );
     await expectInViewport(page, page.locator(':focus'), 'the focused Print button');
 
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight / 2));
@@ -191,7 +252,11 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
     await page.getByRole('button', { name: 'Now', exact: true }).click();
     await fillNarrative(page, narrative);
     await page.getByRole('button', { name: 'Create report', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Success' }).filter({ hasText: 'Report created successfully' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Success' })
+      .filter({ hasText: 'Report created successfully' })
+      .waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
     const queued = (await queuedReports(page, userId)).filter((r) => r.narative === narrative);
@@ -211,7 +276,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
     // The print dialog snapshots the page when window.print() is called: record what it would print then.
     await page.evaluate(() => {
       window.print = () => {
-        document.body.dataset.printCopies = String(document.querySelectorAll('article[aria-labelledby^="print-report-"]').length);
+        document.body.dataset.printCopies = String(
+          document.querySelectorAll('article[aria-labelledby^="print-report-"]').length,
+        );
       };
     });
     await page.getByRole('button', { name: 'Print', exact: true }).click();
@@ -232,7 +299,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
     // One card's Print: that report alone. (Print media laid the page out
     // anew, and the browser may have moved the window meanwhile: back to the top.)
     await page.evaluate(() => window.scrollTo(0, 0));
-    await card(page, expected[1]!.id).getByRole('button', { name: /^Print / }).click();
+    await card(page, expected[1]!.id)
+      .getByRole('button', { name: /^Print / })
+      .click();
     await expect(page.evaluate(() => document.body.dataset.printCopies)).resolves.toBe('1');
     await page.emulateMedia({ media: 'print' });
     try {
@@ -253,7 +322,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
   test('back online, the offline report reaches the server once', async () => {
     await context.setOffline(false);
     const id = expected[0]!.id;
-    const onServer = await waitUntil('the offline report on the server', serverReports, (rows) => rows.some((r) => r.id === id));
+    const onServer = await waitUntil('the offline report on the server', serverReports, (rows) =>
+      rows.some((r) => r.id === id),
+    );
     await card(page, id).getByText('Not yet sent').waitFor({ state: 'detached', timeout: 15_000 });
     expect(onServer.map((r) => r.id)).toEqual(expected.map((r) => r.id));
   });

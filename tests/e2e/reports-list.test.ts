@@ -55,7 +55,9 @@ async function pickDay(page: Page, field: 'From date' | 'To date', day: Date, pr
   await sheet.getByRole('button', { name: new RegExp(`^${field}`) }).click();
   if (previousMonth) await sheet.getByRole('button', { name: 'Go to the Previous Month' }).click();
   await sheet.getByRole('button', { name: new RegExp(`^${format(day, 'd MMMM yyyy, EEEE')}`) }).click();
-  await expect(sheet.getByRole('button', { name: new RegExp(`^${field} ${format(day, 'MMM d, yyyy')}$`) }).count()).resolves.toBe(1);
+  await expect(
+    sheet.getByRole('button', { name: new RegExp(`^${field} ${format(day, 'MMM d, yyyy')}$`) }).count(),
+  ).resolves.toBe(1);
 }
 
 describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size) => {
@@ -77,7 +79,9 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     // The demo data puts about half of its ~150 reports in this month: a real list, not a trivial one.
     expect(expected.length).toBeGreaterThan(20);
     defaultIds = await expectList(page, expected, 'newest');
-    await expect(page.getByText(`${format(thisMonth.from, 'MMM d, yyyy')} – ${format(thisMonth.to, 'MMM d, yyyy')}`).count()).resolves.toBe(1);
+    await expect(
+      page.getByText(`${format(thisMonth.from, 'MMM d, yyyy')} – ${format(thisMonth.to, 'MMM d, yyyy')}`).count(),
+    ).resolves.toBe(1);
     await expect(page.getByRole('button', { name: 'Clear filter' }).count()).resolves.toBe(0);
     await screenshot(page, 'list');
     await expectNoSeriousA11yViolations(page, `the report list (${size})`);
@@ -126,7 +130,11 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     await sheet.getByRole('button', { name: 'Filter', exact: true }).click();
     await sheet.waitFor({ state: 'detached' });
 
-    const expected = reports.filter((r) => incidentBetween(r, lastMonth.from, lastMonth.to) && (r.type === 'open_garage_door' || r.type === 'vehicle_tailgaite'));
+    const expected = reports.filter(
+      (r) =>
+        incidentBetween(r, lastMonth.from, lastMonth.to) &&
+        (r.type === 'open_garage_door' || r.type === 'vehicle_tailgaite'),
+    );
     const types = new Set(expected.map((r) => r.type));
     expect(types).toEqual(new Set(['open_garage_door', 'vehicle_tailgaite']));
     await expectList(page, expected, 'oldest');
@@ -148,7 +156,10 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     await expect(sheet.getByRole('button', { name: 'From date Pick a date' }).count()).resolves.toBe(1);
     await sheet.getByRole('button', { name: 'Filter', exact: true }).click();
 
-    const toast = page.getByRole('alert').filter({ hasText: 'Filter error' }).filter({ hasText: 'Dates must be selected' });
+    const toast = page
+      .getByRole('alert')
+      .filter({ hasText: 'Filter error' })
+      .filter({ hasText: 'Dates must be selected' });
     // Raised from inside the sheet, the toast must live in it: outside, the open modal makes it inert (hidden from this query too).
     await toast.waitFor();
     await screenshot(page, 'filter-error');
@@ -176,9 +187,13 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
       // The card opens on the AI narrative, the original without one (DESIGN.md).
       const shown = reports.find((r) => r.id === defaultIds[0]);
       await expect(first.getByTestId('narrative').isVisible()).resolves.toBe(true);
-      await expect(first.getByTestId('narrative').textContent()).resolves.toBe(shown?.ai_generated_narative || shown?.narative || 'N/A');
+      await expect(first.getByTestId('narrative').textContent()).resolves.toBe(
+        shown?.ai_generated_narative || shown?.narative || 'N/A',
+      );
       // Paper gets the creation date, not "3 minutes ago".
-      await expect(first.getByText(/^Created [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/).isVisible()).resolves.toBe(true);
+      await expect(first.getByText(/^Created [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}$/).isVisible()).resolves.toBe(
+        true,
+      );
       await screenshot(page, 'print');
     } finally {
       await page.emulateMedia({ media: null });

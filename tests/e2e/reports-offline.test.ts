@@ -11,7 +11,22 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import { startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
-import { card, cardIds, chooseHome, COMMUNITY, fillNarrative, openReports, PNG, queuedReports, reportsByNarrative, screenshot, signedIn, uniqueTag, waitUntil, type SignedIn } from './reports-helpers.ts';
+import {
+  card,
+  cardIds,
+  chooseHome,
+  COMMUNITY,
+  fillNarrative,
+  openReports,
+  PNG,
+  queuedReports,
+  reportsByNarrative,
+  screenshot,
+  signedIn,
+  uniqueTag,
+  waitUntil,
+  type SignedIn,
+} from './reports-helpers.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +48,9 @@ afterAll(async () => {
 });
 
 test('a report written offline waits as "Not yet sent", survives a reload, and reaches the server once with its photo', async () => {
-  const house = await server.admin.collection('houses').getFirstListItem(server.admin.filter('community = {:c}', { c: COMMUNITY }), { sort: 'address' });
+  const house = await server.admin
+    .collection('houses')
+    .getFirstListItem(server.admin.filter('community = {:c}', { c: COMMUNITY }), { sort: 'address' });
   const address = house.address as string;
   const narrative = `res reported susp veh thru back gate w/o pass, ref ${uniqueTag()}`;
 
@@ -55,14 +72,20 @@ test('a report written offline waits as "Not yet sent", survives a reload, and r
   const aiAssist = page.getByRole('button', { name: 'Ai Assist' });
   await expect(aiAssist.isDisabled()).resolves.toBe(true);
   const reasonId = await aiAssist.getAttribute('aria-describedby');
-  await expect(page.locator(`[id="${reasonId}"]`).textContent()).resolves.toBe('You are offline — Ai Assist needs a connection.');
+  await expect(page.locator(`[id="${reasonId}"]`).textContent()).resolves.toBe(
+    'You are offline — Ai Assist needs a connection.',
+  );
   await expect(page.getByRole('tab', { name: 'Ai Generated' }).count()).resolves.toBe(0);
 
   await page.locator('input[type="file"]').setInputFiles({ name: 'back-gate.png', mimeType: 'image/png', buffer: PNG });
   await page.getByRole('img', { name: 'Photo 1' }).waitFor();
   await screenshot(page, 'offline-create', true);
   await page.getByRole('button', { name: 'Create report', exact: true }).click();
-  await page.getByRole('status').filter({ hasText: 'Success' }).filter({ hasText: 'Report created successfully' }).waitFor();
+  await page
+    .getByRole('status')
+    .filter({ hasText: 'Success' })
+    .filter({ hasText: 'Report created successfully' })
+    .waitFor();
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
   // It waits in the outbox, with its photo, under the id the server will get.
@@ -94,11 +117,21 @@ test('a report written offline waits as "Not yet sent", survives a reload, and r
   expect(await reportsByNarrative(server, narrative)).toHaveLength(0);
 
   await session.context.setOffline(false);
-  const [saved] = await waitUntil('the offline report on the server', () => reportsByNarrative(server, narrative), (found) => found.length > 0);
+  const [saved] = await waitUntil(
+    'the offline report on the server',
+    () => reportsByNarrative(server, narrative),
+    (found) => found.length > 0,
+  );
   // Exactly once: the window and the worker may both replay, the record id keeps it single.
   await page.waitForTimeout(1_500);
   expect(await reportsByNarrative(server, narrative)).toHaveLength(1);
-  expect(saved).toMatchObject({ id, type: 'vehicle_tailgaite', house: house.id, created_by: session.userId, community: COMMUNITY });
+  expect(saved).toMatchObject({
+    id,
+    type: 'vehicle_tailgaite',
+    house: house.id,
+    created_by: session.userId,
+    community: COMMUNITY,
+  });
   expect(saved!.photos).toHaveLength(1);
 
   const mine = card(page, id);

@@ -8,7 +8,16 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { expectNoSeriousA11yViolations, isPhone, navArea, navigate, screenshot, sizedContext, SIZE_NAMES, useScreensApp } from './screens-helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  isPhone,
+  navArea,
+  navigate,
+  screenshot,
+  sizedContext,
+  SIZE_NAMES,
+  useScreensApp,
+} from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -19,7 +28,8 @@ const NAV_ENTRIES = ['Homes', 'Users', 'Concerns', 'Reports'] as const;
 async function currentEntries(page: Page): Promise<Record<string, string | null>> {
   const area = await navArea(page);
   const current: Record<string, string | null> = {};
-  for (const entry of NAV_ENTRIES) current[entry] = await area.getByRole('link', { name: entry, exact: true }).getAttribute('aria-current');
+  for (const entry of NAV_ENTRIES)
+    current[entry] = await area.getByRole('link', { name: entry, exact: true }).getAttribute('aria-current');
   if (isPhone(page)) {
     await expectNoSeriousA11yViolations(page, 'the side drawer');
     await page.keyboard.press('Escape');

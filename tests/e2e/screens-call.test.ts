@@ -38,16 +38,28 @@ const MEMBER_NUMBERS = { phone: 'PGE-1001', desktop: 'PGE-1004' } as const;
 
 async function houseByMember(memberNumber: string): Promise<{ house: RecordModel; primaryPhone: string }> {
   const admin = env.app.server.admin;
-  const house = await admin.collection('houses').getFirstListItem(admin.filter('member_number = {:m}', { m: memberNumber }));
-  const phones = await admin.collection('phones').getFullList({ filter: admin.filter('house = {:id} && primary = true', { id: house.id }) });
+  const house = await admin
+    .collection('houses')
+    .getFirstListItem(admin.filter('member_number = {:m}', { m: memberNumber }));
+  const phones = await admin
+    .collection('phones')
+    .getFullList({ filter: admin.filter('house = {:id} && primary = true', { id: house.id }) });
   return { house, primaryPhone: String(phones[0]?.phone_number) };
 }
 
-const callsOf = (houseId: string) => env.app.server.admin.collection('calls').getFullList({ filter: env.app.server.admin.filter('house = {:id}', { id: houseId }) });
+const callsOf = (houseId: string) =>
+  env.app.server.admin
+    .collection('calls')
+    .getFullList({ filter: env.app.server.admin.filter('house = {:id}', { id: houseId }) });
 
 async function concernIds(names: string[]): Promise<string[]> {
   const admin = env.app.server.admin;
-  return Promise.all(names.map(async (name) => (await admin.collection('concerns').getFirstListItem(admin.filter('name = {:name}', { name }))).id));
+  return Promise.all(
+    names.map(
+      async (name) =>
+        (await admin.collection('concerns').getFirstListItem(admin.filter('name = {:name}', { name }))).id,
+    ),
+  );
 }
 
 async function openSelectConcerns(page: Page, card: Locator): Promise<Locator> {
@@ -59,7 +71,8 @@ async function openSelectConcerns(page: Page, card: Locator): Promise<Locator> {
 
 const chips = (sheet: Locator) => sheet.getByRole('list', { name: 'Chosen concerns' }).getByRole('listitem');
 /** The chips' names, without their remove buttons' ×. */
-const chipNames = async (sheet: Locator) => (await chips(sheet).allInnerTexts()).map((text) => text.replace('×', '').trim());
+const chipNames = async (sheet: Locator) =>
+  (await chips(sheet).allInnerTexts()).map((text) => text.replace('×', '').trim());
 
 describe.each(SIZE_NAMES)('at %s size', (size) => {
   let sized: SizedPage;
@@ -72,7 +85,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 
   test('a call with two concerns is placed, followed to completion, and its notice clears; a fourth concern is refused', async () => {
     const { house, primaryPhone } = await houseByMember(MEMBER_NUMBERS[size]);
-    const director = await env.app.server.admin.collection('users').getFirstListItem(env.app.server.admin.filter('email = {:e}', { e: DEMO_DIRECTOR.email }));
+    const director = await env.app.server.admin
+      .collection('users')
+      .getFirstListItem(env.app.server.admin.filter('email = {:e}', { e: DEMO_DIRECTOR.email }));
     await page.getByLabel('Search homes').fill(MEMBER_NUMBERS[size]);
     const card = page.getByRole('article');
     await expect.poll(() => card.count(), { timeout: 15_000 }).toBe(1);
@@ -85,7 +100,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     for (const name of chosen) await sheet.getByRole('checkbox', { name }).check();
     await expect(chipNames(sheet)).resolves.toEqual(chosen);
     // The script preview says what the resident will hear.
-    await expect(sheet.getByRole('region', { name: 'Script' }).innerText()).resolves.toContain('Hello. This is Palm Grove Estates security team.');
+    await expect(sheet.getByRole('region', { name: 'Script' }).innerText()).resolves.toContain(
+      'Hello. This is Palm Grove Estates security team.',
+    );
     await screenshot(page, 'select-concerns');
     await expectNoSeriousA11yViolations(page, 'the Select concerns sheet with two concerns');
 
@@ -103,9 +120,21 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await notice.getByText('Call pending').waitFor();
 
     // The stand-in rings the primary phone and reports back until the call completes.
-    const [call] = await waitUntil('the call to complete', () => callsOf(house.id), (calls) => calls[0]?.status === 'completed');
-    expect(call).toMatchObject({ status: 'completed', concerns: await concernIds(chosen), to_number: primaryPhone, created_by: director.id, error: '' });
-    expect(env.app.standin?.calls.filter((c) => c.to === primaryPhone).map((c) => [c.from, c.status])).toEqual([[TELEPHONY.from, 'completed']]);
+    const [call] = await waitUntil(
+      'the call to complete',
+      () => callsOf(house.id),
+      (calls) => calls[0]?.status === 'completed',
+    );
+    expect(call).toMatchObject({
+      status: 'completed',
+      concerns: await concernIds(chosen),
+      to_number: primaryPhone,
+      created_by: director.id,
+      error: '',
+    });
+    expect(env.app.standin?.calls.filter((c) => c.to === primaryPhone).map((c) => [c.from, c.status])).toEqual([
+      [TELEPHONY.from, 'completed'],
+    ]);
     expect((await env.app.server.admin.collection('houses').getOne(house.id)).pending_call_concerns_ids).toBe('');
     // The server cleared the pending concerns: so does the card.
     await notice.getByText('Call pending').waitFor({ state: 'detached' });
@@ -113,7 +142,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // A new choice starts empty (nothing pending); a fourth concern is refused.
     const again = await openSelectConcerns(page, card);
     await expect(chips(again).count()).resolves.toBe(0);
-    for (const name of ['Garage door open', 'Water leak', 'Car lights on']) await again.getByRole('checkbox', { name }).check();
+    for (const name of ['Garage door open', 'Water leak', 'Car lights on'])
+      await again.getByRole('checkbox', { name }).check();
     await again.getByRole('checkbox', { name: 'Pet loose' }).click();
     await expectToast(page, 'Fail', LIMIT_MESSAGE);
     await expect(chips(again).count()).resolves.toBe(3);
@@ -125,6 +155,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(await callsOf(house.id)).toHaveLength(1);
 
     // The call is over in the mirror too; the marker set when it was placed resets after 20 s.
-    await notice.waitFor({ state: 'detached', timeout: Math.max(1_000, placedAt + MARKER_RESET_MS + 5_000 - Date.now()) });
+    await notice.waitFor({
+      state: 'detached',
+      timeout: Math.max(1_000, placedAt + MARKER_RESET_MS + 5_000 - Date.now()),
+    });
   });
 });

@@ -23,7 +23,11 @@ export { SIZES, SIZE_NAMES, type SizeName, expectNoSeriousA11yViolations, waitUn
 /** Tailwind's md breakpoint: below it the nav entries live in the drawer. */
 const DRAWER_BELOW_PX = 768;
 
-export const TELEPHONY = { accountSid: 'AC' + 'e2e0screens0000'.padEnd(32, '0'), authToken: 'screens-e2e-auth-token', from: '+15615550100' };
+export const TELEPHONY = {
+  accountSid: 'AC' + 'e2e0screens0000'.padEnd(32, '0'),
+  authToken: 'screens-e2e-auth-token',
+  from: '+15615550100',
+};
 
 export interface ScreensServer {
   server: TestServer;
@@ -38,13 +42,20 @@ export interface ScreensServer {
  * call route gives the provider its status-callback URL (SCMS_PUBLIC_URL)
  * and the stand-in's URL must be in PocketBase's environment at start.
  */
-export async function startScreensServer(options: { telephony?: { stepDelayMs: number } } = {}): Promise<ScreensServer> {
+export async function startScreensServer(
+  options: { telephony?: { stepDelayMs: number } } = {},
+): Promise<ScreensServer> {
   let standin: TelephonyStandin | null = null;
   let env: Record<string, string> = {};
   let port: number | undefined;
   if (options.telephony) {
     port = await freePort();
-    standin = await startTelephonyStandin({ port: 0, accountSid: TELEPHONY.accountSid, authToken: TELEPHONY.authToken, stepDelayMs: options.telephony.stepDelayMs });
+    standin = await startTelephonyStandin({
+      port: 0,
+      accountSid: TELEPHONY.accountSid,
+      authToken: TELEPHONY.authToken,
+      stepDelayMs: options.telephony.stepDelayMs,
+    });
     env = {
       TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
       TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
@@ -79,13 +90,24 @@ export async function sizedContext(browser: Browser, size: SizeName): Promise<Br
 }
 
 /** A fresh context at the given size, signed in through the login form (one sign-in per context: the server allows 20 a minute), its mirror filled. */
-export async function signedInPage(browser: Browser, baseUrl: string, size: SizeName, account: DemoAccount): Promise<SizedPage> {
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  size: SizeName,
+  account: DemoAccount,
+): Promise<SizedPage> {
   const context = await sizedContext(browser, size);
   const page = await context.newPage();
   await signIn(page, baseUrl, account).catch(async (error: unknown) => {
     // Say where the page was stuck, so a failed sign-in can be told from a slow one.
-    const body = await page.locator('body').innerText().catch(() => '');
-    throw new Error(`sign-in as ${account.email} did not reach Homes: at ${page.url()} showing "${body.slice(0, 300)}"`, { cause: error });
+    const body = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '');
+    throw new Error(
+      `sign-in as ${account.email} did not reach Homes: at ${page.url()} showing "${body.slice(0, 300)}"`,
+      { cause: error },
+    );
   });
   // Until the first pull is in, a home may show without its phones (and so a 'Primary phone number missing' notice).
   await waitForFirstSync(page, await signedInUserId(page));
@@ -132,7 +154,10 @@ export async function openedDialog(page: Page, title: string): Promise<Locator> 
 
 /** Waits for the toast with this title and description (toasts live inside an open dialog while one is open). */
 export async function expectToast(page: Page, title: string, description: string): Promise<void> {
-  const toast = page.getByRole(title === 'Success' ? 'status' : 'alert').filter({ hasText: title }).filter({ hasText: description });
+  const toast = page
+    .getByRole(title === 'Success' ? 'status' : 'alert')
+    .filter({ hasText: title })
+    .filter({ hasText: description });
   await toast.first().waitFor({ timeout: 10_000 });
 }
 
@@ -140,7 +165,10 @@ export async function expectToast(page: Page, title: string, description: string
  * One demo server and one Chromium for a test file: registers the file's
  * beforeAll/afterAll and returns their handles (set once beforeAll ran).
  */
-export function useScreensApp(options: Parameters<typeof startScreensServer>[0] = {}): { app: ScreensServer; browser: Browser } {
+export function useScreensApp(options: Parameters<typeof startScreensServer>[0] = {}): {
+  app: ScreensServer;
+  browser: Browser;
+} {
   const env = {} as { app: ScreensServer; browser: Browser };
   beforeAll(async () => {
     env.app = await startScreensServer(options);

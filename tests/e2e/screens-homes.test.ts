@@ -36,11 +36,14 @@ async function shownCount(page: Page): Promise<number> {
 
 /** The demo community's homes as the server has them. */
 function serverHouses(): Promise<RecordModel[]> {
-  return env.app.server.admin.collection('houses').getFullList({ filter: env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
+  return env.app.server.admin
+    .collection('houses')
+    .getFullList({ filter: env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
 }
 
 /** A card's heading starts with the street line and the city. */
-const headingStart = (house: RecordModel) => `${[house.address, house.apt].filter(Boolean).join(', ')}, ${house.city}, `;
+const headingStart = (house: RecordModel) =>
+  `${[house.address, house.apt].filter(Boolean).join(', ')}, ${house.city}, `;
 
 /** Types the query and checks the count and the cards against the server's homes. */
 async function expectSearch(page: Page, query: string): Promise<number> {
@@ -50,24 +53,45 @@ async function expectSearch(page: Page, query: string): Promise<number> {
   // Every card of the result, scrolled through: the list draws only those near the screen.
   const headings = await everyHomeCard(page);
   const starts = expected.map(headingStart);
-  expect(headings.map((heading) => starts.find((start) => heading.startsWith(start)) ?? `unexpected card: ${heading}`).sort()).toEqual([...starts].sort());
+  expect(
+    headings
+      .map((heading) => starts.find((start) => heading.startsWith(start)) ?? `unexpected card: ${heading}`)
+      .sort(),
+  ).toEqual([...starts].sort());
   return expected.length;
 }
 
 /** The house with this address on the server, with its residents and phones. */
 async function serverHome(address: string) {
   const admin = env.app.server.admin;
-  const houses = await admin.collection('houses').getFullList({ filter: admin.filter('address = {:address}', { address }) });
+  const houses = await admin
+    .collection('houses')
+    .getFullList({ filter: admin.filter('address = {:address}', { address }) });
   const house = houses[0];
   if (!house) return { count: 0, house: null, residents: [] as RecordModel[], phones: [] as RecordModel[] };
   const byHouse = admin.filter('house = {:id}', { id: house.id });
-  const [residents, phones] = await Promise.all([admin.collection('residents').getFullList({ filter: byHouse }), admin.collection('phones').getFullList({ filter: byHouse })]);
+  const [residents, phones] = await Promise.all([
+    admin.collection('residents').getFullList({ filter: byHouse }),
+    admin.collection('phones').getFullList({ filter: byHouse }),
+  ]);
   return { count: houses.length, house, residents, phones };
 }
 
 const NEW_HOMES = {
-  phone: { address: '901 Lagoon Test Way', national: '(561) 555-0142', e164: '+15615550142', second: '(561) 555-0152', secondE164: '+15615550152' },
-  desktop: { address: '902 Lagoon Test Way', national: '(561) 555-0143', e164: '+15615550143', second: '(561) 555-0153', secondE164: '+15615550153' },
+  phone: {
+    address: '901 Lagoon Test Way',
+    national: '(561) 555-0142',
+    e164: '+15615550142',
+    second: '(561) 555-0152',
+    secondE164: '+15615550152',
+  },
+  desktop: {
+    address: '902 Lagoon Test Way',
+    national: '(561) 555-0143',
+    e164: '+15615550143',
+    second: '(561) 555-0153',
+    secondE164: '+15615550153',
+  },
 } as const;
 
 /** The natural address order of DESIGN.md, written again here: street name, then number. */
@@ -146,11 +170,25 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(await shownCount(page)).toBe(before + 1);
 
     // Then on the server: the house, its resident, its phone in E.164.
-    const saved = await waitUntil('the new home on the server', () => serverHome(home.address), (h) => h.residents.length > 0 && h.phones.length > 0);
+    const saved = await waitUntil(
+      'the new home on the server',
+      () => serverHome(home.address),
+      (h) => h.residents.length > 0 && h.phones.length > 0,
+    );
     expect(saved.count).toBe(1);
-    expect(saved.house).toMatchObject({ city: 'Jupiter', state: 'FL', zip: '33458', note: 'Side gate sticks; lift it to latch.', community: DEMO_COMMUNITY_IDS.primary });
-    expect(saved.residents.map((r) => ({ first_name: r.first_name, last_name: r.last_name }))).toEqual([{ first_name: 'Avery', last_name: 'Testwood' }]);
-    expect(saved.phones.map((p) => ({ phone_number: p.phone_number, type: p.type, primary: p.primary }))).toEqual([{ phone_number: home.e164, type: 'home', primary: true }]);
+    expect(saved.house).toMatchObject({
+      city: 'Jupiter',
+      state: 'FL',
+      zip: '33458',
+      note: 'Side gate sticks; lift it to latch.',
+      community: DEMO_COMMUNITY_IDS.primary,
+    });
+    expect(saved.residents.map((r) => ({ first_name: r.first_name, last_name: r.last_name }))).toEqual([
+      { first_name: 'Avery', last_name: 'Testwood' },
+    ]);
+    expect(saved.phones.map((p) => ({ phone_number: p.phone_number, type: p.type, primary: p.primary }))).toEqual([
+      { phone_number: home.e164, type: 'home', primary: true },
+    ]);
     // The card drops its "not sent" mark once the server confirmed it.
     await card.getByText('Not yet sent').waitFor({ state: 'detached', timeout: 10_000 });
 
@@ -159,7 +197,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await update.getByLabel('Address').waitFor();
     // The stored E.164 number reads in the national format.
     await expect(update.getByLabel('Phone number', { exact: true }).inputValue()).resolves.toBe(home.national);
-    await expect(update.getByRole('group', { name: 'Resident 1' }).getByLabel('First name').inputValue()).resolves.toBe('Avery');
+    await expect(update.getByRole('group', { name: 'Resident 1' }).getByLabel('First name').inputValue()).resolves.toBe(
+      'Avery',
+    );
     await screenshot(page, 'update-home-sheet');
     await expectNoSeriousA11yViolations(page, 'the Update Home sheet');
     await update.getByLabel('Note', { exact: true }).fill('Gate fixed; dog in back yard.');
@@ -178,14 +218,18 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await expect(update.getByRole('group', { name: 'Phone 1' }).getByLabel('Primary').isChecked()).resolves.toBe(false);
     await screenshot(page, 'update-home-sheet-rows');
     await update.getByRole('button', { name: 'Remove phone 1' }).click();
-    await expect(update.getByRole('group', { name: 'Phone 1' }).getByLabel('Phone number', { exact: true }).inputValue()).resolves.toBe(home.second);
+    await expect(
+      update.getByRole('group', { name: 'Phone 1' }).getByLabel('Phone number', { exact: true }).inputValue(),
+    ).resolves.toBe(home.second);
     await expect(update.getByRole('group', { name: 'Phone 2' }).count()).resolves.toBe(0);
     await expectNoSeriousA11yViolations(page, 'the Update Home sheet with two residents');
     await update.getByRole('button', { name: 'Update Home' }).click();
     await expectToast(page, 'Success', 'Home updated');
     await update.waitFor({ state: 'detached' });
     // The live list repaints a moment after the device's copy changed.
-    await expect.poll(() => card.getByRole('list', { name: 'Residents' }).innerText(), { timeout: 2_000 }).toMatch(/^Morgan Testwood\s*Riley Testwood$/);
+    await expect
+      .poll(() => card.getByRole('list', { name: 'Residents' }).innerText(), { timeout: 2_000 })
+      .toMatch(/^Morgan Testwood\s*Riley Testwood$/);
     await card.getByText('Gate fixed; dog in back yard.').waitFor();
 
     const edited = await waitUntil(
@@ -194,14 +238,21 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       (h) => h.house?.note === 'Gate fixed; dog in back yard.' && h.residents.length === 2,
     );
     // The first resident updated in place, the second added, the first phone removed, the new one primary: all in one save.
-    expect(edited.residents.map((r) => `${r.first_name} ${r.last_name}${r.owner ? ' (owner)' : ''}`).sort()).toEqual(['Morgan Testwood', 'Riley Testwood (owner)']);
-    expect(edited.phones.map((p) => ({ phone_number: p.phone_number, type: p.type, primary: p.primary }))).toEqual([{ phone_number: home.secondE164, type: 'business', primary: true }]);
+    expect(edited.residents.map((r) => `${r.first_name} ${r.last_name}${r.owner ? ' (owner)' : ''}`).sort()).toEqual([
+      'Morgan Testwood',
+      'Riley Testwood (owner)',
+    ]);
+    expect(edited.phones.map((p) => ({ phone_number: p.phone_number, type: p.type, primary: p.primary }))).toEqual([
+      { phone_number: home.secondE164, type: 'business', primary: true },
+    ]);
 
     // Opened again, the sheet has both residents and the one phone.
     await card.getByRole('button', { name: /^Edit / }).click();
     const reopened = dialog(page, 'Update Home');
     await reopened.getByRole('group', { name: 'Resident 2' }).waitFor();
-    await expect(reopened.getByRole('group', { name: 'Resident 2' }).getByLabel('First name').inputValue()).resolves.toBe('Riley');
+    await expect(
+      reopened.getByRole('group', { name: 'Resident 2' }).getByLabel('First name').inputValue(),
+    ).resolves.toBe('Riley');
     await expect(reopened.getByRole('group', { name: 'Phone 2' }).count()).resolves.toBe(0);
     await page.keyboard.press('Escape');
     await reopened.waitFor({ state: 'detached' });
@@ -228,16 +279,33 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect((await serverHome(home.address)).count).toBe(1);
     await sized.context.setOffline(false);
     // On the server the home is gone, its residents and phones with it.
-    await waitUntil('the home gone from the server', () => serverHome(home.address), (h) => h.count === 0, 45_000);
+    await waitUntil(
+      'the home gone from the server',
+      () => serverHome(home.address),
+      (h) => h.count === 0,
+      45_000,
+    );
     const admin = env.app.server.admin;
-    const leftovers = await admin.collection('residents').getFullList({ filter: admin.filter('house = {:id}', { id: saved.house!.id }) });
+    const leftovers = await admin
+      .collection('residents')
+      .getFullList({ filter: admin.filter('house = {:id}', { id: saved.house!.id }) });
     expect(leftovers).toHaveLength(0);
 
     // A demo home with a report of the last days (the mirror holds this month's): the dialog says so and Delete stays off.
-    const [recent] = await admin.collection('reports').getList(1, 1, { filter: admin.filter('community = {:c} && house != ""', { c: DEMO_COMMUNITY_IDS.primary }), sort: '-incident_time' }).then((r) => r.items);
+    const [recent] = await admin
+      .collection('reports')
+      .getList(1, 1, {
+        filter: admin.filter('community = {:c} && house != ""', { c: DEMO_COMMUNITY_IDS.primary }),
+        sort: '-incident_time',
+      })
+      .then((r) => r.items);
     const withReports = await admin.collection('houses').getOne(recent!.house as string);
     await page.getByLabel('Search homes').fill(withReports.member_number as string);
-    const reportedCard = page.getByRole('article').filter({ has: page.getByRole('heading', { name: new RegExp(`^${headingStart(withReports).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }) });
+    const reportedCard = page.getByRole('article').filter({
+      has: page.getByRole('heading', {
+        name: new RegExp(`^${headingStart(withReports).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      }),
+    });
     await reportedCard.getByRole('button', { name: /^Delete / }).click();
     const refused = dialog(page, 'Delete home?');
     await refused.getByText(/^This home has \d+ report\(s\) and cannot be deleted\.$/).waitFor();
@@ -259,16 +327,26 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     const keys = headings.map(addressKey);
     for (let i = 1; i < keys.length; i++) {
       const [a, b] = [keys[i - 1]!, keys[i]!];
-      expect(collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]), `${headings[i - 1]} before ${headings[i]}`).toBeLessThanOrEqual(0);
+      expect(
+        collator.compare(a[0], b[0]) || collator.compare(a[1], b[1]),
+        `${headings[i - 1]} before ${headings[i]}`,
+      ).toBeLessThanOrEqual(0);
     }
 
     await sort.selectOption({ label: 'House check due first' });
     // The due homes (their card offers the House check) come first, then the others.
-    const dueFlags = () => page.locator('article').evaluateAll((cards) => cards.map((card) => [...card.querySelectorAll('button')].some((b) => b.textContent === 'House check')));
-    await expect.poll(async () => {
-      const due = await dueFlags();
-      return due.includes(true) && due.lastIndexOf(true) < due.indexOf(false);
-    }).toBe(true);
+    const dueFlags = () =>
+      page
+        .locator('article')
+        .evaluateAll((cards) =>
+          cards.map((card) => [...card.querySelectorAll('button')].some((b) => b.textContent === 'House check')),
+        );
+    await expect
+      .poll(async () => {
+        const due = await dueFlags();
+        return due.includes(true) && due.lastIndexOf(true) < due.indexOf(false);
+      })
+      .toBe(true);
     await screenshot(page, 'homes-due-first');
     await sort.selectOption('address');
   });

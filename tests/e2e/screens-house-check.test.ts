@@ -31,11 +31,16 @@ const DUE = { desktop: 'PGE-1003', phone: 'PGE-1010' } as const;
 const OK_NARRATIVE = 'House was inspected on the date and time mentioned above and everything is ok.';
 
 async function houseByMember(memberNumber: string): Promise<RecordModel> {
-  return env.app.server.admin.collection('houses').getFirstListItem(env.app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
+  return env.app.server.admin
+    .collection('houses')
+    .getFirstListItem(env.app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
 }
 
 function houseCheckReports(houseId: string, userId: string): Promise<RecordModel[]> {
-  const filter = env.app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", { house: houseId, user: userId });
+  const filter = env.app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", {
+    house: houseId,
+    user: userId,
+  });
   return env.app.server.admin.collection('reports').getFullList({ filter });
 }
 
@@ -101,12 +106,19 @@ describe('at desktop size', () => {
     // replay held the outbox lease (src/data/lease.ts): then every replayer
     // answers 'busy' until that lease expires (30 s), and the new page's
     // 30-second replay timer sends the entry. Wait for that worst case.
-    const [report] = await waitUntil('the house check report on the server', () => houseCheckReports(house.id, userId), (reports) => reports.length > 0, LEASE_TTL_MS + 15_000);
+    const [report] = await waitUntil(
+      'the house check report on the server',
+      () => houseCheckReports(house.id, userId),
+      (reports) => reports.length > 0,
+      LEASE_TTL_MS + 15_000,
+    );
     expect(report).toMatchObject({ type: 'house_check', narative: OK_NARRATIVE, community: house.community });
     const checked = await houseByMember(DUE.desktop);
     expect(checked.house_check_last_date).not.toBe('');
     // The last-checked date is the report's incident time, both made on the device.
-    expect(new Date(checked.house_check_last_date.replace(' ', 'T')).getTime()).toBe(new Date(String(report?.incident_time).replace(' ', 'T')).getTime());
+    expect(new Date(checked.house_check_last_date.replace(' ', 'T')).getTime()).toBe(
+      new Date(String(report?.incident_time).replace(' ', 'T')).getTime(),
+    );
     await page.getByRole('button', { name: 'Sync status: Synced' }).waitFor();
     // The window and the service worker both replay the outbox: still exactly one report a moment later.
     await page.waitForTimeout(1_500);
@@ -151,7 +163,11 @@ describe('at phone size', () => {
       });
       await card.getByRole('button', { name: 'House check' }).waitFor({ state: 'detached' });
       const house = await houseByMember(DUE.phone);
-      await waitUntil('the house check on the server', () => houseCheckReports(house.id, userId), (reports) => reports.length === 1);
+      await waitUntil(
+        'the house check on the server',
+        () => houseCheckReports(house.id, userId),
+        (reports) => reports.length === 1,
+      );
     } finally {
       await context.close();
     }

@@ -12,7 +12,17 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 import { expectInViewport, expectNoOverlap } from './layout-helpers.ts';
-import { expectToast, navigate, openedDialog, screenshot, signedInPage, SIZE_NAMES, SIZES, useScreensApp, type SizedPage } from './screens-helpers.ts';
+import {
+  expectToast,
+  navigate,
+  openedDialog,
+  screenshot,
+  signedInPage,
+  SIZE_NAMES,
+  SIZES,
+  useScreensApp,
+  type SizedPage,
+} from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -42,12 +52,13 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   });
   afterAll(() => sized?.context.close());
 
-  test("a toast inside the Select concerns sheet covers neither its title, its Close button nor its main button", async () => {
+  test('a toast inside the Select concerns sheet covers neither its title, its Close button nor its main button', async () => {
     const card = await onlyCard(page, await callableHome());
     await card.getByRole('button', { name: /^Call resident of / }).click();
     const sheet = await openedDialog(page, 'Select concerns');
     await sheet.getByRole('list', { name: 'Concerns' }).waitFor();
-    for (const name of ['Garage door open', 'Water leak', 'Car lights on']) await sheet.getByRole('checkbox', { name }).check();
+    for (const name of ['Garage door open', 'Water leak', 'Car lights on'])
+      await sheet.getByRole('checkbox', { name }).check();
     await sheet.getByRole('checkbox', { name: 'Pet loose' }).click();
     await expectToast(page, 'Fail', LIMIT_MESSAGE);
     await screenshot(page, 'layout-sheet-toast');
@@ -82,7 +93,10 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await expect(title.isVisible()).resolves.toBe(true);
     // Not covered by the body that scrolled under it: Close is what a tap at its centre reaches.
     const closeBox = (await close.boundingBox())!;
-    const reached = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.getAttribute('aria-label'), [closeBox.x + closeBox.width / 2, closeBox.y + closeBox.height / 2]);
+    const reached = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.getAttribute('aria-label'),
+      [closeBox.x + closeBox.width / 2, closeBox.y + closeBox.height / 2],
+    );
     expect(reached).toBe('Close');
     await close.click();
     await sheet.waitFor({ state: 'detached' });
@@ -103,24 +117,37 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const nativeShown = !/rgba\(.*,\s*0\)$|transparent/.test(placeholderColour);
       // Whatever else on screen shows the placeholder's words over the box.
       const box = input.getBoundingClientRect();
-      const drawn = [...document.querySelectorAll('body *')].filter(
-        (el) => el !== input && el.children.length === 0 && el.textContent === input.placeholder,
-      ).map((el) => {
-        const r = el.getBoundingClientRect();
-        return {
-          visible: getComputedStyle(el).visibility === 'visible' && r.width > 0,
-          inside: r.left >= box.left - 0.5 && r.right <= box.right + 0.5 && r.top >= box.top - 0.5 && r.bottom <= box.bottom + 0.5,
-          overflows: el.scrollWidth > el.clientWidth + 0.5,
-        };
-      });
-      return { fontSize: parseFloat(style.fontSize), nativeShown, textWidth: context.measureText(input.placeholder).width, contentWidth, drawn };
+      const drawn = [...document.querySelectorAll('body *')]
+        .filter((el) => el !== input && el.children.length === 0 && el.textContent === input.placeholder)
+        .map((el) => {
+          const r = el.getBoundingClientRect();
+          return {
+            visible: getComputedStyle(el).visibility === 'visible' && r.width > 0,
+            inside:
+              r.left >= box.left - 0.5 &&
+              r.right <= box.right + 0.5 &&
+              r.top >= box.top - 0.5 &&
+              r.bottom <= box.bottom + 0.5,
+            overflows: el.scrollWidth > el.clientWidth + 0.5,
+          };
+        });
+      return {
+        fontSize: parseFloat(style.fontSize),
+        nativeShown,
+        textWidth: context.measureText(input.placeholder).width,
+        contentWidth,
+        drawn,
+      };
     });
     // 16 px at least: iOS zooms into smaller inputs.
     expect(fit.fontSize).toBeGreaterThanOrEqual(16);
     if (fit.nativeShown) {
       expect(fit.textWidth, 'the placeholder fits the box').toBeLessThanOrEqual(fit.contentWidth);
     } else {
-      expect(fit.drawn.filter((d) => d.visible), 'one visible copy of the placeholder').toHaveLength(1);
+      expect(
+        fit.drawn.filter((d) => d.visible),
+        'one visible copy of the placeholder',
+      ).toHaveLength(1);
       expect(fit.drawn.find((d) => d.visible)).toEqual({ visible: true, inside: true, overflows: false });
     }
     // Typing hides the copy; the typed text is what the box shows.
@@ -140,54 +167,76 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 const FONT_CASES = [
   { name: 'phone-dejavu-sans', viewport: SIZES.phone, deviceScaleFactor: 1, font: "'DejaVu Sans'", rootSize: '' },
   { name: 'desktop-dejavu-sans', viewport: SIZES.desktop, deviceScaleFactor: 1, font: "'DejaVu Sans'", rootSize: '' },
-  { name: 'desktop-dejavu-serif-large', viewport: SIZES.desktop, deviceScaleFactor: 1, font: "'DejaVu Serif'", rootSize: '20px' },
-  { name: 'zoom200-dejavu-serif', viewport: { width: 640, height: 400 }, deviceScaleFactor: 2, font: "'DejaVu Serif'", rootSize: '' },
+  {
+    name: 'desktop-dejavu-serif-large',
+    viewport: SIZES.desktop,
+    deviceScaleFactor: 1,
+    font: "'DejaVu Serif'",
+    rootSize: '20px',
+  },
+  {
+    name: 'zoom200-dejavu-serif',
+    viewport: { width: 640, height: 400 },
+    deviceScaleFactor: 2,
+    font: "'DejaVu Serif'",
+    rootSize: '',
+  },
 ] as const;
 
 describe('the date picker caption with other fonts and at 200 % zoom', () => {
-  test.each(FONT_CASES)('$name: previous, next, month and year all work and none covers another', async ({ name, viewport, deviceScaleFactor, font, rootSize }) => {
-    const context = await env.browser.newContext({ viewport, deviceScaleFactor });
-    context.setDefaultTimeout(10_000);
-    try {
-      const page = await context.newPage();
-      await signIn(page, env.app.server.url, DEMO_DIRECTOR);
-      await waitForFirstSync(page, await signedInUserId(page));
-      // As a user's own font settings do: every element, the whole app (rem sizes follow the root's).
-      await page.addStyleTag({ content: `*, *::before, *::after { font-family: ${font} !important; }${rootSize ? ` html { font-size: ${rootSize} !important; }` : ''}` });
-      await navigate(page, 'Reports');
-      await page.getByRole('link', { name: 'Create Report' }).click();
-      await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
-      await page.getByRole('button', { name: /^Incident date/ }).click();
+  test.each(FONT_CASES)(
+    '$name: previous, next, month and year all work and none covers another',
+    async ({ name, viewport, deviceScaleFactor, font, rootSize }) => {
+      const context = await env.browser.newContext({ viewport, deviceScaleFactor });
+      context.setDefaultTimeout(10_000);
+      try {
+        const page = await context.newPage();
+        await signIn(page, env.app.server.url, DEMO_DIRECTOR);
+        await waitForFirstSync(page, await signedInUserId(page));
+        // As a user's own font settings do: every element, the whole app (rem sizes follow the root's).
+        await page.addStyleTag({
+          content: `*, *::before, *::after { font-family: ${font} !important; }${rootSize ? ` html { font-size: ${rootSize} !important; }` : ''}`,
+        });
+        await navigate(page, 'Reports');
+        await page.getByRole('link', { name: 'Create Report' }).click();
+        await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
+        await page.getByRole('button', { name: /^Incident date/ }).click();
 
-      const previous = page.getByRole('button', { name: 'Go to the Previous Month' });
-      const next = page.getByRole('button', { name: 'Go to the Next Month' });
-      const month = page.getByRole('combobox', { name: 'Choose the Month' });
-      const year = page.getByRole('combobox', { name: 'Choose the Year' });
-      const grid = page.getByRole('grid');
-      await grid.waitFor();
-      const shownMonth = () => grid.getAttribute('aria-label');
-      await previous.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}.png`) });
+        const previous = page.getByRole('button', { name: 'Go to the Previous Month' });
+        const next = page.getByRole('button', { name: 'Go to the Next Month' });
+        const month = page.getByRole('combobox', { name: 'Choose the Month' });
+        const year = page.getByRole('combobox', { name: 'Choose the Year' });
+        const grid = page.getByRole('grid');
+        await grid.waitFor();
+        const shownMonth = () => grid.getAttribute('aria-label');
+        await previous.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}.png`) });
 
-      const controls = { 'previous month': previous, 'next month': next, 'month dropdown': month, 'year dropdown': year };
-      await expectNoOverlap(controls);
-      // The month's days stay clear of the caption too.
-      await expectNoOverlap({ ...controls, days: grid });
+        const controls = {
+          'previous month': previous,
+          'next month': next,
+          'month dropdown': month,
+          'year dropdown': year,
+        };
+        await expectNoOverlap(controls);
+        // The month's days stay clear of the caption too.
+        await expectNoOverlap({ ...controls, days: grid });
 
-      // Each one answers a click where it is drawn (Playwright fails a click whose point another element takes).
-      const today = new Date();
-      const start = await shownMonth();
-      await previous.click();
-      await expect.poll(shownMonth).not.toBe(start);
-      await next.click();
-      await expect.poll(shownMonth).toBe(start);
-      await year.selectOption(String(today.getFullYear() - 1));
-      await month.selectOption({ label: 'January' });
-      await expect.poll(shownMonth).toBe(`January ${today.getFullYear() - 1}`);
-      await expectNoOverlap(controls);
-      await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}-january.png`) });
-    } finally {
-      await context.close();
-    }
-  });
+        // Each one answers a click where it is drawn (Playwright fails a click whose point another element takes).
+        const today = new Date();
+        const start = await shownMonth();
+        await previous.click();
+        await expect.poll(shownMonth).not.toBe(start);
+        await next.click();
+        await expect.poll(shownMonth).toBe(start);
+        await year.selectOption(String(today.getFullYear() - 1));
+        await month.selectOption({ label: 'January' });
+        await expect.poll(shownMonth).toBe(`January ${today.getFullYear() - 1}`);
+        await expectNoOverlap(controls);
+        await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}-january.png`) });
+      } finally {
+        await context.close();
+      }
+    },
+  );
 });

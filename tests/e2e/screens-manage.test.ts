@@ -30,7 +30,9 @@ const serverUsers = () => env.app.server.admin.collection('users').getFullList({
 const serverConcerns = () => env.app.server.admin.collection('concerns').getFullList({ filter: inCommunity() });
 
 async function byField(collection: 'users' | 'concerns', field: string, value: string): Promise<RecordModel[]> {
-  return env.app.server.admin.collection(collection).getFullList({ filter: env.app.server.admin.filter(`${field} = {:value}`, { value }) });
+  return env.app.server.admin
+    .collection(collection)
+    .getFullList({ filter: env.app.server.admin.filter(`${field} = {:value}`, { value }) });
 }
 
 /** Waits for the list's count line ('3 user(s)', '10 concern(s)') to say `count`. */
@@ -84,7 +86,13 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       // The password the director hands over really signs in (one sign-in of the 20 a minute).
       const colleague = env.app.server.client();
       const auth = await colleague.collection('users').authWithPassword(email, password);
-      expect(auth.record).toMatchObject({ email, first_name: 'Riley', last_name: last, type: 'regular', community: DEMO_COMMUNITY_IDS.primary });
+      expect(auth.record).toMatchObject({
+        email,
+        first_name: 'Riley',
+        last_name: last,
+        type: 'regular',
+        community: DEMO_COMMUNITY_IDS.primary,
+      });
       await shown.getByRole('button', { name: 'Done' }).click();
       await shown.waitFor({ state: 'detached' });
       await expectCount(page, 'user(s)', before + 1);
@@ -99,7 +107,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await expectToast(page, 'Success', 'User updated');
       await edit.waitFor({ state: 'detached' });
       await page.getByRole('heading', { name: `${last}, Jordan` }).waitFor();
-      await waitUntil('the new name on the server', () => byField('users', 'email', email), (users) => users[0]?.first_name === 'Jordan');
+      await waitUntil(
+        'the new name on the server',
+        () => byField('users', 'email', email),
+        (users) => users[0]?.first_name === 'Jordan',
+      );
 
       await page.getByRole('button', { name: `Delete ${last}, Jordan` }).click();
       const confirm = await openedDialog(page, 'Delete user?');
@@ -134,7 +146,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await add.waitFor({ state: 'detached' });
       await expectCount(page, 'concern(s)', before + 1);
       const [created] = await byField('concerns', 'name', name);
-      expect(created).toMatchObject({ hint: 'Garden hose running at the front of the home', added_by: directorId, community: DEMO_COMMUNITY_IDS.primary });
+      expect(created).toMatchObject({
+        hint: 'Garden hose running at the front of the home',
+        added_by: directorId,
+        community: DEMO_COMMUNITY_IDS.primary,
+      });
       expect(created?.say).toContain(say);
 
       await page.getByRole('button', { name: `Edit ${name}` }).click();
@@ -146,7 +162,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await expectToast(page, 'Success', 'Concern successfully updated');
       await edit.waitFor({ state: 'detached' });
       await page.getByText('Hose running by the driveway').waitFor();
-      await waitUntil('the new hint on the server', () => byField('concerns', 'name', name), (concerns) => concerns[0]?.hint === 'Hose running by the driveway');
+      await waitUntil(
+        'the new hint on the server',
+        () => byField('concerns', 'name', name),
+        (concerns) => concerns[0]?.hint === 'Hose running by the driveway',
+      );
 
       await page.getByRole('button', { name: `Delete ${name}` }).click();
       const confirm = await openedDialog(page, 'Delete concern?');

@@ -17,7 +17,16 @@ import type { RecordModel } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { idb, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
-import { expectNoSeriousA11yViolations, openedDialog, screenshot, signedInPage, SIZE_NAMES, useScreensApp, waitUntil, type SizeName } from './screens-helpers.ts';
+import {
+  expectNoSeriousA11yViolations,
+  openedDialog,
+  screenshot,
+  signedInPage,
+  SIZE_NAMES,
+  useScreensApp,
+  waitUntil,
+  type SizeName,
+} from './screens-helpers.ts';
 
 const env = useScreensApp();
 
@@ -38,11 +47,16 @@ async function revokeSessions(userId: string): Promise<void> {
 }
 
 async function houseByMember(memberNumber: string): Promise<RecordModel> {
-  return env.app.server.admin.collection('houses').getFirstListItem(env.app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
+  return env.app.server.admin
+    .collection('houses')
+    .getFirstListItem(env.app.server.admin.filter('member_number = {:m}', { m: memberNumber }));
 }
 
 function houseCheckReports(houseId: string, userId: string): Promise<RecordModel[]> {
-  const filter = env.app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", { house: houseId, user: userId });
+  const filter = env.app.server.admin.filter("type = 'house_check' && house = {:house} && created_by = {:user}", {
+    house: houseId,
+    user: userId,
+  });
   return env.app.server.admin.collection('reports').getFullList({ filter });
 }
 
@@ -109,7 +123,11 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByLabel('Password').fill(DEMO_DIRECTOR.password);
       await page.getByRole('button', { name: 'Login' }).click();
       await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
-      await waitUntil('the house check on the server', () => houseCheckReports(house.id, userId), (reports) => reports.length > 0);
+      await waitUntil(
+        'the house check on the server',
+        () => houseCheckReports(house.id, userId),
+        (reports) => reports.length > 0,
+      );
       await page.getByRole('button', { name: 'Sync status: Synced' }).waitFor();
       await expect(banner(page).count()).resolves.toBe(0);
       // The window and the service worker may both replay: still exactly one a moment later.
@@ -136,7 +154,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
       await banner(page).waitFor({ timeout: SOON_MS });
       await expectBannerVisible(page);
-      await expect(page.getByRole('button', { name: /^Sync status:/ }).getAttribute('aria-label')).resolves.toBe('Sync status: Session expired');
+      await expect(page.getByRole('button', { name: /^Sync status:/ }).getAttribute('aria-label')).resolves.toBe(
+        'Sync status: Session expired',
+      );
       await screenshot(page, 'session-expired-empty');
 
       // Signing in again ends it.

@@ -12,7 +12,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
 import { createInBatches } from '../support/batches.ts';
-import { createCommunity, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 import { distDir, signIn } from './pwa-helpers.ts';
 import { expectNoSeriousA11yViolations, screenshot, SIZE_NAMES, sizedContext } from './screens-helpers.ts';
 
@@ -46,7 +52,8 @@ function watchHomesText(): void {
   const check = () => {
     const text = document.body?.innerText ?? '';
     if (/Showing 0 home\(s\)|No homes found/.test(text)) seen.empty = true;
-    for (const match of text.match(/Loading homes…[^\n]*/g) ?? []) if (!seen.progress.includes(match)) seen.progress.push(match);
+    for (const match of text.match(/Loading homes…[^\n]*/g) ?? [])
+      if (!seen.progress.includes(match)) seen.progress.push(match);
   };
   new MutationObserver(check).observe(document, { subtree: true, childList: true, characterData: true });
 }
@@ -71,9 +78,14 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 
       await page.getByText(`Showing ${HOMES} home(s)`).waitFor({ timeout: 30_000 });
       await page.getByRole('article').first().waitFor();
-      const seen = await page.evaluate(() => (window as unknown as { homesText: { empty: boolean; progress: string[] } }).homesText);
+      const seen = await page.evaluate(
+        () => (window as unknown as { homesText: { empty: boolean; progress: string[] } }).homesText,
+      );
       expect(seen.empty, 'an empty list or a count of 0 was shown during the first sync').toBe(false);
-      expect(seen.progress.some((text) => /^Loading homes… [\d,]+ of 2,000$/.test(text)), seen.progress.join(' | ')).toBe(true);
+      expect(
+        seen.progress.some((text) => /^Loading homes… [\d,]+ of 2,000$/.test(text)),
+        seen.progress.join(' | '),
+      ).toBe(true);
       expect(await page.getByText(/Loading homes…/).count()).toBe(0);
       await page.getByRole('button', { name: 'Sync status: Synced' }).waitFor();
     } finally {

@@ -30,7 +30,9 @@ interface Reply {
   json: Record<string, unknown>;
 }
 
-async function startWith(env: Record<string, string>): Promise<{ t: TestServer; officer: PocketBase; assist: (userInput: string) => Promise<Reply> }> {
+async function startWith(
+  env: Record<string, string>,
+): Promise<{ t: TestServer; officer: PocketBase; assist: (userInput: string) => Promise<Reply> }> {
   const t = await startTestServer({ AI_BASE_URL: '', AI_API_KEY: '', AI_MODEL: '', ...env });
   const fixture = await createCommunity(t.admin, 'ailen');
   const officer = await t.signIn(fixture.regular.email);
@@ -74,12 +76,16 @@ describe('the offline editor', () => {
 
   test("the app's failure toast reads the refusal as the server wrote it", async () => {
     // As requestAiAssist (src/data/onlineActions.ts) sends it (the SDK), and as the form's 'Fail' toast builds its text.
-    const refused = await s.officer.send('/api/scms/ai-assist', { method: 'POST', body: { user_input: EXPANDING } }).then(
-      () => null,
-      (error: unknown) => error,
-    );
+    const refused = await s.officer
+      .send('/api/scms/ai-assist', { method: 'POST', body: { user_input: EXPANDING } })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(refused).not.toBeNull();
-    expect(errorMessage(refused)).toMatch(/^The rewritten narrative has [\d,]+ characters, more than the 4,500 a narrative may hold\. Shorten the original narrative and try Ai Assist again\.$/);
+    expect(errorMessage(refused)).toMatch(
+      /^The rewritten narrative has [\d,]+ characters, more than the 4,500 a narrative may hold\. Shorten the original narrative and try Ai Assist again\.$/,
+    );
   });
 
   test('a rewrite of exactly 4,500 characters is answered whole', async () => {
@@ -139,11 +145,15 @@ describe('an OpenAI-compatible model', () => {
 describe('a reply the model cut at its token limit', () => {
   test('is refused: its end (and the facts in it) is missing', () => {
     const cut = readChatResponse(200, {
-      choices: [{ index: 0, message: { role: 'assistant', content: 'At 22:00 the officer saw a' }, finish_reason: 'length' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'At 22:00 the officer saw a' }, finish_reason: 'length' },
+      ],
     });
     expect(cut).toEqual({ ok: false, message: 'AI provider stopped before the end of the rewrite (length limit)' });
     const whole = readChatResponse(200, {
-      choices: [{ index: 0, message: { role: 'assistant', content: 'At 22:00 the officer saw a car.' }, finish_reason: 'stop' }],
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'At 22:00 the officer saw a car.' }, finish_reason: 'stop' },
+      ],
     });
     expect(whole).toEqual({ ok: true, text: 'At 22:00 the officer saw a car.' });
   });

@@ -49,13 +49,19 @@ beforeAll(async () => {
     const data = valid(w, collection, collection === 'reports' ? 'regular A' : 'director A');
     target[collection] = (await t.admin.collection(collection).create({ id: newId(), ...data })).id;
   }
-  target.windowHouse = (await t.admin.collection('houses').create({
-    ...valid(w, 'houses', 'regular A'),
-    house_check: true,
-    house_check_start_date: '2026-12-01 00:00:00.000Z',
-    house_check_end_date: '2026-12-10 23:59:59.999Z',
-  })).id;
-  target.concernB = (await t.admin.collection('concerns').create({ name: 'B only', hint: 'b', say: 'b', added_by: w.b.director.id, community: w.b.community.id })).id;
+  target.windowHouse = (
+    await t.admin.collection('houses').create({
+      ...valid(w, 'houses', 'regular A'),
+      house_check: true,
+      house_check_start_date: '2026-12-01 00:00:00.000Z',
+      house_check_end_date: '2026-12-10 23:59:59.999Z',
+    })
+  ).id;
+  target.concernB = (
+    await t.admin
+      .collection('concerns')
+      .create({ name: 'B only', hint: 'b', say: 'b', added_by: w.b.director.id, community: w.b.community.id })
+  ).id;
   countsBefore = await counts();
 }, 60_000);
 
@@ -82,7 +88,13 @@ interface Answer {
   json: Body | null;
 }
 
-async function send(actor: Actor, method: string, path: string, body: unknown, contentType: string | null = 'application/json'): Promise<Answer> {
+async function send(
+  actor: Actor,
+  method: string,
+  path: string,
+  body: unknown,
+  contentType: string | null = 'application/json',
+): Promise<Answer> {
   const headers: Record<string, string> = {};
   if (contentType) headers['Content-Type'] = contentType;
   const token = w.pb[actor].authStore.token;
@@ -136,7 +148,8 @@ const WRONG_TYPES: Record<FieldKind, unknown[]> = {
   file: [[1, 2], [{ name: 'x.png' }]],
 };
 
-const shown = (value: unknown) => (typeof value === 'string' && value.length > 24 ? `<${value.length} characters>` : JSON.stringify(value));
+const shown = (value: unknown) =>
+  typeof value === 'string' && value.length > 24 ? `<${value.length} characters>` : JSON.stringify(value);
 const text = (length: number) => 'x'.repeat(length);
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().replace('T', ' ');
 
@@ -148,8 +161,16 @@ function typeCases(): Case[] {
         for (const op of ['create', 'update'] as const) {
           const actor = WRITER[collection][op];
           cases.push({
-            collection, op, actor, what: `${field} = ${shown(value)} (wrong type)`, expect: 400, field,
-            body: () => (op === 'create' ? { ...valid(w, collection as CollectionName, actor), [field]: value } : { [field]: value }),
+            collection,
+            op,
+            actor,
+            what: `${field} = ${shown(value)} (wrong type)`,
+            expect: 400,
+            field,
+            body: () =>
+              op === 'create'
+                ? { ...valid(w, collection as CollectionName, actor), [field]: value }
+                : { [field]: value },
           });
         }
       }
@@ -161,20 +182,73 @@ function typeCases(): Case[] {
 /** Values of the right type that spec §5 (and the forms) refuse. */
 const BAD_VALUES: Record<Writable, Array<[string, unknown]>> = {
   houses: [
-    ['address', '   '], ['address', ''], ['address', text(101)], ['address', text(100_000)], ['apt', text(101)], ['city', ' '], ['city', text(101)],
-    ['zip', ''], ['zip', text(101)], ['state', 'XX'], ['state', 'fl'], ['note', text(4501)], ['member_number', text(15)], ['security_code', text(9)],
-    ['house_check_note', text(4501)], ['house_check_last_date', 'abc'], ['house_check_last_date', '2026-02-30 00:00:00.000Z'],
-    ['house_check_last_date', '9999-12-31 00:00:00.000Z'], ['house_check_start_date', 'next tuesday'], ['house_check_end_date', '2026-12-01 25:00:00.000Z'],
+    ['address', '   '],
+    ['address', ''],
+    ['address', text(101)],
+    ['address', text(100_000)],
+    ['apt', text(101)],
+    ['city', ' '],
+    ['city', text(101)],
+    ['zip', ''],
+    ['zip', text(101)],
+    ['state', 'XX'],
+    ['state', 'fl'],
+    ['note', text(4501)],
+    ['member_number', text(15)],
+    ['security_code', text(9)],
+    ['house_check_note', text(4501)],
+    ['house_check_last_date', 'abc'],
+    ['house_check_last_date', '2026-02-30 00:00:00.000Z'],
+    ['house_check_last_date', '9999-12-31 00:00:00.000Z'],
+    ['house_check_start_date', 'next tuesday'],
+    ['house_check_end_date', '2026-12-01 25:00:00.000Z'],
   ],
-  residents: [['first_name', '   '], ['first_name', text(31)], ['last_name', ''], ['last_name', text(31)]],
-  phones: [['phone_number', '+12'], ['phone_number', 'abc'], ['phone_number', ''], ['phone_number', '+1561555010'], ['phone_number', '5615550100'], ['phone_number', text(17)], ['type', 'fax']],
-  concerns: [['name', ''], ['name', '   '], ['name', text(101)], ['hint', ''], ['hint', text(201)], ['say', ' '], ['say', text(351)]],
+  residents: [
+    ['first_name', '   '],
+    ['first_name', text(31)],
+    ['last_name', ''],
+    ['last_name', text(31)],
+  ],
+  phones: [
+    ['phone_number', '+12'],
+    ['phone_number', 'abc'],
+    ['phone_number', ''],
+    ['phone_number', '+1561555010'],
+    ['phone_number', '5615550100'],
+    ['phone_number', text(17)],
+    ['type', 'fax'],
+  ],
+  concerns: [
+    ['name', ''],
+    ['name', '   '],
+    ['name', text(101)],
+    ['hint', ''],
+    ['hint', text(201)],
+    ['say', ' '],
+    ['say', text(351)],
+  ],
   reports: [
-    ['narative', '   '], ['narative', text(4501)], ['narative', text(100_000)], ['ai_generated_narative', text(4501)], ['type', 'nope'], ['type', 'vehicle_tailgate'],
-    ['weather', 'hail'], ['incident_time', '9999-01-01 00:00:00.000Z'], ['incident_time', 'abc'], ['incident_time', ''], ['incident_time', inDays(3)],
-    ['phone_number', 'abc'], ['phone_number', '+12'],
+    ['narative', '   '],
+    ['narative', text(4501)],
+    ['narative', text(100_000)],
+    ['ai_generated_narative', text(4501)],
+    ['type', 'nope'],
+    ['type', 'vehicle_tailgate'],
+    ['weather', 'hail'],
+    ['incident_time', '9999-01-01 00:00:00.000Z'],
+    ['incident_time', 'abc'],
+    ['incident_time', ''],
+    ['incident_time', inDays(3)],
+    ['phone_number', 'abc'],
+    ['phone_number', '+12'],
   ],
-  users: [['first_name', ''], ['first_name', text(31)], ['last_name', '  '], ['email', 'not-an-email'], ['type', 'boss']],
+  users: [
+    ['first_name', ''],
+    ['first_name', text(31)],
+    ['last_name', '  '],
+    ['email', 'not-an-email'],
+    ['type', 'boss'],
+  ],
 };
 
 function valueCases(): Case[] {
@@ -184,7 +258,12 @@ function valueCases(): Case[] {
       for (const op of ['create', 'update'] as const) {
         const actor = WRITER[collection][op];
         cases.push({
-          collection, op, actor, what: `${field} = ${shown(value)}`, expect: 400, field,
+          collection,
+          op,
+          actor,
+          what: `${field} = ${shown(value)}`,
+          expect: 400,
+          field,
           body: () => (op === 'create' ? { ...valid(w, collection, actor), [field]: value } : { [field]: value }),
         });
       }
@@ -192,74 +271,398 @@ function valueCases(): Case[] {
   }
   // Spec §5: a password is 8 to 24 characters (25 was accepted).
   for (const password of [text(25), text(7), text(100)]) {
-    cases.push({ collection: 'users', op: 'create', actor: 'director A', what: `password of ${password.length} characters`, expect: 400, field: 'password', body: () => ({ ...valid(w, 'users', 'director A'), password, passwordConfirm: password }) });
+    cases.push({
+      collection: 'users',
+      op: 'create',
+      actor: 'director A',
+      what: `password of ${password.length} characters`,
+      expect: 400,
+      field: 'password',
+      body: () => ({ ...valid(w, 'users', 'director A'), password, passwordConfirm: password }),
+    });
   }
   // ...and for a password a user chooses for themselves (the own-password change).
   for (const password of [text(25), text(7)]) {
-    cases.push({ collection: 'users', op: 'update', actor: 'regular A', what: `own password of ${password.length} characters`, on: () => w.a.regular.id, expect: 400, field: 'password', body: () => ({ oldPassword: TEST_PASSWORD, password, passwordConfirm: password }) });
+    cases.push({
+      collection: 'users',
+      op: 'update',
+      actor: 'regular A',
+      what: `own password of ${password.length} characters`,
+      on: () => w.a.regular.id,
+      expect: 400,
+      field: 'password',
+      body: () => ({ oldPassword: TEST_PASSWORD, password, passwordConfirm: password }),
+    });
   }
   // A resident is saved only with both names.
-  cases.push({ collection: 'residents', op: 'create', actor: 'regular A', what: 'without a last name', expect: 400, field: 'last_name', body: () => ({ first_name: 'Ann', house: w.seed.houseA }) });
+  cases.push({
+    collection: 'residents',
+    op: 'create',
+    actor: 'regular A',
+    what: 'without a last name',
+    expect: 400,
+    field: 'last_name',
+    body: () => ({ first_name: 'Ann', house: w.seed.houseA }),
+  });
   // The house-check window, on a create and on the house that has one.
   const windows: Array<[string, Body, string]> = [
     ['house check on with no dates', { house_check: true }, 'house_check_start_date'],
-    ['house check on with only a start date', { house_check: true, house_check_start_date: '2026-12-01 00:00:00.000Z' }, 'house_check_end_date'],
-    ['a window ending before it starts', { house_check: true, house_check_start_date: '2026-12-10 00:00:00.000Z', house_check_end_date: '2026-12-01 23:59:59.999Z' }, 'house_check_end_date'],
+    [
+      'house check on with only a start date',
+      { house_check: true, house_check_start_date: '2026-12-01 00:00:00.000Z' },
+      'house_check_end_date',
+    ],
+    [
+      'a window ending before it starts',
+      {
+        house_check: true,
+        house_check_start_date: '2026-12-10 00:00:00.000Z',
+        house_check_end_date: '2026-12-01 23:59:59.999Z',
+      },
+      'house_check_end_date',
+    ],
   ];
   for (const [what, change, field] of windows) {
-    cases.push({ collection: 'houses', op: 'create', actor: 'regular A', what, expect: 400, field, body: () => ({ ...valid(w, 'houses', 'regular A'), ...change }) });
-    cases.push({ collection: 'houses', op: 'update', actor: 'regular A', what, expect: 400, field, body: () => change });
+    cases.push({
+      collection: 'houses',
+      op: 'create',
+      actor: 'regular A',
+      what,
+      expect: 400,
+      field,
+      body: () => ({ ...valid(w, 'houses', 'regular A'), ...change }),
+    });
+    cases.push({
+      collection: 'houses',
+      op: 'update',
+      actor: 'regular A',
+      what,
+      expect: 400,
+      field,
+      body: () => change,
+    });
   }
   const onWindow = () => target.windowHouse;
-  cases.push({ collection: 'houses', op: 'update', actor: 'regular A', what: 'the end moved before the start', on: onWindow, expect: 400, field: 'house_check_end_date', body: () => ({ house_check_end_date: '2026-11-30 23:59:59.999Z' }) });
-  cases.push({ collection: 'houses', op: 'update', actor: 'regular A', what: 'the start moved after the end', on: onWindow, expect: 400, field: 'house_check_end_date', body: () => ({ house_check_start_date: '2026-12-11 00:00:00.000Z' }) });
-  cases.push({ collection: 'houses', op: 'update', actor: 'regular A', what: 'the end date cleared while on', on: onWindow, expect: 400, field: 'house_check_end_date', body: () => ({ house_check_end_date: '' }) });
+  cases.push({
+    collection: 'houses',
+    op: 'update',
+    actor: 'regular A',
+    what: 'the end moved before the start',
+    on: onWindow,
+    expect: 400,
+    field: 'house_check_end_date',
+    body: () => ({ house_check_end_date: '2026-11-30 23:59:59.999Z' }),
+  });
+  cases.push({
+    collection: 'houses',
+    op: 'update',
+    actor: 'regular A',
+    what: 'the start moved after the end',
+    on: onWindow,
+    expect: 400,
+    field: 'house_check_end_date',
+    body: () => ({ house_check_start_date: '2026-12-11 00:00:00.000Z' }),
+  });
+  cases.push({
+    collection: 'houses',
+    op: 'update',
+    actor: 'regular A',
+    what: 'the end date cleared while on',
+    on: onWindow,
+    expect: 400,
+    field: 'house_check_end_date',
+    body: () => ({ house_check_end_date: '' }),
+  });
   return cases;
 }
 
 /** Writes into another community, or by someone the rules do not let write. */
 function foreignCases(): Case[] {
-  const A = (collection: CollectionName, actor: Actor, change: (world: World) => Body) => () => ({ ...valid(w, collection, actor), ...change(w) });
+  const A = (collection: CollectionName, actor: Actor, change: (world: World) => Body) => () => ({
+    ...valid(w, collection, actor),
+    ...change(w),
+  });
   return [
-    { collection: 'houses', op: 'create', actor: 'regular A', what: 'in community B', expect: 400, body: A('houses', 'regular A', (x) => ({ community: x.b.community.id })) },
-    { collection: 'houses', op: 'update', actor: 'regular A', what: 'a home of B', on: () => w.seed.houseB, expect: 404, body: () => ({ note: 'foreign' }) },
-    { collection: 'houses', op: 'update', actor: 'director B', what: 'a home of A', expect: 404, body: () => ({ note: 'foreign' }) },
-    { collection: 'houses', op: 'update', actor: 'director B', what: 'the window of a home of A (no hint that it exists)', on: () => target.windowHouse, expect: 404, body: () => ({ house_check_end_date: '2026-11-30 23:59:59.999Z' }) },
-    { collection: 'houses', op: 'update', actor: 'regular A', what: 'community → B', expect: 404, body: () => ({ community: w.b.community.id }) },
-    { collection: 'houses', op: 'create', actor: 'anonymous', what: 'signed out', expect: 400, body: A('houses', 'regular A', () => ({})) },
-    { collection: 'residents', op: 'create', actor: 'regular A', what: 'in a home of B', expect: 400, body: A('residents', 'regular A', (x) => ({ house: x.seed.houseB })) },
-    { collection: 'residents', op: 'update', actor: 'regular A', what: 'a resident of B', on: () => w.seed.residentB, expect: 404, body: () => ({ first_name: 'Foreign' }) },
-    { collection: 'residents', op: 'update', actor: 'regular A', what: 'moved to a home of B', expect: 404, body: () => ({ house: w.seed.houseB }) },
-    { collection: 'phones', op: 'create', actor: 'regular A', what: 'in a home of B', expect: 400, body: A('phones', 'regular A', (x) => ({ house: x.seed.houseB })) },
-    { collection: 'phones', op: 'update', actor: 'director B', what: 'a phone of A', expect: 404, body: () => ({ phone_number: '+15615550177' }) },
-    { collection: 'phones', op: 'update', actor: 'regular A', what: 'a phone of B', on: () => w.seed.phoneB, expect: 404, body: () => ({ phone_number: '+15615550177' }) },
-    { collection: 'concerns', op: 'create', actor: 'director A', what: 'in community B', expect: 400, body: A('concerns', 'director A', (x) => ({ community: x.b.community.id })) },
-    { collection: 'concerns', op: 'create', actor: 'regular A', what: 'by a regular officer', expect: 400, body: A('concerns', 'regular A', () => ({})) },
-    { collection: 'concerns', op: 'update', actor: 'director A', what: 'a concern of B', on: () => target.concernB, expect: 404, body: () => ({ name: 'Foreign' }) },
-    { collection: 'concerns', op: 'update', actor: 'manager A', what: 'by a manager', expect: 404, body: () => ({ name: 'Managed' }) },
-    { collection: 'reports', op: 'create', actor: 'regular A', what: 'in community B', expect: 400, body: A('reports', 'regular A', (x) => ({ community: x.b.community.id, house: '' })) },
-    { collection: 'reports', op: 'create', actor: 'regular A', what: 'about a home of B', expect: 400, body: A('reports', 'regular A', (x) => ({ house: x.seed.houseB })) },
-    { collection: 'reports', op: 'create', actor: 'regular A', what: 'about a resident of B', expect: 400, body: A('reports', 'regular A', (x) => ({ resident: x.seed.residentB })) },
-    { collection: 'reports', op: 'create', actor: 'regular A', what: 'in the name of the manager', expect: 400, body: A('reports', 'regular A', (x) => ({ created_by: x.a.manager.id })) },
-    { collection: 'reports', op: 'update', actor: 'regular A', what: 'by a regular officer', expect: 404, body: () => ({ narative: 'rewritten' }) },
-    { collection: 'reports', op: 'update', actor: 'director B', what: 'a report of A', expect: 404, body: () => ({ narative: 'rewritten' }) },
-    { collection: 'users', op: 'create', actor: 'director A', what: 'in community B', expect: 400, body: A('users', 'director A', (x) => ({ community: x.b.community.id })) },
-    { collection: 'users', op: 'create', actor: 'manager A', what: 'by a manager', expect: 400, body: A('users', 'director A', () => ({})) },
-    { collection: 'users', op: 'update', actor: 'director A', what: 'a director of B', on: () => w.b.director.id, expect: 404, body: () => ({ first_name: 'Foreign' }) },
-    { collection: 'users', op: 'update', actor: 'director B', what: 'a user of A', expect: 404, body: () => ({ first_name: 'Foreign' }) },
-    { collection: 'users', op: 'update', actor: 'director A', what: 'a regular promoted to director', expect: 404, body: () => ({ type: 'director' }) },
-    { collection: 'communities', op: 'create', actor: 'director A', what: 'a new community', expect: 403, body: () => ({ name: 'Mine now' }) },
-    { collection: 'communities', op: 'update', actor: 'director A', what: 'its own community', on: () => w.a.community.id, expect: 403, body: () => ({ name: 'Renamed' }) },
-    { collection: 'calls', op: 'create', actor: 'regular A', what: 'a call record', expect: 403, body: () => ({ house: w.seed.houseA, community: w.a.community.id, to_number: '+15615550101', script: 'Hi.', status: 'queued', created_by: w.a.regular.id }) },
-    { collection: 'calls', op: 'update', actor: 'director A', what: 'a call record', on: () => w.seed.callA, expect: 403, body: () => ({ status: 'completed' }) },
-    { collection: 'scms_meta', op: 'create', actor: 'director A', what: 'a server fact', expect: 403, body: () => ({ key: 'demo_seed', value: true }) },
+    {
+      collection: 'houses',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in community B',
+      expect: 400,
+      body: A('houses', 'regular A', (x) => ({ community: x.b.community.id })),
+    },
+    {
+      collection: 'houses',
+      op: 'update',
+      actor: 'regular A',
+      what: 'a home of B',
+      on: () => w.seed.houseB,
+      expect: 404,
+      body: () => ({ note: 'foreign' }),
+    },
+    {
+      collection: 'houses',
+      op: 'update',
+      actor: 'director B',
+      what: 'a home of A',
+      expect: 404,
+      body: () => ({ note: 'foreign' }),
+    },
+    {
+      collection: 'houses',
+      op: 'update',
+      actor: 'director B',
+      what: 'the window of a home of A (no hint that it exists)',
+      on: () => target.windowHouse,
+      expect: 404,
+      body: () => ({ house_check_end_date: '2026-11-30 23:59:59.999Z' }),
+    },
+    {
+      collection: 'houses',
+      op: 'update',
+      actor: 'regular A',
+      what: 'community → B',
+      expect: 404,
+      body: () => ({ community: w.b.community.id }),
+    },
+    {
+      collection: 'houses',
+      op: 'create',
+      actor: 'anonymous',
+      what: 'signed out',
+      expect: 400,
+      body: A('houses', 'regular A', () => ({})),
+    },
+    {
+      collection: 'residents',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in a home of B',
+      expect: 400,
+      body: A('residents', 'regular A', (x) => ({ house: x.seed.houseB })),
+    },
+    {
+      collection: 'residents',
+      op: 'update',
+      actor: 'regular A',
+      what: 'a resident of B',
+      on: () => w.seed.residentB,
+      expect: 404,
+      body: () => ({ first_name: 'Foreign' }),
+    },
+    {
+      collection: 'residents',
+      op: 'update',
+      actor: 'regular A',
+      what: 'moved to a home of B',
+      expect: 404,
+      body: () => ({ house: w.seed.houseB }),
+    },
+    {
+      collection: 'phones',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in a home of B',
+      expect: 400,
+      body: A('phones', 'regular A', (x) => ({ house: x.seed.houseB })),
+    },
+    {
+      collection: 'phones',
+      op: 'update',
+      actor: 'director B',
+      what: 'a phone of A',
+      expect: 404,
+      body: () => ({ phone_number: '+15615550177' }),
+    },
+    {
+      collection: 'phones',
+      op: 'update',
+      actor: 'regular A',
+      what: 'a phone of B',
+      on: () => w.seed.phoneB,
+      expect: 404,
+      body: () => ({ phone_number: '+15615550177' }),
+    },
+    {
+      collection: 'concerns',
+      op: 'create',
+      actor: 'director A',
+      what: 'in community B',
+      expect: 400,
+      body: A('concerns', 'director A', (x) => ({ community: x.b.community.id })),
+    },
+    {
+      collection: 'concerns',
+      op: 'create',
+      actor: 'regular A',
+      what: 'by a regular officer',
+      expect: 400,
+      body: A('concerns', 'regular A', () => ({})),
+    },
+    {
+      collection: 'concerns',
+      op: 'update',
+      actor: 'director A',
+      what: 'a concern of B',
+      on: () => target.concernB,
+      expect: 404,
+      body: () => ({ name: 'Foreign' }),
+    },
+    {
+      collection: 'concerns',
+      op: 'update',
+      actor: 'manager A',
+      what: 'by a manager',
+      expect: 404,
+      body: () => ({ name: 'Managed' }),
+    },
+    {
+      collection: 'reports',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in community B',
+      expect: 400,
+      body: A('reports', 'regular A', (x) => ({ community: x.b.community.id, house: '' })),
+    },
+    {
+      collection: 'reports',
+      op: 'create',
+      actor: 'regular A',
+      what: 'about a home of B',
+      expect: 400,
+      body: A('reports', 'regular A', (x) => ({ house: x.seed.houseB })),
+    },
+    {
+      collection: 'reports',
+      op: 'create',
+      actor: 'regular A',
+      what: 'about a resident of B',
+      expect: 400,
+      body: A('reports', 'regular A', (x) => ({ resident: x.seed.residentB })),
+    },
+    {
+      collection: 'reports',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in the name of the manager',
+      expect: 400,
+      body: A('reports', 'regular A', (x) => ({ created_by: x.a.manager.id })),
+    },
+    {
+      collection: 'reports',
+      op: 'update',
+      actor: 'regular A',
+      what: 'by a regular officer',
+      expect: 404,
+      body: () => ({ narative: 'rewritten' }),
+    },
+    {
+      collection: 'reports',
+      op: 'update',
+      actor: 'director B',
+      what: 'a report of A',
+      expect: 404,
+      body: () => ({ narative: 'rewritten' }),
+    },
+    {
+      collection: 'users',
+      op: 'create',
+      actor: 'director A',
+      what: 'in community B',
+      expect: 400,
+      body: A('users', 'director A', (x) => ({ community: x.b.community.id })),
+    },
+    {
+      collection: 'users',
+      op: 'create',
+      actor: 'manager A',
+      what: 'by a manager',
+      expect: 400,
+      body: A('users', 'director A', () => ({})),
+    },
+    {
+      collection: 'users',
+      op: 'update',
+      actor: 'director A',
+      what: 'a director of B',
+      on: () => w.b.director.id,
+      expect: 404,
+      body: () => ({ first_name: 'Foreign' }),
+    },
+    {
+      collection: 'users',
+      op: 'update',
+      actor: 'director B',
+      what: 'a user of A',
+      expect: 404,
+      body: () => ({ first_name: 'Foreign' }),
+    },
+    {
+      collection: 'users',
+      op: 'update',
+      actor: 'director A',
+      what: 'a regular promoted to director',
+      expect: 404,
+      body: () => ({ type: 'director' }),
+    },
+    {
+      collection: 'communities',
+      op: 'create',
+      actor: 'director A',
+      what: 'a new community',
+      expect: 403,
+      body: () => ({ name: 'Mine now' }),
+    },
+    {
+      collection: 'communities',
+      op: 'update',
+      actor: 'director A',
+      what: 'its own community',
+      on: () => w.a.community.id,
+      expect: 403,
+      body: () => ({ name: 'Renamed' }),
+    },
+    {
+      collection: 'calls',
+      op: 'create',
+      actor: 'regular A',
+      what: 'a call record',
+      expect: 403,
+      body: () => ({
+        house: w.seed.houseA,
+        community: w.a.community.id,
+        to_number: '+15615550101',
+        script: 'Hi.',
+        status: 'queued',
+        created_by: w.a.regular.id,
+      }),
+    },
+    {
+      collection: 'calls',
+      op: 'update',
+      actor: 'director A',
+      what: 'a call record',
+      on: () => w.seed.callA,
+      expect: 403,
+      body: () => ({ status: 'completed' }),
+    },
+    {
+      collection: 'scms_meta',
+      op: 'create',
+      actor: 'director A',
+      what: 'a server fact',
+      expect: 403,
+      body: () => ({ key: 'demo_seed', value: true }),
+    },
   ];
 }
 
 const CASES = [...typeCases(), ...valueCases(), ...foreignCases()];
 
 function recordPath(c: Case, id: string): { method: string; path: string } {
-  return c.op === 'create' ? { method: 'POST', path: `/api/collections/${c.collection}/records` } : { method: 'PATCH', path: `/api/collections/${c.collection}/records/${id}` };
+  return c.op === 'create'
+    ? { method: 'POST', path: `/api/collections/${c.collection}/records` }
+    : { method: 'PATCH', path: `/api/collections/${c.collection}/records/${id}` };
 }
 
 /** What a case sends and which record it would touch. */
@@ -311,14 +714,30 @@ describe('through /api/batch, after a valid report of the same writer (all or no
     const before = c.op === 'update' ? await stored(c.collection, id) : null;
     const community = c.actor === 'director B' ? w.b.community.id : w.a.community.id;
     // Signed out, nobody can write the report that goes first.
-    const first = c.actor === 'anonymous' ? null : { id: newId(), narative: 'Valid, and sent first.', type: 'accident', weather: 'clear', incident_time: '2025-03-04 05:06:07.000Z', community, created_by: userOf(w, c.actor) };
+    const first =
+      c.actor === 'anonymous'
+        ? null
+        : {
+            id: newId(),
+            narative: 'Valid, and sent first.',
+            type: 'accident',
+            weather: 'clear',
+            incident_time: '2025-03-04 05:06:07.000Z',
+            community,
+            created_by: userOf(w, c.actor),
+          };
     const { method, path } = recordPath(c, id);
-    const requests = [...(first ? [{ method: 'POST', url: '/api/collections/reports/records', body: first }] : []), { method, url: path, body }];
+    const requests = [
+      ...(first ? [{ method: 'POST', url: '/api/collections/reports/records', body: first }] : []),
+      { method, url: path, body },
+    ];
     const answer = await send(c.actor, 'POST', '/api/batch', { requests });
     tried++;
     // A batch fails as a whole (400); the failed request's own answer is inside, under its index.
     expect(answer.status, JSON.stringify(answer.json)).toBe(400);
-    const failed = (fieldsOf(answer.json).requests as Record<string, { response?: { status?: number; data?: Body } }> | undefined)?.[String(requests.length - 1)];
+    const failed = (
+      fieldsOf(answer.json).requests as Record<string, { response?: { status?: number; data?: Body } }> | undefined
+    )?.[String(requests.length - 1)];
     expect(failed?.response?.status, JSON.stringify(answer.json)).toBe(c.expect);
     expectFieldError(c, failed?.response?.data ?? {});
     if (first) expect(await stored('reports', first.id), 'the valid report before it was not stored either').toBeNull();
@@ -357,7 +776,8 @@ function reportForm(change: Record<string, string | string[]>, id = fixedIds.rep
 function houseForm(change: Record<string, string>): FormData {
   const form = new FormData();
   form.append('id', fixedIds.house);
-  for (const [key, value] of Object.entries({ ...valid(w, 'houses', 'regular A'), ...change })) form.append(key, String(value));
+  for (const [key, value] of Object.entries({ ...valid(w, 'houses', 'regular A'), ...change }))
+    form.append(key, String(value));
   form.append('image', new Blob([PNG], { type: 'image/png' }), 'home.png');
   return form;
 }
@@ -365,7 +785,18 @@ function houseForm(change: Record<string, string>): FormData {
 /** The SDK's batch with a file: form-data, the requests as JSON in @jsonPayload, the files beside them. */
 function batchForm(sub: Body): FormData {
   const form = new FormData();
-  form.append('@jsonPayload', JSON.stringify({ requests: [{ method: 'POST', url: '/api/collections/reports/records', body: { ...valid(w, 'reports', 'regular A'), id: fixedIds.batchReport, ...sub } }] }));
+  form.append(
+    '@jsonPayload',
+    JSON.stringify({
+      requests: [
+        {
+          method: 'POST',
+          url: '/api/collections/reports/records',
+          body: { ...valid(w, 'reports', 'regular A'), id: fixedIds.batchReport, ...sub },
+        },
+      ],
+    }),
+  );
   form.append('requests.0.photos', new Blob([PNG], { type: 'image/png' }), 'photo.png');
   return form;
 }
@@ -375,7 +806,13 @@ const houseRecord = { collection: 'houses' as const, id: () => fixedIds.house, c
 const batchRecord = { collection: 'reports' as const, id: () => fixedIds.batchReport, create: true };
 const reportsPath = () => '/api/collections/reports/records';
 const housesPath = () => '/api/collections/houses/records';
-const form = (what: string, body: () => FormData, field: string, path = reportsPath, record: RawCase['record'] = reportRecord): RawCase => ({ what, actor: 'regular A', method: 'POST', path, body, contentType: null, expect: 400, field, record });
+const form = (
+  what: string,
+  body: () => FormData,
+  field: string,
+  path = reportsPath,
+  record: RawCase['record'] = reportRecord,
+): RawCase => ({ what, actor: 'regular A', method: 'POST', path, body, contentType: null, expect: 400, field, record });
 
 const RAW_CASES: RawCase[] = [
   form('report upload: injury "yes"', () => reportForm({ injury: 'yes' }), 'injury'),
@@ -383,26 +820,153 @@ const RAW_CASES: RawCase[] = [
   form('report upload: narative sent twice', () => reportForm({ narative: ['one', 'two'] }), 'narative'),
   form('report upload: narative of spaces', () => reportForm({ narative: '   ' }), 'narative'),
   form('report upload: incident_time "abc"', () => reportForm({ incident_time: 'abc' }), 'incident_time'),
-  form('report upload: incident_time in 9999', () => reportForm({ incident_time: '9999-01-01 00:00:00.000Z' }), 'incident_time'),
+  form(
+    'report upload: incident_time in 9999',
+    () => reportForm({ incident_time: '9999-01-01 00:00:00.000Z' }),
+    'incident_time',
+  ),
   form('report upload: phone_number "abc"', () => reportForm({ phone_number: 'abc' }), 'phone_number'),
   form('report upload: type "nope"', () => reportForm({ type: 'nope' }), 'type'),
-  form('report upload: @jsonPayload injury "yes"', () => { const f = reportForm({}); f.append('@jsonPayload', JSON.stringify({ injury: 'yes' })); return f; }, 'injury'),
-  form('report upload: @jsonPayload narative 123', () => { const f = reportForm({}); f.append('@jsonPayload', JSON.stringify({ narative: 123 })); return f; }, 'narative'),
-  { ...form('report upload: @jsonPayload not JSON', () => { const f = reportForm({}); f.append('@jsonPayload', '{oops'); return f; }, ''), field: undefined },
-  form('home upload: house_check "yes"', () => houseForm({ house_check: 'yes' }), 'house_check', housesPath, houseRecord),
+  form(
+    'report upload: @jsonPayload injury "yes"',
+    () => {
+      const f = reportForm({});
+      f.append('@jsonPayload', JSON.stringify({ injury: 'yes' }));
+      return f;
+    },
+    'injury',
+  ),
+  form(
+    'report upload: @jsonPayload narative 123',
+    () => {
+      const f = reportForm({});
+      f.append('@jsonPayload', JSON.stringify({ narative: 123 }));
+      return f;
+    },
+    'narative',
+  ),
+  {
+    ...form(
+      'report upload: @jsonPayload not JSON',
+      () => {
+        const f = reportForm({});
+        f.append('@jsonPayload', '{oops');
+        return f;
+      },
+      '',
+    ),
+    field: undefined,
+  },
+  form(
+    'home upload: house_check "yes"',
+    () => houseForm({ house_check: 'yes' }),
+    'house_check',
+    housesPath,
+    houseRecord,
+  ),
   form('home upload: address of spaces', () => houseForm({ address: '   ' }), 'address', housesPath, houseRecord),
-  form('home upload: window ending before it starts', () => houseForm({ house_check: 'true', house_check_start_date: '2026-12-10 00:00:00.000Z', house_check_end_date: '2026-12-01 23:59:59.999Z' }), 'house_check_end_date', housesPath, houseRecord),
-  form('home upload: house_check_start_date "soon"', () => houseForm({ house_check_start_date: 'soon' }), 'house_check_start_date', housesPath, houseRecord),
-  { ...form('home update upload: security_code of 9', () => { const f = new FormData(); f.append('security_code', text(9)); f.append('image', new Blob([PNG], { type: 'image/png' }), 'x.png'); return f; }, 'security_code'), method: 'PATCH', path: () => `/api/collections/houses/records/${target.houses}`, record: { collection: 'houses', id: () => target.houses, create: false } },
-  form('batch upload: injury "no"', () => batchForm({ injury: 'no' }), 'injury', () => '/api/batch', batchRecord),
-  form('batch upload: narative ["a","b"]', () => batchForm({ narative: ['a', 'b'] }), 'narative', () => '/api/batch', batchRecord),
-  form('batch upload: incident_time 20250101', () => batchForm({ incident_time: 20250101 }), 'incident_time', () => '/api/batch', batchRecord),
+  form(
+    'home upload: window ending before it starts',
+    () =>
+      houseForm({
+        house_check: 'true',
+        house_check_start_date: '2026-12-10 00:00:00.000Z',
+        house_check_end_date: '2026-12-01 23:59:59.999Z',
+      }),
+    'house_check_end_date',
+    housesPath,
+    houseRecord,
+  ),
+  form(
+    'home upload: house_check_start_date "soon"',
+    () => houseForm({ house_check_start_date: 'soon' }),
+    'house_check_start_date',
+    housesPath,
+    houseRecord,
+  ),
+  {
+    ...form(
+      'home update upload: security_code of 9',
+      () => {
+        const f = new FormData();
+        f.append('security_code', text(9));
+        f.append('image', new Blob([PNG], { type: 'image/png' }), 'x.png');
+        return f;
+      },
+      'security_code',
+    ),
+    method: 'PATCH',
+    path: () => `/api/collections/houses/records/${target.houses}`,
+    record: { collection: 'houses', id: () => target.houses, create: false },
+  },
+  form(
+    'batch upload: injury "no"',
+    () => batchForm({ injury: 'no' }),
+    'injury',
+    () => '/api/batch',
+    batchRecord,
+  ),
+  form(
+    'batch upload: narative ["a","b"]',
+    () => batchForm({ narative: ['a', 'b'] }),
+    'narative',
+    () => '/api/batch',
+    batchRecord,
+  ),
+  form(
+    'batch upload: incident_time 20250101',
+    () => batchForm({ incident_time: 20250101 }),
+    'incident_time',
+    () => '/api/batch',
+    batchRecord,
+  ),
   // Bodies that are no record at all.
-  ...['[1,2]', '"a home"', '{"address": ', 'null', '42'].map((body): RawCase => ({ what: `create body ${body}`, actor: 'regular A', method: 'POST', path: housesPath, body: () => body, contentType: 'application/json', expect: 400 })),
-  ...['[]', '{"address": "1 A"'].map((body): RawCase => ({ what: `update body ${body}`, actor: 'regular A', method: 'PATCH', path: () => `/api/collections/houses/records/${target.houses}`, body: () => body, contentType: 'application/json', expect: 400, record: { collection: 'houses', id: () => target.houses, create: false } })),
-  ...['{"requests": {"0": {}}}', '{"requests": [{"method": "POST", "url": "/api/collections/houses/records", "body": [1]}]}', '{"requests": [{"method": "POST", "url": "/api/collections/houses/records", "body": "x"}]}', '[{"method":"POST"}]', '{bad'].map((body): RawCase => ({ what: `batch body ${body}`, actor: 'regular A', method: 'POST', path: () => '/api/batch', body: () => body, contentType: 'application/json', expect: 400 })),
+  ...['[1,2]', '"a home"', '{"address": ', 'null', '42'].map((body): RawCase => ({
+    what: `create body ${body}`,
+    actor: 'regular A',
+    method: 'POST',
+    path: housesPath,
+    body: () => body,
+    contentType: 'application/json',
+    expect: 400,
+  })),
+  ...['[]', '{"address": "1 A"'].map((body): RawCase => ({
+    what: `update body ${body}`,
+    actor: 'regular A',
+    method: 'PATCH',
+    path: () => `/api/collections/houses/records/${target.houses}`,
+    body: () => body,
+    contentType: 'application/json',
+    expect: 400,
+    record: { collection: 'houses', id: () => target.houses, create: false },
+  })),
+  ...[
+    '{"requests": {"0": {}}}',
+    '{"requests": [{"method": "POST", "url": "/api/collections/houses/records", "body": [1]}]}',
+    '{"requests": [{"method": "POST", "url": "/api/collections/houses/records", "body": "x"}]}',
+    '[{"method":"POST"}]',
+    '{bad',
+  ].map((body): RawCase => ({
+    what: `batch body ${body}`,
+    actor: 'regular A',
+    method: 'POST',
+    path: () => '/api/batch',
+    body: () => body,
+    contentType: 'application/json',
+    expect: 400,
+  })),
   // The collection named by its id is the same collection.
-  { what: 'address of spaces, the collection named by its id', actor: 'regular A', method: 'POST', path: () => `/api/collections/${houseCollectionId}/records`, body: () => JSON.stringify({ ...valid(w, 'houses', 'regular A'), id: fixedIds.house, address: '  ' }), contentType: 'application/json', expect: 400, field: 'address', record: houseRecord },
+  {
+    what: 'address of spaces, the collection named by its id',
+    actor: 'regular A',
+    method: 'POST',
+    path: () => `/api/collections/${houseCollectionId}/records`,
+    body: () => JSON.stringify({ ...valid(w, 'houses', 'regular A'), id: fixedIds.house, address: '  ' }),
+    contentType: 'application/json',
+    expect: 400,
+    field: 'address',
+    record: houseRecord,
+  },
 ];
 let houseCollectionId = '';
 
@@ -416,7 +980,9 @@ describe('form-data uploads and malformed bodies', () => {
     tried++;
     expect(answer.status, JSON.stringify(answer.json)).toBe(c.expect);
     if (c.field) {
-      const batch = (fieldsOf(answer.json).requests as Record<string, { response?: { data?: Body } }> | undefined)?.['0'];
+      const batch = (fieldsOf(answer.json).requests as Record<string, { response?: { data?: Body } }> | undefined)?.[
+        '0'
+      ];
       const data = batch ? (batch.response?.data ?? {}) : fieldsOf(answer.json);
       expect(data[c.field], JSON.stringify(answer.json)).toBeDefined();
     }
@@ -438,9 +1004,38 @@ interface RouteCase {
 
 const concern = (id = w.seed.concernA) => ({ id, name: 'Noise', selected: true });
 const ROUTE_CASES: RouteCase[] = [
-  ...[{}, { user_input: 123 }, { user_input: ['a', 'b'] }, { user_input: '' }, { user_input: '   ' }, { user_input: text(4501) }, { user_input: null }, { user_input: { text: 'a' } }, { user_input: true }].map((body): RouteCase => ({ route: '/api/scms/ai-assist', what: `body ${shown(body)}`, actor: 'regular A', body: () => body, expect: 400, field: 'user_input' })),
-  ...['not json', '[]', 'null', '"text"'].map((body): RouteCase => ({ route: '/api/scms/ai-assist', what: `body ${body}`, actor: 'regular A', body: () => body, expect: 400 })),
-  { route: '/api/scms/ai-assist', what: 'signed out', actor: 'anonymous', body: () => ({ user_input: 'a' }), expect: 401 },
+  ...[
+    {},
+    { user_input: 123 },
+    { user_input: ['a', 'b'] },
+    { user_input: '' },
+    { user_input: '   ' },
+    { user_input: text(4501) },
+    { user_input: null },
+    { user_input: { text: 'a' } },
+    { user_input: true },
+  ].map((body): RouteCase => ({
+    route: '/api/scms/ai-assist',
+    what: `body ${shown(body)}`,
+    actor: 'regular A',
+    body: () => body,
+    expect: 400,
+    field: 'user_input',
+  })),
+  ...['not json', '[]', 'null', '"text"'].map((body): RouteCase => ({
+    route: '/api/scms/ai-assist',
+    what: `body ${body}`,
+    actor: 'regular A',
+    body: () => body,
+    expect: 400,
+  })),
+  {
+    route: '/api/scms/ai-assist',
+    what: 'signed out',
+    actor: 'anonymous',
+    body: () => ({ user_input: 'a' }),
+    expect: 401,
+  },
   ...[
     ['no home', () => ({ concerns: [concern()] }), 'h_id'],
     ['h_id 123', () => ({ h_id: 123, concerns: [concern()] }), 'h_id'],
@@ -449,43 +1044,186 @@ const ROUTE_CASES: RouteCase[] = [
     ['concerns a string', () => ({ h_id: w.seed.houseA, concerns: 'noise' }), 'concerns'],
     ['concerns of numbers', () => ({ h_id: w.seed.houseA, concerns: [1, 2] }), 'concerns'],
     ['no concern chosen', () => ({ h_id: w.seed.houseA, concerns: [] }), 'concerns'],
-    ['four concerns', () => ({ h_id: w.seed.houseA, concerns: [concern(newId()), concern(newId()), concern(newId()), concern(newId())] }), 'concerns'],
+    [
+      'four concerns',
+      () => ({
+        h_id: w.seed.houseA,
+        concerns: [concern(newId()), concern(newId()), concern(newId()), concern(newId())],
+      }),
+      'concerns',
+    ],
     ['one concern twice', () => ({ h_id: w.seed.houseA, concerns: [concern(), concern()] }), 'concerns'],
-    ['selected "yes"', () => ({ h_id: w.seed.houseA, concerns: [{ id: w.seed.concernA, selected: 'yes' }] }), 'concerns'],
+    [
+      'selected "yes"',
+      () => ({ h_id: w.seed.houseA, concerns: [{ id: w.seed.concernA, selected: 'yes' }] }),
+      'concerns',
+    ],
     ['a concern of B', () => ({ h_id: w.seed.houseA, concerns: [concern(target.concernB)] }), 'concerns'],
     ['a concern that does not exist', () => ({ h_id: w.seed.houseA, concerns: [concern(newId())] }), 'concerns'],
-  ].map(([what, body, field]): RouteCase => ({ route: '/api/scms/call-resident', what: what as string, actor: 'regular A', body: body as () => unknown, expect: 400, field: field as string })),
-  ...['{', '[]', 'null'].map((body): RouteCase => ({ route: '/api/scms/call-resident', what: `body ${body}`, actor: 'regular A', body: () => body, expect: 400 })),
-  { route: '/api/scms/call-resident', what: 'a home of B', actor: 'regular A', body: () => ({ h_id: w.seed.houseB, concerns: [concern()] }), expect: 404 },
-  { route: '/api/scms/call-resident', what: 'a home that does not exist', actor: 'regular A', body: () => ({ h_id: newId(), concerns: [concern()] }), expect: 404 },
-  { route: '/api/scms/call-resident', what: 'a home of A, by director B', actor: 'director B', body: () => ({ h_id: w.seed.houseA, concerns: [concern()] }), expect: 404 },
-  { route: '/api/scms/call-resident', what: 'signed out', actor: 'anonymous', body: () => ({ h_id: w.seed.houseA, concerns: [concern()] }), expect: 401 },
+  ].map(([what, body, field]): RouteCase => ({
+    route: '/api/scms/call-resident',
+    what: what as string,
+    actor: 'regular A',
+    body: body as () => unknown,
+    expect: 400,
+    field: field as string,
+  })),
+  ...['{', '[]', 'null'].map((body): RouteCase => ({
+    route: '/api/scms/call-resident',
+    what: `body ${body}`,
+    actor: 'regular A',
+    body: () => body,
+    expect: 400,
+  })),
+  {
+    route: '/api/scms/call-resident',
+    what: 'a home of B',
+    actor: 'regular A',
+    body: () => ({ h_id: w.seed.houseB, concerns: [concern()] }),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/call-resident',
+    what: 'a home that does not exist',
+    actor: 'regular A',
+    body: () => ({ h_id: newId(), concerns: [concern()] }),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/call-resident',
+    what: 'a home of A, by director B',
+    actor: 'director B',
+    body: () => ({ h_id: w.seed.houseA, concerns: [concern()] }),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/call-resident',
+    what: 'signed out',
+    actor: 'anonymous',
+    body: () => ({ h_id: w.seed.houseA, concerns: [concern()] }),
+    expect: 401,
+  },
   // The provider's callback is signed; nothing unsigned moves a call along.
   ...[
     ['unsigned', 'CallSid=CA1&CallStatus=completed'],
     ['unsigned, for the seeded call', 'CallSid=&CallStatus=failed'],
     ['empty', ''],
-  ].map(([what, body]): RouteCase => ({ route: '/api/scms/call-status', what: what!, actor: 'anonymous', body: () => body, contentType: 'application/x-www-form-urlencoded', expect: 403 })),
-  { route: '/api/scms/call-status', what: 'a form that is not encoded', actor: 'anonymous', body: () => '%%%', contentType: 'application/x-www-form-urlencoded', expect: 400 },
-  { route: '/api/scms/call-status', what: 'JSON instead of a form', actor: 'anonymous', body: () => ({ CallSid: 'CA1', CallStatus: 'completed' }), expect: 403 },
+  ].map(([what, body]): RouteCase => ({
+    route: '/api/scms/call-status',
+    what: what!,
+    actor: 'anonymous',
+    body: () => body,
+    contentType: 'application/x-www-form-urlencoded',
+    expect: 403,
+  })),
+  {
+    route: '/api/scms/call-status',
+    what: 'a form that is not encoded',
+    actor: 'anonymous',
+    body: () => '%%%',
+    contentType: 'application/x-www-form-urlencoded',
+    expect: 400,
+  },
+  {
+    route: '/api/scms/call-status',
+    what: 'JSON instead of a form',
+    actor: 'anonymous',
+    body: () => ({ CallSid: 'CA1', CallStatus: 'completed' }),
+    expect: 403,
+  },
   // Issue 14: the machine-detection verdict and the key press are signed too; running the due attempts is for superusers.
   ...['/api/scms/call-status/amd', '/api/scms/call-status/gather'].flatMap((route): RouteCase[] => [
     ...[
       ['unsigned', route.endsWith('amd') ? 'CallSid=CA1&AnsweredBy=machine_end_beep' : 'CallSid=CA1&Digits=1'],
       ['empty', ''],
-    ].map(([what, body]): RouteCase => ({ route, what: what!, actor: 'anonymous', body: () => body, contentType: 'application/x-www-form-urlencoded', expect: 403 })),
-    { route, what: 'a form that is not encoded', actor: 'anonymous', body: () => '%%%', contentType: 'application/x-www-form-urlencoded', expect: 400 },
-    { route, what: 'JSON instead of a form', actor: 'anonymous', body: () => ({ CallSid: 'CA1', Digits: '1' }), expect: 403 },
+    ].map(([what, body]): RouteCase => ({
+      route,
+      what: what!,
+      actor: 'anonymous',
+      body: () => body,
+      contentType: 'application/x-www-form-urlencoded',
+      expect: 403,
+    })),
+    {
+      route,
+      what: 'a form that is not encoded',
+      actor: 'anonymous',
+      body: () => '%%%',
+      contentType: 'application/x-www-form-urlencoded',
+      expect: 400,
+    },
+    {
+      route,
+      what: 'JSON instead of a form',
+      actor: 'anonymous',
+      body: () => ({ CallSid: 'CA1', Digits: '1' }),
+      expect: 403,
+    },
   ]),
-  ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({ route: '/api/scms/call-jobs/run', what: 'not a superuser', actor, body: () => ({}), expect: 403 })),
-  { route: '/api/scms/call-resident', what: 'override_quiet_hours "yes"', actor: 'regular A', body: () => ({ h_id: w.seed.houseA, concerns: [concern()], override_quiet_hours: 'yes' }), expect: 400, field: 'override_quiet_hours' },
+  ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({
+    route: '/api/scms/call-jobs/run',
+    what: 'not a superuser',
+    actor,
+    body: () => ({}),
+    expect: 403,
+  })),
+  {
+    route: '/api/scms/call-resident',
+    what: 'override_quiet_hours "yes"',
+    actor: 'regular A',
+    body: () => ({ h_id: w.seed.houseA, concerns: [concern()], override_quiet_hours: 'yes' }),
+    expect: 400,
+    field: 'override_quiet_hours',
+  },
   // A director resets passwords of their own community only.
-  { route: '/api/scms/users/{id}/reset-password', what: 'by a regular officer', actor: 'regular A', path: () => `/api/scms/users/${w.a.manager.id}/reset-password`, body: () => ({}), expect: 403 },
-  { route: '/api/scms/users/{id}/reset-password', what: 'by a manager', actor: 'manager A', path: () => `/api/scms/users/${w.a.regular.id}/reset-password`, body: () => ({}), expect: 403 },
-  { route: '/api/scms/users/{id}/reset-password', what: 'a user of B', actor: 'director A', path: () => `/api/scms/users/${w.b.regular.id}/reset-password`, body: () => ({}), expect: 404 },
-  { route: '/api/scms/users/{id}/reset-password', what: 'a user that does not exist', actor: 'director A', path: () => `/api/scms/users/${newId()}/reset-password`, body: () => ({}), expect: 404 },
-  { route: '/api/scms/users/{id}/reset-password', what: 'an id that is no id', actor: 'director A', path: () => `/api/scms/users/${encodeURIComponent("x' OR 1=1")}/reset-password`, body: () => ({}), expect: 404 },
-  { route: '/api/scms/users/{id}/reset-password', what: 'signed out', actor: 'anonymous', path: () => `/api/scms/users/${w.a.regular.id}/reset-password`, body: () => ({}), expect: 401 },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'by a regular officer',
+    actor: 'regular A',
+    path: () => `/api/scms/users/${w.a.manager.id}/reset-password`,
+    body: () => ({}),
+    expect: 403,
+  },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'by a manager',
+    actor: 'manager A',
+    path: () => `/api/scms/users/${w.a.regular.id}/reset-password`,
+    body: () => ({}),
+    expect: 403,
+  },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'a user of B',
+    actor: 'director A',
+    path: () => `/api/scms/users/${w.b.regular.id}/reset-password`,
+    body: () => ({}),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'a user that does not exist',
+    actor: 'director A',
+    path: () => `/api/scms/users/${newId()}/reset-password`,
+    body: () => ({}),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'an id that is no id',
+    actor: 'director A',
+    path: () => `/api/scms/users/${encodeURIComponent("x' OR 1=1")}/reset-password`,
+    body: () => ({}),
+    expect: 404,
+  },
+  {
+    route: '/api/scms/users/{id}/reset-password',
+    what: 'signed out',
+    actor: 'anonymous',
+    path: () => `/api/scms/users/${w.a.regular.id}/reset-password`,
+    body: () => ({}),
+    expect: 401,
+  },
 ];
 
 /** Custom routes that take input (every method but GET), from the hooks themselves. */
@@ -493,7 +1231,8 @@ function routesTakingInput(): string[] {
   const dir = join(projectRoot, 'pocketbase', 'pb_hooks');
   const routes: string[] = [];
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.pb.js'))) {
-    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/routerAdd\(\s*'([A-Z]+)',\s*'([^']+)'/g)) if (m[1] !== 'GET') routes.push(m[2]!);
+    for (const m of readFileSync(join(dir, file), 'utf8').matchAll(/routerAdd\(\s*'([A-Z]+)',\s*'([^']+)'/g))
+      if (m[1] !== 'GET') routes.push(m[2]!);
   }
   return routes;
 }
@@ -507,8 +1246,18 @@ describe('custom routes', () => {
   });
 
   const present = new Set(routesTakingInput());
-  test.each(ROUTE_CASES.filter((c) => present.has(c.route)).map((c) => [`${c.route} · ${c.what} · ${c.actor} → ${c.expect}`, c] as const))('%s', async (_, c) => {
-    const answer = await send(c.actor, 'POST', c.path ? c.path() : c.route, c.body(), c.contentType ?? 'application/json');
+  test.each(
+    ROUTE_CASES.filter((c) => present.has(c.route)).map(
+      (c) => [`${c.route} · ${c.what} · ${c.actor} → ${c.expect}`, c] as const,
+    ),
+  )('%s', async (_, c) => {
+    const answer = await send(
+      c.actor,
+      'POST',
+      c.path ? c.path() : c.route,
+      c.body(),
+      c.contentType ?? 'application/json',
+    );
     tried++;
     expect(answer.status, JSON.stringify(answer.json)).toBe(c.expect);
     if (c.field) expect(fieldsOf(answer.json)[c.field], JSON.stringify(answer.json)).toBeDefined();
@@ -525,18 +1274,28 @@ test('nothing was stored: every collection has its count from before, and the st
 
 test('what the app sends is still accepted: a report with a photo (form-data), a home with an image in a batch, a house check', async () => {
   const officer = w.pb['regular A'];
-  const report = await officer.collection('reports').create({ ...valid(w, 'reports', 'regular A'), injury: true, photos: [new File([PNG], 'p.png', { type: 'image/png' })] });
+  const report = await officer.collection('reports').create({
+    ...valid(w, 'reports', 'regular A'),
+    injury: true,
+    photos: [new File([PNG], 'p.png', { type: 'image/png' })],
+  });
   expect(report.injury).toBe(true);
   expect(report.photos).toHaveLength(1);
   const batch = officer.createBatch();
   const house = newId();
-  batch.collection('houses').create({ id: house, ...valid(w, 'houses', 'regular A'), image: new File([PNG], 'h.png', { type: 'image/png' }) });
+  batch
+    .collection('houses')
+    .create({ id: house, ...valid(w, 'houses', 'regular A'), image: new File([PNG], 'h.png', { type: 'image/png' }) });
   batch.collection('residents').create({ first_name: 'Ann', last_name: 'Lee', owner: true, house });
   batch.collection('phones').create({ phone_number: '+442079460958', primary: true, type: 'home', house });
   await batch.send();
   const check = officer.createBatch();
-  check.collection('reports').create({ ...valid(w, 'reports', 'regular A'), type: 'house_check', house: target.windowHouse });
-  check.collection('houses').update(target.windowHouse, { house_check_last_date: new Date().toISOString().replace('T', ' ') });
+  check
+    .collection('reports')
+    .create({ ...valid(w, 'reports', 'regular A'), type: 'house_check', house: target.windowHouse });
+  check
+    .collection('houses')
+    .update(target.windowHouse, { house_check_last_date: new Date().toISOString().replace('T', ' ') });
   await check.send();
   expect((await stored('houses', target.windowHouse))?.house_check_last_date).not.toBe('');
 });

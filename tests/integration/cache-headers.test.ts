@@ -10,10 +10,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 // The smallest valid PNG (1×1, transparent).
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 let t: TestServer;
 let publicDir = '';
@@ -29,7 +39,14 @@ beforeAll(async () => {
   a = await createCommunity(t.admin, 'cache');
   director = await t.signIn(a.director.email);
   const form = new FormData();
-  for (const [key, value] of Object.entries({ address: '1 Cache Lane', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id })) form.append(key, value);
+  for (const [key, value] of Object.entries({
+    address: '1 Cache Lane',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    community: a.community.id,
+  }))
+    form.append(key, value);
   form.append('image', new Blob([PNG], { type: 'image/png' }), 'front.png');
   const house = await director.collection('houses').create(form);
   houseId = house.id;
@@ -43,7 +60,10 @@ afterAll(async () => {
 
 const auth = () => ({ Authorization: director.authStore.token });
 
-async function cacheControl(path: string, init: RequestInit = {}): Promise<{ status: number; cacheControl: string | null }> {
+async function cacheControl(
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; cacheControl: string | null }> {
   const res = await fetch(`${t.url}${path}`, init);
   await res.arrayBuffer();
   return { status: res.status, cacheControl: res.headers.get('cache-control') };
@@ -51,9 +71,18 @@ async function cacheControl(path: string, init: RequestInit = {}): Promise<{ sta
 
 describe('API answers with a user’s data are never stored by a cache', () => {
   test('record lists, single records and a 404', async () => {
-    await expect(cacheControl('/api/collections/houses/records', { headers: auth() })).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
-    await expect(cacheControl(`/api/collections/houses/records/${houseId}`, { headers: auth() })).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
-    await expect(cacheControl(`/api/collections/houses/records/${newId()}`, { headers: auth() })).resolves.toEqual({ status: 404, cacheControl: 'no-store' });
+    await expect(cacheControl('/api/collections/houses/records', { headers: auth() })).resolves.toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+    });
+    await expect(cacheControl(`/api/collections/houses/records/${houseId}`, { headers: auth() })).resolves.toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+    });
+    await expect(cacheControl(`/api/collections/houses/records/${newId()}`, { headers: auth() })).resolves.toEqual({
+      status: 404,
+      cacheControl: 'no-store',
+    });
   });
 
   test('a sign-in (token and user) and a create', async () => {
@@ -79,13 +108,21 @@ describe('API answers with a user’s data are never stored by a cache', () => {
   });
 
   test('the file-token route, though it lives under /api/files/', async () => {
-    await expect(cacheControl('/api/files/token', { method: 'POST', headers: auth() })).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
+    await expect(cacheControl('/api/files/token', { method: 'POST', headers: auth() })).resolves.toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+    });
   });
 
   test('a house image, whole and as a thumbnail (a protected file: with a file token)', async () => {
     const token = await director.files.getToken();
-    await expect(cacheControl(`/api/files/houses/${houseId}/${imageName}?token=${token}`)).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
-    await expect(cacheControl(`/api/files/houses/${houseId}/${imageName}?thumb=400x300&token=${token}`)).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
+    await expect(cacheControl(`/api/files/houses/${houseId}/${imageName}?token=${token}`)).resolves.toEqual({
+      status: 200,
+      cacheControl: 'no-store',
+    });
+    await expect(
+      cacheControl(`/api/files/houses/${houseId}/${imageName}?thumb=400x300&token=${token}`),
+    ).resolves.toEqual({ status: 200, cacheControl: 'no-store' });
   });
 });
 

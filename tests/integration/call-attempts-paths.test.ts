@@ -12,7 +12,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STANDIN_NUMBERS as N } from '../../scripts/standins/telephony.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
-import { attemptsOf, attemptSummary, communityWithCalls, runDue, startCallJobsWorld, TOKEN, waitForJob, type CallJobsWorld, type CommunityWithCalls } from '../support/call-jobs.ts';
+import {
+  attemptsOf,
+  attemptSummary,
+  communityWithCalls,
+  runDue,
+  startCallJobsWorld,
+  TOKEN,
+  waitForJob,
+  type CallJobsWorld,
+  type CommunityWithCalls,
+} from '../support/call-jobs.ts';
 
 let w: CallJobsWorld;
 let c: CommunityWithCalls;
@@ -25,7 +35,12 @@ function quietHoursAway(hoursAhead: number, length: number) {
 
 beforeAll(async () => {
   w = await startCallJobsWorld();
-  c = await communityWithCalls(w.t, 'paths', { retries: 1, retry_minutes: 1, text_fallback: true, ...quietHoursAway(12, 1) });
+  c = await communityWithCalls(w.t, 'paths', {
+    retries: 1,
+    retry_minutes: 1,
+    text_fallback: true,
+    ...quietHoursAway(12, 1),
+  });
 });
 
 afterAll(async () => {
@@ -42,19 +57,38 @@ const dialsTo = (number: string) => w.standin.calls.filter((call) => call.to ===
 describe('one number, one attempt', () => {
   test('answered by a person: Answered, with its start, end and duration', async () => {
     const reply = await c.call(await c.home('1 Answer Rd', [{ number: N.answers, primary: true }]));
-    expect(reply.json).toMatchObject({ code: 200, message: 'Call placed to the resident', to_number: N.answers, skipped: [] });
+    expect(reply.json).toMatchObject({
+      code: 200,
+      message: 'Call placed to the resident',
+      to_number: N.answers,
+      skipped: [],
+    });
     const callId = reply.json.call_id as string;
     const call = await waitForJob(w.t, callId);
     expect(call).toMatchObject({ progress: 'done', outcome: 'answered', acknowledged: false, status: 'completed' });
     const [attempt] = await attemptsOf(w.t, callId);
-    expect(attempt).toMatchObject({ sequence: 1, to_number: N.answers, phone_type: 'cell', state: 'ended', outcome: 'answered', answered_by: 'human', provider_status: 'completed' });
+    expect(attempt).toMatchObject({
+      sequence: 1,
+      to_number: N.answers,
+      phone_type: 'cell',
+      state: 'ended',
+      outcome: 'answered',
+      answered_by: 'human',
+      provider_status: 'completed',
+    });
     expect(attempt!.provider_call_id).toMatch(/^CA[0-9a-f]{32}$/);
     expect(Date.parse(attempt!.started_at as string)).toBeLessThanOrEqual(Date.parse(attempt!.ended_at as string));
     expect(typeof attempt!.duration).toBe('number');
     // The provider got AMD in the background and the press-1 prompt after the script.
     const sent = w.standin.calls.find((s) => s.sid === attempt!.provider_call_id)!;
-    expect(sent).toMatchObject({ machineDetection: 'DetectMessageEnd', asyncAmd: true, asyncAmdStatusCallback: `${w.publicUrl}/api/scms/call-status/amd` });
-    expect(sent.twiml).toContain('<Gather action="' + w.publicUrl + '/api/scms/call-status/gather" method="POST" numDigits="1"');
+    expect(sent).toMatchObject({
+      machineDetection: 'DetectMessageEnd',
+      asyncAmd: true,
+      asyncAmdStatusCallback: `${w.publicUrl}/api/scms/call-status/amd`,
+    });
+    expect(sent.twiml).toContain(
+      '<Gather action="' + w.publicUrl + '/api/scms/call-status/gather" method="POST" numDigits="1"',
+    );
     expect(sent.webhooks.map((h) => [h.kind, h.httpStatus])).toEqual([['amd', 204]]);
     expect((await w.t.admin.collection('houses').getOne(call.house as string)).pending_call_concerns_ids).toBe('');
   });
@@ -80,7 +114,12 @@ describe('one number, one attempt', () => {
   });
 
   test('a fax machine: Failed (it takes no message), hung up on, and the next phone called', async () => {
-    const callId = await placed(await c.home('4a Fax Rd', [{ number: N.fax, type: 'business', primary: true }, { number: N.answers, type: 'home' }]));
+    const callId = await placed(
+      await c.home('4a Fax Rd', [
+        { number: N.fax, type: 'business', primary: true },
+        { number: N.answers, type: 'home' },
+      ]),
+    );
     const call = await waitForJob(w.t, callId);
     expect(call.outcome).toBe('answered');
     expect((await attemptsOf(w.t, callId)).map((a) => [a.to_number, a.outcome, a.answered_by, a.reason])).toEqual([
@@ -93,7 +132,12 @@ describe('one number, one attempt', () => {
   test('an invalid number: Failed, and no text without a cell phone', async () => {
     const callId = await placed(await c.home('4 Invalid Rd', [{ number: N.invalid, type: 'home', primary: true }]));
     const call = await waitForJob(w.t, callId);
-    expect(call).toMatchObject({ outcome: 'failed', status: 'failed', text_sent: true, error: 'No text message: the home has no cell phone that may be called.' });
+    expect(call).toMatchObject({
+      outcome: 'failed',
+      status: 'failed',
+      text_sent: true,
+      error: 'No text message: the home has no cell phone that may be called.',
+    });
     expect(await attemptSummary(w.t, callId)).toEqual([[N.invalid, 'ended', 'failed', false]]);
     expect(w.standin.messages.filter((m) => m.to === N.invalid)).toEqual([]);
   });
@@ -111,8 +155,13 @@ describe('retries and the next phone', () => {
       }
       throw new Error('no retry was scheduled');
     })();
-    expect(waiting.map((a) => [a.outcome, a.state])).toEqual([['busy', 'ended'], ['', 'scheduled']]);
-    expect(Date.parse(waiting[1]!.due_at as string) - Date.parse(waiting[0]!.ended_at as string)).toBeGreaterThanOrEqual(900);
+    expect(waiting.map((a) => [a.outcome, a.state])).toEqual([
+      ['busy', 'ended'],
+      ['', 'scheduled'],
+    ]);
+    expect(
+      Date.parse(waiting[1]!.due_at as string) - Date.parse(waiting[0]!.ended_at as string),
+    ).toBeGreaterThanOrEqual(900);
     expect((await w.t.admin.collection('calls').getOne(callId)).progress).toBe('waiting');
     const call = await waitForJob(w.t, callId, { tick: true });
     expect(call.outcome).toBe('answered');
@@ -188,9 +237,19 @@ describe('a lost final callback', () => {
 
 describe('do-not-call', () => {
   test('a do-not-call phone is skipped, with the reason, and the next one called', async () => {
-    const reply = await c.call(await c.home('8 Wish Rd', [{ number: '+15615550188', primary: true, doNotCall: true }, { number: N.answers, type: 'home' }]));
+    const reply = await c.call(
+      await c.home('8 Wish Rd', [
+        { number: '+15615550188', primary: true, doNotCall: true },
+        { number: N.answers, type: 'home' },
+      ]),
+    );
     // The call sheet can say which number was called and which not, and why.
-    expect(reply.json).toMatchObject({ to_number: N.answers, skipped: [{ to_number: '+15615550188', reason: 'Not called: the resident asked not to be called on this number.' }] });
+    expect(reply.json).toMatchObject({
+      to_number: N.answers,
+      skipped: [
+        { to_number: '+15615550188', reason: 'Not called: the resident asked not to be called on this number.' },
+      ],
+    });
     const callId = reply.json.call_id as string;
     await waitForJob(w.t, callId);
     const attempts = await attemptsOf(w.t, callId);
@@ -203,7 +262,9 @@ describe('do-not-call', () => {
 
   test('a home whose every phone is do-not-call is not called, and says why', async () => {
     const callsBefore = w.standin.calls.length;
-    const reply = await c.call(await c.home('9 Quiet Rd', [{ number: '+15615550199', primary: true, doNotCall: true }]));
+    const reply = await c.call(
+      await c.home('9 Quiet Rd', [{ number: '+15615550199', primary: true, doNotCall: true }]),
+    );
     expect(reply.status).toBe(400);
     expect(reply.json.message).toBe("Not called: the resident asked not to be called on any of this home's numbers.");
     expect(w.standin.calls).toHaveLength(callsBefore);
@@ -212,7 +273,12 @@ describe('do-not-call', () => {
 
 describe('quiet hours', () => {
   test('placing a call asks for an explicit yes with the local time; retries wait for their end', async () => {
-    const q = await communityWithCalls(w.t, 'quiet', { retries: 1, retry_minutes: 1, text_fallback: false, ...quietHoursAway(-1, 3) });
+    const q = await communityWithCalls(w.t, 'quiet', {
+      retries: 1,
+      retry_minutes: 1,
+      text_fallback: false,
+      ...quietHoursAway(-1, 3),
+    });
     const house = await q.home('10 Night Rd', [{ number: N.busy, primary: true }]);
     const callsBefore = w.standin.calls.length;
     const asked = await q.call(house);
@@ -222,7 +288,13 @@ describe('quiet hours', () => {
     expect(asked.json.message).toMatch(/^It is \d\d:\d\d for the resident\. Call anyway\?$/);
     const detail = (asked.json.data as Record<string, Record<string, string>>).override_quiet_hours!;
     expect(detail).toMatchObject({ code: 'confirm_quiet_hours', time_zone: 'UTC' });
-    expect(Math.abs(Number(detail.local_time!.slice(0, 2)) * 60 + Number(detail.local_time!.slice(3)) - (Number(local.slice(0, 2)) * 60 + Number(local.slice(3))))).toBeLessThanOrEqual(1);
+    expect(
+      Math.abs(
+        Number(detail.local_time!.slice(0, 2)) * 60 +
+          Number(detail.local_time!.slice(3)) -
+          (Number(local.slice(0, 2)) * 60 + Number(local.slice(3))),
+      ),
+    ).toBeLessThanOrEqual(1);
     expect(w.standin.calls).toHaveLength(callsBefore);
     expect((await w.t.admin.collection('calls').getList(1, 1, { filter: `house = "${house}"` })).totalItems).toBe(0);
     expect((await q.call(house, { override_quiet_hours: 'yes' })).status).toBe(400);
@@ -230,7 +302,8 @@ describe('quiet hours', () => {
     const callId = (await q.call(house, { override_quiet_hours: true })).json.call_id as string;
     expect(callId).toMatch(/^[a-z0-9]{15}$/);
     // Busy; the retry is due at the end of quiet hours, not a "minute" later.
-    for (let i = 0; i < 80 && (await attemptsOf(w.t, callId)).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 80 && (await attemptsOf(w.t, callId)).length < 2; i++)
+      await new Promise((r) => setTimeout(r, 100));
     const [, retry] = await attemptsOf(w.t, callId);
     expect(retry).toMatchObject({ state: 'scheduled' });
     expect(Date.parse(retry!.due_at as string)).toBeGreaterThan(Date.now() + 50 * 60_000);
@@ -250,7 +323,9 @@ describe('one active job per home', () => {
     const house = await c.home('13 Twice Rd', [{ number: N.answers, primary: true }]);
     const replies = await Promise.all([c.call(house), c.call(house)]);
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(replies.find((r) => r.status === 409)!.json.message).toBe('This home is already being called. Wait for that call to end.');
+    expect(replies.find((r) => r.status === 409)!.json.message).toBe(
+      'This home is already being called. Wait for that call to end.',
+    );
     const jobs = await w.t.admin.collection('calls').getFullList({ filter: `house = "${house}"` });
     expect(jobs).toHaveLength(1);
     await waitForJob(w.t, jobs[0]!.id);
@@ -268,34 +343,72 @@ describe('callbacks', () => {
     const post = (path: string, params: Record<string, string>, signature: string | null) =>
       fetch(`${w.t.url}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { 'X-Twilio-Signature': signature }) },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          ...(signature === null ? {} : { 'X-Twilio-Signature': signature }),
+        },
         body: new URLSearchParams(params).toString(),
       });
     const gather = { CallSid: sid, Digits: '1' };
     const amd = { CallSid: sid, AnsweredBy: 'machine_end_beep' };
     const forged: Array<[string, string, Record<string, string>, string | null]> = [
       ['gather unsigned', '/api/scms/call-status/gather', gather, null],
-      ['gather other token', '/api/scms/call-status/gather', gather, twilioSignature('not-the-token', `${w.publicUrl}/api/scms/call-status/gather`, gather)],
-      ['gather signed for the status route', '/api/scms/call-status/gather', gather, twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status`, gather)],
-      ['gather other digits', '/api/scms/call-status/gather', gather, twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, { ...gather, Digits: '2' })],
+      [
+        'gather other token',
+        '/api/scms/call-status/gather',
+        gather,
+        twilioSignature('not-the-token', `${w.publicUrl}/api/scms/call-status/gather`, gather),
+      ],
+      [
+        'gather signed for the status route',
+        '/api/scms/call-status/gather',
+        gather,
+        twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status`, gather),
+      ],
+      [
+        'gather other digits',
+        '/api/scms/call-status/gather',
+        gather,
+        twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, { ...gather, Digits: '2' }),
+      ],
       ['amd unsigned', '/api/scms/call-status/amd', amd, null],
-      ['amd other token', '/api/scms/call-status/amd', amd, twilioSignature('not-the-token', `${w.publicUrl}/api/scms/call-status/amd`, amd)],
-      ['amd signed for the gather route', '/api/scms/call-status/amd', amd, twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, amd)],
+      [
+        'amd other token',
+        '/api/scms/call-status/amd',
+        amd,
+        twilioSignature('not-the-token', `${w.publicUrl}/api/scms/call-status/amd`, amd),
+      ],
+      [
+        'amd signed for the gather route',
+        '/api/scms/call-status/amd',
+        amd,
+        twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, amd),
+      ],
     ];
     for (const [label, path, params, signature] of forged) {
       expect((await post(path, params, signature)).status, label).toBe(403);
     }
-    expect(await w.t.admin.collection('call_attempts').getOne(attempt!.id)).toMatchObject({ acknowledged: false, answered_by: 'human' });
+    expect(await w.t.admin.collection('call_attempts').getOne(attempt!.id)).toMatchObject({
+      acknowledged: false,
+      answered_by: 'human',
+    });
     expect((await w.t.admin.collection('calls').getOne(callId)).acknowledged).toBe(false);
     // Signed properly, the same key press counts (the late one of a resident who pressed after the end).
-    const ok = await post('/api/scms/call-status/gather', gather, twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, gather));
+    const ok = await post(
+      '/api/scms/call-status/gather',
+      gather,
+      twilioSignature(TOKEN, `${w.publicUrl}/api/scms/call-status/gather`, gather),
+    );
     expect(ok.status).toBe(200);
     expect((await w.t.admin.collection('calls').getOne(callId)).acknowledged).toBe(true);
   });
 
   test('only a superuser runs the due attempts by hand', async () => {
     const manager = await w.t.signIn(c.fixture.manager.email);
-    const res = await fetch(`${w.t.url}/api/scms/call-jobs/run`, { method: 'POST', headers: { Authorization: manager.authStore.token } });
+    const res = await fetch(`${w.t.url}/api/scms/call-jobs/run`, {
+      method: 'POST',
+      headers: { Authorization: manager.authStore.token },
+    });
     expect(res.status).toBe(403);
     expect((await fetch(`${w.t.url}/api/scms/call-jobs/run`, { method: 'POST' })).status).toBe(403);
   });

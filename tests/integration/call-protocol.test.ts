@@ -82,25 +82,47 @@ async function seed(t: TestServer, slug: string, says: string[]) {
   const concerns: Array<{ id: string; name: string }> = [];
   for (const [i, say] of says.entries()) {
     concerns.push(
-      await t.admin.collection('concerns').create<{ id: string; name: string }>({ name: `Concern ${i}`, hint: 'Hint', say, added_by: fixture.director.id, community: fixture.community.id }),
+      await t.admin.collection('concerns').create<{ id: string; name: string }>({
+        name: `Concern ${i}`,
+        hint: 'Hint',
+        say,
+        added_by: fixture.director.id,
+        community: fixture.community.id,
+      }),
     );
   }
-  const house = await t.admin.collection('houses').create({ address: '1 Ocean Dr', city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
-  await t.admin.collection('phones').create({ phone_number: '+15615550122', primary: true, type: 'cell', house: house.id });
+  const house = await t.admin
+    .collection('houses')
+    .create({ address: '1 Ocean Dr', city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
+  await t.admin
+    .collection('phones')
+    .create({ phone_number: '+15615550122', primary: true, type: 'cell', house: house.id });
   const manager = await t.signIn(fixture.manager.email);
   const director = await t.signIn(fixture.director.email);
   // No retries and the text fallback on: one unanswered attempt sends the text.
-  await director.collection('call_settings').create({ community: fixture.community.id, retries: 0, retry_minutes: 5, text_fallback: true, quiet_start: '00:00', quiet_end: '00:00', time_zone: 'UTC' });
+  await director.collection('call_settings').create({
+    community: fixture.community.id,
+    retries: 0,
+    retry_minutes: 5,
+    text_fallback: true,
+    quiet_start: '00:00',
+    quiet_end: '00:00',
+    time_zone: 'UTC',
+  });
   const call = (count = 1, skip = 0) =>
     fetch(`${t.url}/api/scms/call-resident`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Authorization: manager.authStore.token },
-      body: JSON.stringify({ h_id: house.id, concerns: concerns.slice(skip, skip + count).map((c) => ({ id: c.id, name: c.name, selected: true })) }),
+      body: JSON.stringify({
+        h_id: house.id,
+        concerns: concerns.slice(skip, skip + count).map((c) => ({ id: c.id, name: c.name, selected: true })),
+      }),
     });
   return { house: house.id, call };
 }
 
-const sorted = (pairs: Array<[string, string]>) => [...pairs].sort((a, b) => (a[0] + '\u0000' + a[1] < b[0] + '\u0000' + b[1] ? -1 : 1));
+const sorted = (pairs: Array<[string, string]>) =>
+  [...pairs].sort((a, b) => (a[0] + '\u0000' + a[1] < b[0] + '\u0000' + b[1] ? -1 : 1));
 
 describe('against the official twilio library', () => {
   let t: TestServer;
@@ -156,7 +178,12 @@ describe('against the official twilio library', () => {
     expect(app.authorization).toBe(library.authorization);
     expect(sorted(app.form)).toEqual(sorted(library.form));
     // The point of issue 14's first fix: one parameter per event.
-    expect(app.form.filter(([name]) => name === 'StatusCallbackEvent').map(([, v]) => v)).toEqual(['initiated', 'ringing', 'answered', 'completed']);
+    expect(app.form.filter(([name]) => name === 'StatusCallbackEvent').map(([, v]) => v)).toEqual([
+      'initiated',
+      'ringing',
+      'answered',
+      'completed',
+    ]);
   });
 
   test('callbacks signed by the library are accepted, with and without the default port; forged ones are not', async () => {
@@ -167,7 +194,14 @@ describe('against the official twilio library', () => {
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': signature },
         body: new URLSearchParams(params).toString(),
       });
-    const ringing = { AccountSid: SID, CallSid: sid, CallStatus: 'ringing', Called: '+15615550122', Caller: FROM, Direction: 'outbound-api' };
+    const ringing = {
+      AccountSid: SID,
+      CallSid: sid,
+      CallStatus: 'ringing',
+      Called: '+15615550122',
+      Caller: FROM,
+      Direction: 'outbound-api',
+    };
     const withPort = `${PUBLIC_URL}:443/api/scms/call-status`;
     const signedWithPort = twilio.getExpectedTwilioSignature(TOKEN, withPort, ringing);
     // The library itself accepts either form for the URL we configured.
@@ -175,9 +209,21 @@ describe('against the official twilio library', () => {
 
     const bad: Array<[string, Record<string, string>, string]> = [
       ['other token', ringing, twilio.getExpectedTwilioSignature('another-token', STATUS_URL, ringing)],
-      ['other port', ringing, twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC_URL}:8443/api/scms/call-status`, ringing)],
-      ['http, not https', ringing, twilio.getExpectedTwilioSignature(TOKEN, 'http://patrol.example.com/api/scms/call-status', ringing)],
-      ['other params', { ...ringing, CallStatus: 'completed' }, twilio.getExpectedTwilioSignature(TOKEN, STATUS_URL, ringing)],
+      [
+        'other port',
+        ringing,
+        twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC_URL}:8443/api/scms/call-status`, ringing),
+      ],
+      [
+        'http, not https',
+        ringing,
+        twilio.getExpectedTwilioSignature(TOKEN, 'http://patrol.example.com/api/scms/call-status', ringing),
+      ],
+      [
+        'other params',
+        { ...ringing, CallStatus: 'completed' },
+        twilio.getExpectedTwilioSignature(TOKEN, STATUS_URL, ringing),
+      ],
       ['empty', ringing, ''],
     ];
     for (const [label, params, signature] of bad) {
@@ -194,19 +240,27 @@ describe('against the official twilio library', () => {
     expect((await call()).status).toBe('completed');
   });
 
-  test('the machine\'s message, the key press and the text fallback: the same requests as the library\'s, on callbacks it signed', async () => {
+  test("the machine's message, the key press and the text fallback: the same requests as the library's, on callbacks it signed", async () => {
     const client = twilio(SID, TOKEN);
     client.api.baseUrl = recorder.url;
     const signedPost = async (path: string, params: Record<string, string>) => {
       const res = await fetch(`${t.url}${path}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'X-Twilio-Signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC_URL}${path}`, params) },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'X-Twilio-Signature': twilio.getExpectedTwilioSignature(TOKEN, `${PUBLIC_URL}${path}`, params),
+        },
         body: new URLSearchParams(params).toString(),
       });
       return { status: res.status, text: await res.text() };
     };
     const compare = (app: Recorded, library: Recorded) => {
-      expect([app.method, app.path, app.contentType, app.authorization]).toEqual([library.method, library.path, library.contentType, library.authorization]);
+      expect([app.method, app.path, app.contentType, app.authorization]).toEqual([
+        library.method,
+        library.path,
+        library.contentType,
+        library.authorization,
+      ]);
       expect(sorted(app.form)).toEqual(sorted(library.form));
     };
 
@@ -215,27 +269,54 @@ describe('against the official twilio library', () => {
     expect(reply.status).toBe(200);
     const callId = ((await reply.json()) as { call_id: string }).call_id;
     const sid = recorder.requests[first]!.sid;
-    const script = new URLSearchParams(recorder.requests[first]!.form).get('Twiml')!.match(/^<Response><Say voice="alice">([^<]*)<\/Say>/)![1]!;
+    const script = new URLSearchParams(recorder.requests[first]!.form)
+      .get('Twiml')!
+      .match(/^<Response><Say voice="alice">([^<]*)<\/Say>/)![1]!;
 
     // A machine's greeting ended: the app replaces the call's TwiML.
-    expect((await signedPost('/api/scms/call-status/amd', { AccountSid: SID, CallSid: sid, AnsweredBy: 'machine_end_beep', MachineDetectionDuration: '3100' })).status).toBe(204);
+    expect(
+      (
+        await signedPost('/api/scms/call-status/amd', {
+          AccountSid: SID,
+          CallSid: sid,
+          AnsweredBy: 'machine_end_beep',
+          MachineDetectionDuration: '3100',
+        })
+      ).status,
+    ).toBe(204);
     const update = recorder.requests[first + 1]!;
     await client.calls(sid).update({ twiml: `<Response><Say voice="alice">${script}</Say></Response>` });
     compare(update, recorder.requests[first + 2]!);
 
     // The resident pressed 1 (on a machine's call only in a test): thanks, and acknowledged.
-    const pressed = await signedPost('/api/scms/call-status/gather', { AccountSid: SID, CallSid: sid, Digits: '1', CallStatus: 'in-progress' });
-    expect(pressed).toEqual({ status: 200, text: '<Response><Say voice="alice">Thank you. Your confirmation was received. Good bye.</Say></Response>' });
+    const pressed = await signedPost('/api/scms/call-status/gather', {
+      AccountSid: SID,
+      CallSid: sid,
+      Digits: '1',
+      CallStatus: 'in-progress',
+    });
+    expect(pressed).toEqual({
+      status: 200,
+      text: '<Response><Say voice="alice">Thank you. Your confirmation was received. Good bye.</Say></Response>',
+    });
 
     // No answer, no retries left, no other phone: the script goes out as a text.
-    expect((await signedPost('/api/scms/call-status', { AccountSid: SID, CallSid: sid, CallStatus: 'no-answer' })).status).toBe(200);
+    expect(
+      (await signedPost('/api/scms/call-status', { AccountSid: SID, CallSid: sid, CallStatus: 'no-answer' })).status,
+    ).toBe(200);
     const text = recorder.requests[first + 3]!;
     const body = new URLSearchParams(text.form).get('Body')!;
     await client.messages.create({ to: '+15615550122', from: FROM, body });
     compare(text, recorder.requests[first + 4]!);
     expect(recorder.requests).toHaveLength(first + 5);
     const job = await t.admin.collection('calls').getOne(callId);
-    expect(job).toMatchObject({ progress: 'done', outcome: 'no_answer', acknowledged: true, text_sent: true, script: body });
+    expect(job).toMatchObject({
+      progress: 'done',
+      outcome: 'no_answer',
+      acknowledged: true,
+      text_sent: true,
+      script: body,
+    });
   });
 
   test("the stand-in's signatures pass the library's validateRequest", () => {
@@ -252,7 +333,9 @@ describe('against the official twilio library', () => {
     const body = (await reply.json()) as { code: number; message: string; data?: Record<string, { code: string }> };
     expect(reply.status).toBe(400);
     // 6,418 characters for the script alone (issue 14), more with the press-1 prompt.
-    expect(body.message).toMatch(/^The message is too long to call: \d+ characters for the telephony provider, which accepts at most 4000\. Select fewer concerns or shorten what they say\.$/);
+    expect(body.message).toMatch(
+      /^The message is too long to call: \d+ characters for the telephony provider, which accepts at most 4000\. Select fewer concerns or shorten what they say\.$/,
+    );
     expect(Number(/(\d+) characters/.exec(body.message)![1])).toBeGreaterThan(6418);
     expect(body.data?.concerns?.code).toBe('validation_call_too_long');
     expect(recorder.requests).toHaveLength(dialled);
@@ -276,10 +359,16 @@ describe('real Twilio credentials with a public URL Twilio cannot reach', () => 
       const reply = await seeded.call(1);
       const body = (await reply.json()) as { message: string };
       expect(reply.status).toBe(503);
-      expect(body.message).toMatch(/^Calling residents is not set up on this server: SCMS_PUBLIC_URL is http:\/\/127\.0\.0\.1:\d+, an address Twilio cannot reach/);
+      expect(body.message).toMatch(
+        /^Calling residents is not set up on this server: SCMS_PUBLIC_URL is http:\/\/127\.0\.0\.1:\d+, an address Twilio cannot reach/,
+      );
       expect((await t.admin.collection('calls').getList(1, 1)).totalItems).toBe(0);
       // Its callback route does not take anything either.
-      const cb = await fetch(`${t.url}/api/scms/call-status`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'CallSid=CA1&CallStatus=completed' });
+      const cb = await fetch(`${t.url}/api/scms/call-status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'CallSid=CA1&CallStatus=completed',
+      });
       expect(cb.status).toBe(503);
     } finally {
       await t.stop();
@@ -306,7 +395,9 @@ describe('real Twilio credentials with a public URL Twilio cannot reach', () => 
         },
       });
       expect(result.status).toBe(1);
-      expect(result.stderr).toContain('npm start failed: SCMS_PUBLIC_URL is http://127.0.0.1:8090, an address Twilio cannot reach');
+      expect(result.stderr).toContain(
+        'npm start failed: SCMS_PUBLIC_URL is http://127.0.0.1:8090, an address Twilio cannot reach',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

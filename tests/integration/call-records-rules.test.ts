@@ -46,20 +46,46 @@ beforeAll(async () => {
   t = await startTestServer();
   a = await createCommunity(t.admin, 'attrulea');
   b = await createCommunity(t.admin, 'attruleb');
-  const house = await t.admin.collection('houses').create({ address: '1 Rule Way', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+  const house = await t.admin
+    .collection('houses')
+    .create({ address: '1 Rule Way', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
   houseA = house.id;
-  phoneA = (await t.admin.collection('phones').create({ phone_number: '+15615550111', primary: true, type: 'cell', house: houseA })).id;
-  const concern = await t.admin.collection('concerns').create({ name: 'Door', hint: 'h', say: 'Your door is open.', added_by: a.director.id, community: a.community.id });
+  phoneA = (
+    await t.admin
+      .collection('phones')
+      .create({ phone_number: '+15615550111', primary: true, type: 'cell', house: houseA })
+  ).id;
+  const concern = await t.admin
+    .collection('concerns')
+    .create({ name: 'Door', hint: 'h', say: 'Your door is open.', added_by: a.director.id, community: a.community.id });
   callA = (
     await t.admin.collection('calls').create({
-      house: houseA, community: a.community.id, concerns: [concern.id], to_number: '+15615550111', script: 'Hello.', status: 'completed',
-      created_by: a.manager.id, progress: 'done', outcome: 'answered', acknowledged: true,
+      house: houseA,
+      community: a.community.id,
+      concerns: [concern.id],
+      to_number: '+15615550111',
+      script: 'Hello.',
+      status: 'completed',
+      created_by: a.manager.id,
+      progress: 'done',
+      outcome: 'answered',
+      acknowledged: true,
     })
   ).id;
   attemptA = (
     await t.admin.collection('call_attempts').create({
-      call: callA, house: houseA, community: a.community.id, sequence: 1, phone: phoneA, to_number: '+15615550111', phone_type: 'cell',
-      state: 'ended', provider_call_id: 'CA' + '1'.repeat(32), outcome: 'answered', acknowledged: true, duration: 12,
+      call: callA,
+      house: houseA,
+      community: a.community.id,
+      sequence: 1,
+      phone: phoneA,
+      to_number: '+15615550111',
+      phone_type: 'cell',
+      state: 'ended',
+      provider_call_id: 'CA' + '1'.repeat(32),
+      outcome: 'answered',
+      acknowledged: true,
+      duration: 12,
     })
   ).id;
   pb = {
@@ -79,7 +105,10 @@ describe('call_attempts', () => {
   test('listed and viewed by the staff of its community only', async () => {
     for (const actor of ['regular A', 'manager A', 'director A'] as const) {
       const list = await pb[actor].collection('call_attempts').getFullList();
-      expect(list.map((r) => r.id), actor).toEqual([attemptA]);
+      expect(
+        list.map((r) => r.id),
+        actor,
+      ).toEqual([attemptA]);
       expect((await pb[actor].collection('call_attempts').getOne(attemptA)).outcome, actor).toBe('answered');
     }
     for (const actor of ['anonymous', 'director B'] as const) {
@@ -89,10 +118,20 @@ describe('call_attempts', () => {
   });
 
   test('written by nobody but the server', async () => {
-    const body = { call: callA, house: houseA, community: a.community.id, sequence: 2, to_number: '+15615550111', state: 'scheduled' };
+    const body = {
+      call: callA,
+      house: houseA,
+      community: a.community.id,
+      sequence: 2,
+      to_number: '+15615550111',
+      state: 'scheduled',
+    };
     for (const actor of ['anonymous', 'regular A', 'manager A', 'director A', 'director B'] as const) {
       expect(await status(pb[actor].collection('call_attempts').create(body)), actor).toBe(403);
-      expect(await status(pb[actor].collection('call_attempts').update(attemptA, { acknowledged: false })), actor).not.toBe(200);
+      expect(
+        await status(pb[actor].collection('call_attempts').update(attemptA, { acknowledged: false })),
+        actor,
+      ).not.toBe(200);
       expect(await status(pb[actor].collection('call_attempts').delete(attemptA)), actor).not.toBe(200);
       expect(await status(pb[actor].collection('calls').update(callA, { acknowledged: false })), actor).not.toBe(200);
     }
@@ -103,14 +142,28 @@ describe('call_attempts', () => {
   });
 
   test('one attempt per number within a call (the idempotency key of a dial)', async () => {
-    const again = { call: callA, house: houseA, community: a.community.id, sequence: 1, to_number: '+15615550111', state: 'scheduled' };
+    const again = {
+      call: callA,
+      house: houseA,
+      community: a.community.id,
+      sequence: 1,
+      to_number: '+15615550111',
+      state: 'scheduled',
+    };
     expect(await status(t.admin.collection('call_attempts').create(again))).toBe(400);
   });
 });
 
 describe('calls', () => {
   test('at most one active job per home', async () => {
-    const base = { house: houseA, community: a.community.id, to_number: '+15615550111', script: 'Hello.', status: 'queued', created_by: a.manager.id };
+    const base = {
+      house: houseA,
+      community: a.community.id,
+      to_number: '+15615550111',
+      script: 'Hello.',
+      status: 'queued',
+      created_by: a.manager.id,
+    };
     const first: RecordModel = await t.admin.collection('calls').create({ ...base, progress: 'calling' });
     expect(await status(t.admin.collection('calls').create({ ...base, progress: 'waiting' }))).toBe(400);
     expect(await status(t.admin.collection('calls').create({ ...base, progress: 'done' }))).toBe(200);
@@ -122,7 +175,7 @@ describe('calls', () => {
 describe('call_settings', () => {
   let settingsA = '';
 
-  test('a director creates and edits their own community\'s; nobody else writes them', async () => {
+  test("a director creates and edits their own community's; nobody else writes them", async () => {
     expect(await status(pb['manager A'].collection('call_settings').create(settingsBody(a.community.id)))).toBe(400);
     expect(await status(pb['regular A'].collection('call_settings').create(settingsBody(a.community.id)))).toBe(400);
     expect(await status(pb.anonymous.collection('call_settings').create(settingsBody(a.community.id)))).toBe(400);
@@ -133,12 +186,17 @@ describe('call_settings', () => {
     // One per community.
     expect(await status(pb['director A'].collection('call_settings').create(settingsBody(a.community.id)))).toBe(400);
 
-    expect((await pb['director A'].collection('call_settings').update(settingsA, { retries: 3, text_fallback: true })).retries).toBe(3);
+    expect(
+      (await pb['director A'].collection('call_settings').update(settingsA, { retries: 3, text_fallback: true }))
+        .retries,
+    ).toBe(3);
     for (const actor of ['manager A', 'regular A', 'director B', 'anonymous'] as const) {
       expect(await status(pb[actor].collection('call_settings').update(settingsA, { retries: 0 })), actor).toBe(404);
     }
     // Not moved to another community, not deleted.
-    expect(await status(pb['director A'].collection('call_settings').update(settingsA, { community: b.community.id }))).toBe(404);
+    expect(
+      await status(pb['director A'].collection('call_settings').update(settingsA, { community: b.community.id })),
+    ).toBe(404);
     expect(await status(pb['director A'].collection('call_settings').delete(settingsA))).toBe(403);
     const kept = await t.admin.collection('call_settings').getOne(settingsA);
     expect(kept).toMatchObject({ retries: 3, text_fallback: true, community: a.community.id });
@@ -146,7 +204,10 @@ describe('call_settings', () => {
 
   test('read by the staff of its community only', async () => {
     for (const actor of ['regular A', 'manager A'] as const) {
-      expect((await pb[actor].collection('call_settings').getFullList()).map((r) => r.id), actor).toEqual([settingsA]);
+      expect(
+        (await pb[actor].collection('call_settings').getFullList()).map((r) => r.id),
+        actor,
+      ).toEqual([settingsA]);
     }
     expect(await pb['director B'].collection('call_settings').getFullList()).toEqual([]);
     expect(await status(pb['director B'].collection('call_settings').getOne(settingsA))).toBe(404);
@@ -167,8 +228,16 @@ describe('call_settings', () => {
     for (const [label, values] of bad) {
       expect(await status(pb['director A'].collection('call_settings').update(settingsA, values)), label).toBe(400);
     }
-    expect(await t.admin.collection('call_settings').getOne(settingsA)).toMatchObject({ retries: 3, retry_minutes: 5, time_zone: 'America/New_York', quiet_start: '21:00' });
-    expect((await pb['director A'].collection('call_settings').update(settingsA, { time_zone: 'America/Chicago' })).time_zone).toBe('America/Chicago');
+    expect(await t.admin.collection('call_settings').getOne(settingsA)).toMatchObject({
+      retries: 3,
+      retry_minutes: 5,
+      time_zone: 'America/New_York',
+      quiet_start: '21:00',
+    });
+    expect(
+      (await pb['director A'].collection('call_settings').update(settingsA, { time_zone: 'America/Chicago' }))
+        .time_zone,
+    ).toBe('America/Chicago');
   });
 });
 

@@ -59,35 +59,54 @@ function fileUrl(record: RecordModel, name: string, options: { thumb?: string; t
 
 async function download(url: string): Promise<{ status: number; bytes: Buffer; cacheControl: string | null }> {
   const response = await fetch(url);
-  return { status: response.status, bytes: Buffer.from(await response.arrayBuffer()), cacheControl: response.headers.get('cache-control') };
+  return {
+    status: response.status,
+    bytes: Buffer.from(await response.arrayBuffer()),
+    cacheControl: response.headers.get('cache-control'),
+  };
 }
 
 const FILES = [
-  { what: 'house image', record: () => houseA, name: () => String(houseA.image), original: HOUSE_IMAGE, thumb: '400x300' },
-  { what: 'report photo', record: () => reportA, name: () => String((reportA.photos as string[])[0]), original: REPORT_PHOTO, thumb: '400x300' },
+  {
+    what: 'house image',
+    record: () => houseA,
+    name: () => String(houseA.image),
+    original: HOUSE_IMAGE,
+    thumb: '400x300',
+  },
+  {
+    what: 'report photo',
+    record: () => reportA,
+    name: () => String((reportA.photos as string[])[0]),
+    original: REPORT_PHOTO,
+    thumb: '400x300',
+  },
 ] as const;
 
 describe.each(FILES)('$what of community A', (file) => {
-  test.each(ACTORS.map((actor) => [actor, OWNERS.includes(actor)] as const))('%s: whole file and thumbnail → allowed: %s', async (actor, allowed) => {
-    const token = tokens.get(actor) ?? null;
-    const whole = await download(fileUrl(file.record(), file.name(), { token }));
-    const thumb = await download(fileUrl(file.record(), file.name(), { token, thumb: file.thumb }));
-    if (!allowed) {
-      // PocketBase answers a file it will not serve as one that does not exist (no hint that it does).
-      expect(whole.status).toBe(404);
-      expect(thumb.status).toBe(404);
-      expect(whole.bytes.includes(file.original)).toBe(false);
-      return;
-    }
-    expect(whole.status).toBe(200);
-    expect(whole.bytes).toEqual(file.original);
-    expect(thumb.status).toBe(200);
-    // The declared thumbnail, made by the server: the small size, not the whole file.
-    expect(pngSize(thumb.bytes)).toEqual({ width: 400, height: 300 });
-    // Only the worker's per-user cache (emptied on log out) may keep them; the browser's HTTP cache may not.
-    expect(whole.cacheControl).toBe('no-store');
-    expect(thumb.cacheControl).toBe('no-store');
-  });
+  test.each(ACTORS.map((actor) => [actor, OWNERS.includes(actor)] as const))(
+    '%s: whole file and thumbnail → allowed: %s',
+    async (actor, allowed) => {
+      const token = tokens.get(actor) ?? null;
+      const whole = await download(fileUrl(file.record(), file.name(), { token }));
+      const thumb = await download(fileUrl(file.record(), file.name(), { token, thumb: file.thumb }));
+      if (!allowed) {
+        // PocketBase answers a file it will not serve as one that does not exist (no hint that it does).
+        expect(whole.status).toBe(404);
+        expect(thumb.status).toBe(404);
+        expect(whole.bytes.includes(file.original)).toBe(false);
+        return;
+      }
+      expect(whole.status).toBe(200);
+      expect(whole.bytes).toEqual(file.original);
+      expect(thumb.status).toBe(200);
+      // The declared thumbnail, made by the server: the small size, not the whole file.
+      expect(pngSize(thumb.bytes)).toEqual({ width: 400, height: 300 });
+      // Only the worker's per-user cache (emptied on log out) may keep them; the browser's HTTP cache may not.
+      expect(whole.cacheControl).toBe('no-store');
+      expect(thumb.cacheControl).toBe('no-store');
+    },
+  );
 
   test('a URL without a token is refused, even to a user of the community', async () => {
     expect((await download(fileUrl(file.record(), file.name()))).status).toBe(404);
@@ -95,19 +114,25 @@ describe.each(FILES)('$what of community A', (file) => {
   });
 
   test('the auth token in place of a file token is refused', async () => {
-    expect((await download(fileUrl(file.record(), file.name(), { token: w.pb['director A'].authStore.token }))).status).toBe(404);
+    expect(
+      (await download(fileUrl(file.record(), file.name(), { token: w.pb['director A'].authStore.token }))).status,
+    ).toBe(404);
   });
 
-  test('a forged token (payload of director A, signature of director B\'s token) is refused', async () => {
+  test("a forged token (payload of director A, signature of director B's token) is refused", async () => {
     const [, payloadA] = tokens.get('director A')!.split('.');
     const [headerB, , signatureB] = tokens.get('director B')!.split('.');
-    expect((await download(fileUrl(file.record(), file.name(), { token: `${headerB}.${payloadA}.${signatureB}` }))).status).toBe(404);
+    expect(
+      (await download(fileUrl(file.record(), file.name(), { token: `${headerB}.${payloadA}.${signatureB}` }))).status,
+    ).toBe(404);
   });
 });
 
 test('a file of community B is refused to every user of A and served to B', async () => {
   for (const actor of OWNERS) {
-    expect((await download(fileUrl(houseB, String(houseB.image), { token: tokens.get(actor) }))).status, actor).toBe(404);
+    expect((await download(fileUrl(houseB, String(houseB.image), { token: tokens.get(actor) }))).status, actor).toBe(
+      404,
+    );
   }
   const own = await download(fileUrl(houseB, String(houseB.image), { token: tokens.get('director B') }));
   expect(own.status).toBe(200);
@@ -115,7 +140,9 @@ test('a file of community B is refused to every user of A and served to B', asyn
 });
 
 test("PocketBase's users.avatar: served to the user's community only", async () => {
-  const user = await t.admin.collection('users').update(w.a.regular.id, withFile('avatar', OTHER_HOUSE_IMAGE, 'me.png'));
+  const user = await t.admin
+    .collection('users')
+    .update(w.a.regular.id, withFile('avatar', OTHER_HOUSE_IMAGE, 'me.png'));
   const url = (token?: string | null) => fileUrl(user, String(user.avatar), { token });
   expect((await download(url())).status).toBe(404);
   expect((await download(url(tokens.get('director B')))).status).toBe(404);
@@ -136,10 +163,15 @@ test('a file token is given only to a signed-in user', async () => {
 
 test('every file field of every collection is protected, with the thumbnails the app asks for declared', async () => {
   const collections = await t.admin.collections.getFullList();
-  const fileFields = collections.flatMap((c) => c.fields.filter((f) => f.type === 'file').map((f) => ({ at: `${c.name}.${f.name}`, protected: f.protected as boolean, thumbs: f.thumbs as string[] })));
+  const fileFields = collections.flatMap((c) =>
+    c.fields
+      .filter((f) => f.type === 'file')
+      .map((f) => ({ at: `${c.name}.${f.name}`, protected: f.protected as boolean, thumbs: f.thumbs as string[] })),
+  );
   // PocketBase's own users.avatar (the app shows no avatars) is a file field too.
   expect(fileFields.map((f) => f.at).sort()).toEqual(['houses.image', 'reports.photos', 'users.avatar']);
   for (const field of fileFields) expect(field.protected, field.at).toBe(true);
   // The thumbnails the app asks for (a size no field declares is answered with the whole file).
-  for (const at of ['houses.image', 'reports.photos']) expect(fileFields.find((f) => f.at === at)?.thumbs, at).toContain('400x300');
+  for (const at of ['houses.image', 'reports.photos'])
+    expect(fileFields.find((f) => f.at === at)?.thumbs, at).toContain('400x300');
 });

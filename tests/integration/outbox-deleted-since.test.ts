@@ -21,7 +21,14 @@ import { outboxEntries } from '../../src/data/outbox.ts';
 import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/replay.ts';
 import { queueHouseCheck, queueReport, queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
 import { recordWrite, startFlakyProxy, type FlakyProxy, type SeenRequest } from '../support/flaky-proxy.ts';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 let t: TestServer;
 let proxy: FlakyProxy;
@@ -71,7 +78,13 @@ const narrative = () => `Gate found open ${++serial} ${newId()}`;
 
 /** A house on the server and in the mirror. */
 async function seedHouse(d: Device): Promise<{ id: string; address: string }> {
-  const house = await t.admin.collection('houses').create({ address: `${++serial} Palm Way`, city: 'Jupiter', state: 'FL', zip: '33458', community: d.f.community.id });
+  const house = await t.admin.collection('houses').create({
+    address: `${++serial} Palm Way`,
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    community: d.f.community.id,
+  });
   await applyServerRecords(d.db, 'houses', [house]);
   return { id: house.id, address: String(house.address) };
 }
@@ -87,7 +100,8 @@ function writesOf(id: string): Array<SeenRequest['outcome']> {
 }
 
 async function onServer(collection: CollectionName, id: string): Promise<number> {
-  return (await t.admin.collection(collection).getList(1, 1, { filter: t.admin.filter('id = {:id}', { id }) })).totalItems;
+  return (await t.admin.collection(collection).getList(1, 1, { filter: t.admin.filter('id = {:id}', { id }) }))
+    .totalItems;
 }
 
 /** The end state: the outbox is empty and no mirror row is left pending. */
@@ -95,14 +109,22 @@ async function expectSettled(d: Device): Promise<void> {
   expect(await outboxEntries(d.db)).toEqual([]);
   for (const collection of ['reports', 'houses', 'residents', 'phones'] as const) {
     const pending = (await d.db.mirror(collection).toArray()).filter((row) => row._pending);
-    expect(pending.map((row) => row.id), `${collection} pending`).toEqual([]);
+    expect(
+      pending.map((row) => row.id),
+      `${collection} pending`,
+    ).toEqual([]);
   }
 }
 
 describe('a create whose answer was lost, deleted on the server before the retry', () => {
   test('a report: the retry is refused as deleted since; nothing is created again, the entry is settled, the row leaves the mirror', async () => {
     const d = await device('del-one');
-    const id = await queueReport(d.db, d.user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: narrative() });
+    const id = await queueReport(d.db, d.user, {
+      type: 'loud_noise',
+      weather: 'clear',
+      incidentTime: new Date(),
+      narative: narrative(),
+    });
     expect(await d.db.reports.get(id)).toMatchObject({ _pending: 1 });
 
     loseAnswerTo(id);
@@ -140,14 +162,25 @@ describe('a create whose answer was lost, deleted on the server before the retry
     expect(await onServer('reports', id)).toBe(0);
     expect(writesOf(id)).toEqual(['dropped', 400]); // a batch answers 400 around its request's 409
     expect(await d.db.reports.get(id)).toBeUndefined();
-    expect(await d.db.houses.get(house.id)).toMatchObject({ house_check_last_date: checked.house_check_last_date, updated: checked.updated });
+    expect(await d.db.houses.get(house.id)).toMatchObject({
+      house_check_last_date: checked.house_check_last_date,
+      updated: checked.updated,
+    });
     await expectSettled(d);
   });
 
   test('independent reports sent as one batch: the deleted one is not created again, the others are found delivered', async () => {
     const d = await device('del-group');
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(await queueReport(d.db, d.user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: narrative() }));
+    for (let i = 0; i < 3; i++)
+      ids.push(
+        await queueReport(d.db, d.user, {
+          type: 'loud_noise',
+          weather: 'clear',
+          incidentTime: new Date(),
+          narative: narrative(),
+        }),
+      );
 
     loseAnswerTo(ids[0]!); // one batch carries all three
     expect(await d.replay()).toEqual({ outcome: 'offline', delivered: 0, parked: 0 });
@@ -173,7 +206,9 @@ describe('a create whose answer was lost, deleted on the server before the retry
       ],
       phones: [{ phone_number: '+15615550123', primary: true, type: 'cell' }],
     });
-    const [ana, ben] = (await d.db.residents.where('house').equals(houseId).toArray()).sort((a, b) => a.first_name.localeCompare(b.first_name));
+    const [ana, ben] = (await d.db.residents.where('house').equals(houseId).toArray()).sort((a, b) =>
+      a.first_name.localeCompare(b.first_name),
+    );
 
     loseAnswerTo(houseId);
     expect(await d.replay()).toEqual({ outcome: 'offline', delivered: 0, parked: 0 });
@@ -206,7 +241,13 @@ describe('a create whose answer was lost, deleted on the server before the retry
     expect(await onServer('residents', residentId)).toBe(0); // the cascade
 
     // Every record of the home has its tombstone, with the community (the resident's and phone's through the house).
-    const tombstones = await t.admin.collection('deleted_records').getFullList({ filter: t.admin.filter('record_id = {:a} || record_id = {:b} || record_id = {:c}', { a: houseId, b: residentId, c: phoneId }) });
+    const tombstones = await t.admin.collection('deleted_records').getFullList({
+      filter: t.admin.filter('record_id = {:a} || record_id = {:b} || record_id = {:c}', {
+        a: houseId,
+        b: residentId,
+        c: phoneId,
+      }),
+    });
     expect(tombstones.map((r) => [r.collection_name, r.record_id, r.community]).sort()).toEqual(
       [
         ['houses', houseId, d.f.community.id],
@@ -240,19 +281,43 @@ describe('the tombstones themselves', () => {
   test("another community's officer creating with a deleted record's id: refused with the words of any unusable id, nothing about a deletion", async () => {
     const d = await device('tomb-own');
     const other = await device('tomb-other');
-    const id = await queueReport(d.db, d.user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: narrative() });
+    const id = await queueReport(d.db, d.user, {
+      type: 'loud_noise',
+      weather: 'clear',
+      incidentTime: new Date(),
+      narative: narrative(),
+    });
     expect(await d.replay()).toMatchObject({ delivered: 1 });
     await d.director.collection('reports').delete(id);
 
-    const body = { id, narative: 'x', type: 'loud_noise', weather: 'clear', incident_time: '2026-11-01 10:00:00.000Z', community: other.f.community.id, created_by: other.f.regular.id };
+    const body = {
+      id,
+      narative: 'x',
+      type: 'loud_noise',
+      weather: 'clear',
+      incident_time: '2026-11-01 10:00:00.000Z',
+      community: other.f.community.id,
+      created_by: other.f.regular.id,
+    };
     const foreign = await refusal(other.pb.collection('reports').create(body));
-    expect(foreign).toEqual({ status: 400, response: { status: 400, message: 'Failed to save the record.', data: { id: { code: 'validation_invalid_id', message: 'This id cannot be used.' } } } });
+    expect(foreign).toEqual({
+      status: 400,
+      response: {
+        status: 400,
+        message: 'Failed to save the record.',
+        data: { id: { code: 'validation_invalid_id', message: 'This id cannot be used.' } },
+      },
+    });
     // The same words as for an id a live record of another community holds.
-    const live = await t.admin.collection('reports').create({ ...body, id: newId(), community: d.f.community.id, created_by: d.f.regular.id });
+    const live = await t.admin
+      .collection('reports')
+      .create({ ...body, id: newId(), community: d.f.community.id, created_by: d.f.regular.id });
     expect(await refusal(other.pb.collection('reports').create({ ...body, id: live.id }))).toEqual(foreign);
 
     // Its own community hears that it was deleted.
-    const own = await refusal(d.pb.collection('reports').create({ ...body, community: d.f.community.id, created_by: d.f.regular.id }));
+    const own = await refusal(
+      d.pb.collection('reports').create({ ...body, community: d.f.community.id, created_by: d.f.regular.id }),
+    );
     expect(own.status).toBe(409);
     expect(own.response).toMatchObject({ data: { id: { code: 'validation_record_deleted' } } });
     expect(await onServer('reports', id)).toBe(0);
@@ -260,16 +325,31 @@ describe('the tombstones themselves', () => {
 
   test('no user can read or write tombstones; a superuser may still restore a record by its id', async () => {
     const d = await device('tomb-rules');
-    const id = await queueReport(d.db, d.user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: narrative() });
+    const id = await queueReport(d.db, d.user, {
+      type: 'loud_noise',
+      weather: 'clear',
+      incidentTime: new Date(),
+      narative: narrative(),
+    });
     expect(await d.replay()).toMatchObject({ delivered: 1 });
     const record = await t.admin.collection('reports').getOne(id);
     await d.director.collection('reports').delete(id);
 
     for (const pb of [d.director, d.pb]) {
       expect((await refusal(pb.collection('deleted_records').getList(1, 10))).status).toBe(403);
-      expect((await refusal(pb.collection('deleted_records').create({ collection_name: 'reports', record_id: newId(), community: d.f.community.id }))).status).toBe(403);
+      expect(
+        (
+          await refusal(
+            pb
+              .collection('deleted_records')
+              .create({ collection_name: 'reports', record_id: newId(), community: d.f.community.id }),
+          )
+        ).status,
+      ).toBe(403);
     }
-    const tombstone = await t.admin.collection('deleted_records').getFirstListItem(t.admin.filter('record_id = {:id}', { id }));
+    const tombstone = await t.admin
+      .collection('deleted_records')
+      .getFirstListItem(t.admin.filter('record_id = {:id}', { id }));
     for (const pb of [d.director, d.pb]) {
       expect((await refusal(pb.collection('deleted_records').delete(tombstone.id))).status).toBeGreaterThanOrEqual(403);
     }
@@ -278,17 +358,29 @@ describe('the tombstones themselves', () => {
     expect((await t.admin.collection('reports').create(fields)).id).toBe(id);
     // Deleted again: one tombstone per record, the delete is not refused.
     await t.admin.collection('reports').delete(id);
-    expect(await t.admin.collection('deleted_records').getFullList({ filter: t.admin.filter('record_id = {:id}', { id }) })).toHaveLength(1);
+    expect(
+      await t.admin.collection('deleted_records').getFullList({ filter: t.admin.filter('record_id = {:id}', { id }) }),
+    ).toHaveLength(1);
   });
 
   test('a delete the server refuses leaves no tombstone (a home with reports)', async () => {
     const d = await device('tomb-refused');
     const house = await seedHouse(d);
-    const reportId = await queueReport(d.db, d.user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: narrative(), houseId: house.id });
+    const reportId = await queueReport(d.db, d.user, {
+      type: 'loud_noise',
+      weather: 'clear',
+      incidentTime: new Date(),
+      narative: narrative(),
+      houseId: house.id,
+    });
     expect(await d.replay()).toMatchObject({ delivered: 1 });
     expect((await refusal(d.director.collection('houses').delete(house.id))).status).toBe(400);
     expect(await onServer('houses', house.id)).toBe(1);
-    expect(await t.admin.collection('deleted_records').getFullList({ filter: t.admin.filter('record_id = {:id}', { id: house.id }) })).toEqual([]);
+    expect(
+      await t.admin
+        .collection('deleted_records')
+        .getFullList({ filter: t.admin.filter('record_id = {:id}', { id: house.id }) }),
+    ).toEqual([]);
     expect(reportId).toBeTruthy();
   });
 });

@@ -18,7 +18,14 @@ import { discardEntry, enqueue, outboxEntries, retryEntry } from '../../src/data
 import { pbDate } from '../../src/data/pull.ts';
 import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/replay.ts';
 import { matching, recordWrite, startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 let t: TestServer;
 let proxy: FlakyProxy;
@@ -93,23 +100,39 @@ function reportOp(d: Device, fields: Record<string, unknown> = {}): OutboxOperat
 function houseCheckOps(d: Device, houseId: string): OutboxOperation[] {
   return [
     reportOp(d, { type: 'house_check', house: houseId }),
-    { action: 'update', collection: 'houses', id: houseId, body: { house_check_last_date: pbDate(new Date()), house_check_note: `Checked ${newId()}` } },
+    {
+      action: 'update',
+      collection: 'houses',
+      id: houseId,
+      body: { house_check_last_date: pbDate(new Date()), house_check_note: `Checked ${newId()}` },
+    },
   ];
 }
 
 /** A house already on the server and in the mirror. */
 async function seedHouse(d: Device): Promise<string> {
-  const house = await t.admin.collection('houses').create({ address: `${++serial} Palm Way ${newId()}`, city: 'Jupiter', state: 'FL', zip: '33458', community: d.f.community.id });
+  const house = await t.admin.collection('houses').create({
+    address: `${++serial} Palm Way ${newId()}`,
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    community: d.f.community.id,
+  });
   await applyServerRecords(d.db, 'houses', [house]);
   return house.id;
 }
 
 // A 1×1 PNG: the reports' photos field accepts images only.
-const PNG = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
+const PNG = Uint8Array.from(
+  atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+  (c) => c.charCodeAt(0),
+);
 
 /** How many write requests carrying this id reached the server. */
 function sends(id: string): number {
-  return proxy.requests.filter((r) => recordWrite(r) && r.body.includes(id) && r.outcome !== 'refused' && r.outcome !== 'unreachable').length;
+  return proxy.requests.filter(
+    (r) => recordWrite(r) && r.body.includes(id) && r.outcome !== 'refused' && r.outcome !== 'unreachable',
+  ).length;
 }
 
 // ---- the end state every test asserts ----------------------------------------
@@ -127,7 +150,11 @@ async function expectDelivered(d: Device, ops: OutboxOperation[], parked: number
   const expected = new Map<string, { collection: CollectionName; fields: Record<string, unknown>; created: boolean }>();
   for (const op of ops) {
     const before = expected.get(op.id);
-    expected.set(op.id, { collection: op.collection, fields: { ...before?.fields, ...op.body }, created: (before?.created ?? false) || op.action === 'create' });
+    expected.set(op.id, {
+      collection: op.collection,
+      fields: { ...before?.fields, ...op.body },
+      created: (before?.created ?? false) || op.action === 'create',
+    });
   }
   for (const [id, { collection, fields, created }] of expected) {
     const byId = await t.admin.collection(collection).getFullList({ filter: t.admin.filter('id = {:id}', { id }) });
@@ -135,7 +162,9 @@ async function expectDelivered(d: Device, ops: OutboxOperation[], parked: number
     expect(byId[0]).toMatchObject(fields);
     const key = CONTENT_FIELD[collection];
     if (created && key) {
-      const twins = await t.admin.collection(collection).getFullList({ filter: t.admin.filter(`${key} = {:value}`, { value: fields[key] }) });
+      const twins = await t.admin
+        .collection(collection)
+        .getFullList({ filter: t.admin.filter(`${key} = {:value}`, { value: fields[key] }) });
       expect(twins.map((r) => r.id)).toEqual([id]);
     }
   }
@@ -146,11 +175,16 @@ async function expectDelivered(d: Device, ops: OutboxOperation[], parked: number
   const parkedIds = new Set(left.flatMap((e) => e.ops.map((op) => op.id)));
   for (const collection of new Set(ops.map((op) => op.collection))) {
     const pending = (await db.mirror(collection).toArray()).filter((row) => row._pending && !parkedIds.has(row.id));
-    expect(pending.map((row) => row.id), `${collection} still pending`).toEqual([]);
+    expect(
+      pending.map((row) => row.id),
+      `${collection} still pending`,
+    ).toEqual([]);
   }
 
   const reportIds = ops.filter((op) => op.collection === 'reports' && op.action === 'create').map((op) => op.id);
-  const created = await Promise.all(reportIds.map(async (id) => String((await t.admin.collection('reports').getOne(id)).created)));
+  const created = await Promise.all(
+    reportIds.map(async (id) => String((await t.admin.collection('reports').getOne(id)).created)),
+  );
   expect(created, 'reports created in entry order').toEqual([...created].sort());
 }
 
@@ -225,7 +259,9 @@ describe('the answer is lost after the server committed', () => {
     await loseTheAnswer(d, [op]);
     const record = await t.admin.collection('reports').getOne(op.id);
     expect(record.photos).toHaveLength(1);
-    const stored = await fetch(t.admin.files.getURL(record, (record.photos as string[])[0]!, { token: await t.admin.files.getToken() }));
+    const stored = await fetch(
+      t.admin.files.getURL(record, (record.photos as string[])[0]!, { token: await t.admin.files.getToken() }),
+    );
     expect(new Uint8Array(await stored.arrayBuffer())).toEqual(PNG);
     // The mirror now names the server's file instead of the local placeholder.
     expect((await d.db.reports.get(op.id))?.photos).toEqual(record.photos);
@@ -297,7 +333,7 @@ describe('two replayers at once', () => {
 // ---- 5. a poisoned entry -----------------------------------------------------
 
 describe('an entry the server refuses', () => {
-  test('is parked with the server\'s field messages while later entries go through; Retry parks it again; Discard removes it and what it showed', async () => {
+  test("is parked with the server's field messages while later entries go through; Retry parks it again; Discard removes it and what it showed", async () => {
     const d = await device('poison');
     const house = await seedHouse(d);
     const houseBefore = await t.admin.collection('houses').getOne(house);
@@ -313,8 +349,15 @@ describe('an entry the server refuses', () => {
     await d.add('Good 3', good[2]!);
 
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 3, parked: 2 });
-    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', error: 'narative: Narrative must not exceed 4500 characters.', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
-    expect(await d.db.outbox.get(badCheckSeq)).toMatchObject({ status: 'failed', fieldErrors: { type: expect.any(String) } });
+    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({
+      status: 'failed',
+      error: 'narative: Narrative must not exceed 4500 characters.',
+      fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' },
+    });
+    expect(await d.db.outbox.get(badCheckSeq)).toMatchObject({
+      status: 'failed',
+      fieldErrors: { type: expect.any(String) },
+    });
     // Nothing of the refused batch landed: its house update went down with its report.
     await expect(t.admin.collection('reports').getOne(tooLong.id)).rejects.toMatchObject({ status: 404 });
     await expect(t.admin.collection('reports').getOne(badCheck[0]!.id)).rejects.toMatchObject({ status: 404 });
@@ -325,11 +368,15 @@ describe('an entry the server refuses', () => {
     await retryEntry(d.db, tooLongSeq);
     expect((await d.db.outbox.get(tooLongSeq))?.status).toBe('pending');
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 0, parked: 1 });
-    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({ status: 'failed', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
+    expect(await d.db.outbox.get(tooLongSeq)).toMatchObject({
+      status: 'failed',
+      fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' },
+    });
 
     // Discard: the entry goes, its report disappears from the mirror, the
     // house it would have changed is fetched from the server again.
-    const refetch = async (collection: CollectionName, id: string) => applyServerRecords(d.db, collection, [await d.pb.collection(collection).getOne(id)]);
+    const refetch = async (collection: CollectionName, id: string) =>
+      applyServerRecords(d.db, collection, [await d.pb.collection(collection).getOne(id)]);
     expect((await d.db.reports.get(tooLong.id))?._pending).toBe(1);
     expect((await d.db.houses.get(house))?._pending).toBe(1);
     await discardEntry(d.db, tooLongSeq, refetch);
@@ -438,8 +485,15 @@ describe('the server throttles a burst', () => {
       delivered += result.delivered;
       parked += result.parked;
     }
-    expect(proxy.requests.some((r) => r.outcome === 429), 'the limit was reached').toBe(true);
-    expect({ outcome: result.outcome, delivered, parked }).toEqual({ outcome: 'done', delivered: entries.length, parked: 0 });
+    expect(
+      proxy.requests.some((r) => r.outcome === 429),
+      'the limit was reached',
+    ).toBe(true);
+    expect({ outcome: result.outcome, delivered, parked }).toEqual({
+      outcome: 'done',
+      delivered: entries.length,
+      parked: 0,
+    });
     await expectDelivered(d, entries.flat());
     // The limiter counts per client address over one real second: let that
     // window pass, or the next test's first batch is refused with a 429.
@@ -472,14 +526,20 @@ describe('independent creates go in batches', () => {
     for (const op of after) await d.add('Report', op);
 
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 30, parked: 1 });
-    expect(await d.db.outbox.get(badSeq)).toMatchObject({ status: 'failed', error: 'narative: Narrative must not exceed 4500 characters.', fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' } });
+    expect(await d.db.outbox.get(badSeq)).toMatchObject({
+      status: 'failed',
+      error: 'narative: Narrative must not exceed 4500 characters.',
+      fieldErrors: { narative: 'Narrative must not exceed 4500 characters.' },
+    });
     await expect(t.admin.collection('reports').getOne(bad.id)).rejects.toMatchObject({ status: 404 });
     await expectDelivered(d, [...before, ...after], [badSeq]);
     // The batch of 31 is refused whole (nothing lands); the 15 before go again together,
     // the bad one alone, the 15 after in the next batch.
     const writes = proxy.requests.filter(recordWrite);
     expect(writes.map((r) => r.outcome)).toEqual([400, 200, 400, 200]);
-    expect(writes.map((r) => [...before, bad, ...after].filter((op) => r.body.includes(op.id)).length)).toEqual([31, 15, 1, 15]);
+    expect(writes.map((r) => [...before, bad, ...after].filter((op) => r.body.includes(op.id)).length)).toEqual([
+      31, 15, 1, 15,
+    ]);
     // The mirror still shows the parked one (pending), and the others as the server has them.
     expect((await d.db.reports.get(bad.id))?._pending).toBe(1);
   });
@@ -491,13 +551,21 @@ describe('independent creates go in batches', () => {
     proxy.dropResponses(matching('POST', '/api/batch'), 1);
 
     expect(await d.replay()).toEqual({ outcome: 'offline', delivered: 0, parked: 0 });
-    expect((await t.admin.collection('reports').getList(1, 1, { filter: t.admin.filter('community = {:c}', { c: d.f.community.id }) })).totalItems).toBe(30);
+    expect(
+      (
+        await t.admin
+          .collection('reports')
+          .getList(1, 1, { filter: t.admin.filter('community = {:c}', { c: d.f.community.id }) })
+      ).totalItems,
+    ).toBe(30);
     expect(await d.db.outbox.count()).toBe(30);
 
     const seen = proxy.requests.length;
     d.later();
     expect(await d.replay()).toEqual({ outcome: 'done', delivered: 30, parked: 0 });
-    const checks = proxy.requests.slice(seen).filter((r) => r.method === 'GET' && r.path.startsWith('/api/collections/reports/records'));
+    const checks = proxy.requests
+      .slice(seen)
+      .filter((r) => r.method === 'GET' && r.path.startsWith('/api/collections/reports/records'));
     expect(checks).toHaveLength(1);
     for (const op of reports) expect(sends(op.id)).toBe(1);
     await expectDelivered(d, reports);

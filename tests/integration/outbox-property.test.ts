@@ -17,7 +17,14 @@ import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { BACKOFF_MAX_MS, replayOutbox } from '../../src/data/replay.ts';
 import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 let t: TestServer;
 let proxy: FlakyProxy;
@@ -54,7 +61,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.constant({ kind: 'report' as const }) },
   { weight: 3, arbitrary: fc.constant({ kind: 'house' as const }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('house-check' as const), pick: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('house-update' as const), pick: fc.nat(), note: fc.string({ maxLength: 40 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('house-update' as const),
+      pick: fc.nat(),
+      note: fc.string({ maxLength: 40 }),
+    }),
+  },
   { weight: 2, arbitrary: fc.constant({ kind: 'offline' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'online' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'drop-next-answer' as const }) },
@@ -70,12 +84,31 @@ function reportOp(fields: Record<string, unknown> = {}): OutboxOperation {
     action: 'create',
     collection: 'reports',
     id: newRecordId(),
-    body: { narative: `Patrol note ${++serial} ${newId()}`, type: 'loud_noise', weather: 'clear', incident_time: pbDate(new Date()), community: f.community.id, created_by: f.regular.id, ...fields },
+    body: {
+      narative: `Patrol note ${++serial} ${newId()}`,
+      type: 'loud_noise',
+      weather: 'clear',
+      incident_time: pbDate(new Date()),
+      community: f.community.id,
+      created_by: f.regular.id,
+      ...fields,
+    },
   };
 }
 
 function houseOp(): OutboxOperation {
-  return { action: 'create', collection: 'houses', id: newRecordId(), body: { address: `${++serial} Palm Way ${newId()}`, city: 'Jupiter', state: 'FL', zip: '33458', community: f.community.id } };
+  return {
+    action: 'create',
+    collection: 'houses',
+    id: newRecordId(),
+    body: {
+      address: `${++serial} Palm Way ${newId()}`,
+      city: 'Jupiter',
+      state: 'FL',
+      zip: '33458',
+      community: f.community.id,
+    },
+  };
 }
 
 async function run(steps: Step[]): Promise<void> {
@@ -112,16 +145,18 @@ async function run(steps: Step[]): Promise<void> {
         case 'house-check': {
           const house = houses[s.pick % Math.max(1, houses.length)];
           if (!house) break;
-          await add(
-            'House check',
-            reportOp({ type: 'house_check', house }),
-            { action: 'update', collection: 'houses', id: house, body: { house_check_last_date: pbDate(new Date()), house_check_note: `Checked ${++serial}` } },
-          );
+          await add('House check', reportOp({ type: 'house_check', house }), {
+            action: 'update',
+            collection: 'houses',
+            id: house,
+            body: { house_check_last_date: pbDate(new Date()), house_check_note: `Checked ${++serial}` },
+          });
           break;
         }
         case 'house-update': {
           const house = houses[s.pick % Math.max(1, houses.length)];
-          if (house) await add('Update home', { action: 'update', collection: 'houses', id: house, body: { note: s.note } });
+          if (house)
+            await add('Update home', { action: 'update', collection: 'houses', id: house, body: { note: s.note } });
           break;
         }
         case 'offline':
@@ -161,13 +196,16 @@ const CONTENT_FIELD: Partial<Record<CollectionName, string>> = { reports: 'narat
 /** Exactly the writes made: each record once (by id and by content), the last value of every field; the device settled. */
 async function expectServerHolds(db: ScmsDatabase, written: OutboxOperation[]): Promise<void> {
   const expected = new Map<string, { collection: CollectionName; fields: Record<string, unknown> }>();
-  for (const op of written) expected.set(op.id, { collection: op.collection, fields: { ...expected.get(op.id)?.fields, ...op.body } });
+  for (const op of written)
+    expected.set(op.id, { collection: op.collection, fields: { ...expected.get(op.id)?.fields, ...op.body } });
   for (const [id, { collection, fields }] of expected) {
     const byId = await t.admin.collection(collection).getFullList({ filter: t.admin.filter('id = {:id}', { id }) });
     expect(byId, `${collection} ${id}`).toHaveLength(1);
     expect(byId[0]).toMatchObject(fields);
     const key = CONTENT_FIELD[collection]!;
-    const twins = await t.admin.collection(collection).getFullList({ filter: t.admin.filter(`${key} = {:value}`, { value: fields[key] }) });
+    const twins = await t.admin
+      .collection(collection)
+      .getFullList({ filter: t.admin.filter(`${key} = {:value}`, { value: fields[key] }) });
     expect(twins.map((r) => r.id)).toEqual([id]);
   }
   expect(await outboxEntries(db)).toEqual([]);
@@ -176,7 +214,9 @@ async function expectServerHolds(db: ScmsDatabase, written: OutboxOperation[]): 
   }
   // Reports reached the server in the order they were written.
   const reports = written.filter((op) => op.collection === 'reports').map((op) => op.id);
-  const created = await Promise.all(reports.map(async (id) => String((await t.admin.collection('reports').getOne(id)).created)));
+  const created = await Promise.all(
+    reports.map(async (id) => String((await t.admin.collection('reports').getOne(id)).created)),
+  );
   expect(created).toEqual([...created].sort());
 }
 

@@ -9,7 +9,14 @@
 import '../support/browser-globals.ts';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 import { decodedMail, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 
 let t: TestServer;
@@ -56,7 +63,8 @@ async function refusalOf(call: Promise<unknown>): Promise<{ status: number; body
   try {
     await call;
   } catch (error) {
-    if (error instanceof ClientResponseError) return { status: error.status, body: error.response as Record<string, unknown> };
+    if (error instanceof ClientResponseError)
+      return { status: error.status, body: error.response as Record<string, unknown> };
     throw error;
   }
   throw new Error('The call was not refused');
@@ -73,10 +81,21 @@ async function tokenAlive(pb: PocketBase): Promise<boolean> {
 }
 
 /** A fresh user of community A (superuser-made, with TEST_PASSWORD), so each test changes its own. */
-async function freshUser(type: 'manager' | 'regular' = 'regular', community = a.community.id): Promise<{ id: string; email: string }> {
+async function freshUser(
+  type: 'manager' | 'regular' = 'regular',
+  community = a.community.id,
+): Promise<{ id: string; email: string }> {
   const email = `u.${newId()}@scms.test`;
   const user = await t.admin.collection('users').create({
-    email, emailVisibility: true, password: TEST_PASSWORD, passwordConfirm: TEST_PASSWORD, first_name: 'Fresh', last_name: 'User', type, community, verified: true,
+    email,
+    emailVisibility: true,
+    password: TEST_PASSWORD,
+    passwordConfirm: TEST_PASSWORD,
+    first_name: 'Fresh',
+    last_name: 'User',
+    type,
+    community,
+    verified: true,
   });
   return { id: user.id, email };
 }
@@ -84,36 +103,61 @@ async function freshUser(type: 'manager' | 'regular' = 'regular', community = a.
 const NEW_PASSWORD = 'my-own-secret-42';
 
 describe('changing your own password', () => {
-  test.each(['regular', 'manager'] as const)('a %s changes their own password with the right old one; old sessions end', async (type) => {
-    const user = await freshUser(type);
-    const pb = await t.signIn(user.email);
-    const other = await t.signIn(user.email);
-    const updated = await pb.collection('users').update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
-    expect(updated.must_change_password).toBe(false);
-    expect(await signsIn(user.email, NEW_PASSWORD)).toBe(true);
-    expect(await signsIn(user.email, TEST_PASSWORD)).toBe(false);
-    // Every token of the old password is void, this device's included: the app signs in again.
-    expect(await tokenAlive(other)).toBe(false);
-    expect(await tokenAlive(pb)).toBe(false);
-  });
+  test.each(['regular', 'manager'] as const)(
+    'a %s changes their own password with the right old one; old sessions end',
+    async (type) => {
+      const user = await freshUser(type);
+      const pb = await t.signIn(user.email);
+      const other = await t.signIn(user.email);
+      const updated = await pb
+        .collection('users')
+        .update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+      expect(updated.must_change_password).toBe(false);
+      expect(await signsIn(user.email, NEW_PASSWORD)).toBe(true);
+      expect(await signsIn(user.email, TEST_PASSWORD)).toBe(false);
+      // Every token of the old password is void, this device's included: the app signs in again.
+      expect(await tokenAlive(other)).toBe(false);
+      expect(await tokenAlive(pb)).toBe(false);
+    },
+  );
 
   test('a director changes their own password the same way', async () => {
     const director = await t.admin.collection('users').create({
-      email: `d.${newId()}@scms.test`, password: TEST_PASSWORD, passwordConfirm: TEST_PASSWORD, first_name: 'D', last_name: 'Two', type: 'director', community: a.community.id,
+      email: `d.${newId()}@scms.test`,
+      password: TEST_PASSWORD,
+      passwordConfirm: TEST_PASSWORD,
+      first_name: 'D',
+      last_name: 'Two',
+      type: 'director',
+      community: a.community.id,
     });
     const pb = await t.signIn(director.email);
-    await pb.collection('users').update(director.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+    await pb
+      .collection('users')
+      .update(director.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
     expect(await signsIn(director.email, NEW_PASSWORD)).toBe(true);
   });
 
   test('a wrong old password, a missing one or a mismatched confirmation is refused and nothing changes', async () => {
     const user = await freshUser();
     const pb = await t.signIn(user.email);
-    const wrong = await refusalOf(pb.collection('users').update(user.id, { oldPassword: 'not-the-password', password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD }));
+    const wrong = await refusalOf(
+      pb
+        .collection('users')
+        .update(user.id, { oldPassword: 'not-the-password', password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD }),
+    );
     expect(wrong.status).toBe(400);
     expect(Object.keys(wrong.body.data as object)).toContain('oldPassword');
-    expect(await statusOf(pb.collection('users').update(user.id, { password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD }))).toBe(404);
-    expect(await statusOf(pb.collection('users').update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: 'something-else-1' }))).toBe(400);
+    expect(
+      await statusOf(pb.collection('users').update(user.id, { password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD })),
+    ).toBe(404);
+    expect(
+      await statusOf(
+        pb
+          .collection('users')
+          .update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: 'something-else-1' }),
+      ),
+    ).toBe(400);
     refused += 3;
     expect(await signsIn(user.email, TEST_PASSWORD)).toBe(true);
     expect(await tokenAlive(pb)).toBe(true);
@@ -138,7 +182,12 @@ describe('changing your own password', () => {
     const before = await t.admin.collection('users').getOne(user.id);
     const pb = await t.signIn(user.email);
     const status = await statusOf(
-      pb.collection('users').update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD, ...extra({ community: a.community.id, other: b.community.id }) }),
+      pb.collection('users').update(user.id, {
+        oldPassword: TEST_PASSWORD,
+        password: NEW_PASSWORD,
+        passwordConfirm: NEW_PASSWORD,
+        ...extra({ community: a.community.id, other: b.community.id }),
+      }),
     );
     expect([400, 403, 404]).toContain(status);
     refused++;
@@ -147,7 +196,7 @@ describe('changing your own password', () => {
     expect(await signsIn(user.email, TEST_PASSWORD)).toBe(true);
   });
 
-  test('nobody but a superuser changes anyone else\'s password, even knowing the old one', async () => {
+  test("nobody but a superuser changes anyone else's password, even knowing the old one", async () => {
     const target = await freshUser('manager');
     const attempts: Array<[string, PocketBase]> = [
       ['regular A', await t.signIn(a.regular.email)],
@@ -183,7 +232,16 @@ describe('the temporary password must be changed', () => {
   test('a user a director creates must change the password; their own change clears the flag', async () => {
     const director = await t.signIn(a.director.email);
     const email = `new.${newId()}@scms.test`;
-    const created = await director.collection('users').create({ email, emailVisibility: true, first_name: 'New', last_name: 'Hire', type: 'regular', community: a.community.id, password: 'placeholder-1', passwordConfirm: 'placeholder-1' });
+    const created = await director.collection('users').create({
+      email,
+      emailVisibility: true,
+      first_name: 'New',
+      last_name: 'Hire',
+      type: 'regular',
+      community: a.community.id,
+      password: 'placeholder-1',
+      passwordConfirm: 'placeholder-1',
+    });
     expect(created.must_change_password).toBe(true);
     const temporary = String(created.temporary_password);
     expect(temporary.length).toBeGreaterThanOrEqual(8);
@@ -193,20 +251,41 @@ describe('the temporary password must be changed', () => {
     const auth = await pb.collection('users').authWithPassword(email, temporary);
     expect(auth.record.must_change_password).toBe(true);
     // The flag is the server's: neither the user nor the director clears it by hand.
-    expect(await statusOf(pb.collection('users').update(created.id, { oldPassword: temporary, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD, must_change_password: false }))).toBe(400);
+    expect(
+      await statusOf(
+        pb.collection('users').update(created.id, {
+          oldPassword: temporary,
+          password: NEW_PASSWORD,
+          passwordConfirm: NEW_PASSWORD,
+          must_change_password: false,
+        }),
+      ),
+    ).toBe(400);
     expect(await statusOf(director.collection('users').update(created.id, { must_change_password: false }))).toBe(400);
     refused += 2;
     expect((await t.admin.collection('users').getOne(created.id)).must_change_password).toBe(true);
 
     // Nor by a 'change' that keeps the temporary password, or sets none.
-    const same = await refusalOf(pb.collection('users').update(created.id, { oldPassword: temporary, password: temporary, passwordConfirm: temporary }));
-    expect(same.body.data).toEqual({ password: { code: 'validation_same_password', message: 'Choose a password different from the current one.' } });
+    const same = await refusalOf(
+      pb
+        .collection('users')
+        .update(created.id, { oldPassword: temporary, password: temporary, passwordConfirm: temporary }),
+    );
+    expect(same.body.data).toEqual({
+      password: { code: 'validation_same_password', message: 'Choose a password different from the current one.' },
+    });
     expect(await statusOf(pb.collection('users').update(created.id, { oldPassword: temporary }))).toBe(400);
-    expect(await statusOf(pb.collection('users').update(created.id, { oldPassword: temporary, password: '', passwordConfirm: '' }))).toBe(400);
+    expect(
+      await statusOf(
+        pb.collection('users').update(created.id, { oldPassword: temporary, password: '', passwordConfirm: '' }),
+      ),
+    ).toBe(400);
     refused += 3;
     expect((await t.admin.collection('users').getOne(created.id)).must_change_password).toBe(true);
 
-    await pb.collection('users').update(created.id, { oldPassword: temporary, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+    await pb
+      .collection('users')
+      .update(created.id, { oldPassword: temporary, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
     const again = await t.client().collection('users').authWithPassword(email, NEW_PASSWORD);
     expect(again.record.must_change_password).toBe(false);
     expect(await signsIn(email, temporary)).toBe(false);
@@ -219,27 +298,37 @@ describe('the temporary password must be changed', () => {
 });
 
 describe('a director resets a password', () => {
-  const reset = (pb: PocketBase, id: string) => pb.send<{ temporary_password: string }>(`/api/scms/users/${id}/reset-password`, { method: 'POST' });
+  const reset = (pb: PocketBase, id: string) =>
+    pb.send<{ temporary_password: string }>(`/api/scms/users/${id}/reset-password`, { method: 'POST' });
 
-  test.each(['regular', 'manager'] as const)('a director of the same community resets a %s: a new temporary password, old sessions ended, the flag set', async (type) => {
-    const user = await freshUser(type);
-    const session = await t.signIn(user.email);
-    expect(await tokenAlive(session)).toBe(true);
-    const answer = await reset(await t.signIn(a.director.email), user.id);
-    expect(answer.temporary_password).toMatch(/^\S{8,24}$/);
-    expect(await tokenAlive(session)).toBe(false);
-    // A void token is a guest's: the user's own record is no longer readable with it.
-    expect(await statusOf(session.collection('users').getOne(user.id))).toBe(404);
-    expect(await signsIn(user.email, TEST_PASSWORD)).toBe(false);
-    const auth = await t.client().collection('users').authWithPassword(user.email, answer.temporary_password);
-    expect(auth.record.must_change_password).toBe(true);
-    // Each reset gives a different password.
-    const second = await reset(await t.signIn(a.director.email), user.id);
-    expect(second.temporary_password).not.toBe(answer.temporary_password);
-  });
+  test.each(['regular', 'manager'] as const)(
+    'a director of the same community resets a %s: a new temporary password, old sessions ended, the flag set',
+    async (type) => {
+      const user = await freshUser(type);
+      const session = await t.signIn(user.email);
+      expect(await tokenAlive(session)).toBe(true);
+      const answer = await reset(await t.signIn(a.director.email), user.id);
+      expect(answer.temporary_password).toMatch(/^\S{8,24}$/);
+      expect(await tokenAlive(session)).toBe(false);
+      // A void token is a guest's: the user's own record is no longer readable with it.
+      expect(await statusOf(session.collection('users').getOne(user.id))).toBe(404);
+      expect(await signsIn(user.email, TEST_PASSWORD)).toBe(false);
+      const auth = await t.client().collection('users').authWithPassword(user.email, answer.temporary_password);
+      expect(auth.record.must_change_password).toBe(true);
+      // Each reset gives a different password.
+      const second = await reset(await t.signIn(a.director.email), user.id);
+      expect(second.temporary_password).not.toBe(answer.temporary_password);
+    },
+  );
 
-  test('a live connection of the old session stops receiving the community\'s changes (reset and own change)', async () => {
-    const house = () => ({ address: `${newId()} Live St`, city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+  test("a live connection of the old session stops receiving the community's changes (reset and own change)", async () => {
+    const house = () => ({
+      address: `${newId()} Live St`,
+      city: 'Jupiter',
+      state: 'FL',
+      zip: '33458',
+      community: a.community.id,
+    });
     for (const how of ['reset', 'own change'] as const) {
       const user = await freshUser();
       const live = await t.signIn(user.email);
@@ -249,7 +338,12 @@ describe('a director resets a password', () => {
         const before = await t.admin.collection('houses').create(house());
         await expect.poll(() => seen.includes(before.id), { timeout: 2000, interval: 20 }).toBe(true);
         if (how === 'reset') await reset(await t.signIn(a.director.email), user.id);
-        else await (await t.signIn(user.email)).collection('users').update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
+        else
+          await (
+            await t.signIn(user.email)
+          )
+            .collection('users')
+            .update(user.id, { oldPassword: TEST_PASSWORD, password: NEW_PASSWORD, passwordConfirm: NEW_PASSWORD });
         const after = await t.admin.collection('houses').create(house());
         await new Promise((resolve) => setTimeout(resolve, 1000));
         expect(seen, how).not.toContain(after.id);
@@ -295,7 +389,9 @@ describe('forgot password', () => {
     const options = await t.client().send('/api/scms/auth-options', {});
     expect(options).toEqual({ password_reset_email: false });
     expect(await statusOf(t.client().collection('users').requestPasswordReset(a.regular.email))).toBe(200);
-    expect(await statusOf(t.client().collection('users').requestPasswordReset(`nobody.${newId()}@scms.test`))).toBe(200);
+    expect(await statusOf(t.client().collection('users').requestPasswordReset(`nobody.${newId()}@scms.test`))).toBe(
+      200,
+    );
   });
 
   describe('with mail configured', () => {
@@ -304,7 +400,11 @@ describe('forgot password', () => {
     let c: CommunityFixture;
     beforeAll(async () => {
       sink = await startSmtpSink();
-      mailServer = await startTestServer({ SMTP_HOST: '127.0.0.1', SMTP_PORT: String(sink.port), SMTP_SENDER: 'patrol@scms.test' });
+      mailServer = await startTestServer({
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(sink.port),
+        SMTP_SENDER: 'patrol@scms.test',
+      });
       c = await createCommunity(mailServer.admin, 'pwmail');
     });
     afterAll(async () => {
@@ -312,7 +412,7 @@ describe('forgot password', () => {
       await sink?.stop();
     });
 
-    test('the login page offers the e-mail; the link in it sets a password of the user\'s own, which clears the flag', async () => {
+    test("the login page offers the e-mail; the link in it sets a password of the user's own, which clears the flag", async () => {
       expect(await mailServer.client().send('/api/scms/auth-options', {})).toEqual({ password_reset_email: true });
       // The director reset the password first: the flag is on.
       const director = await mailServer.signIn(c.director.email);
@@ -333,7 +433,9 @@ describe('forgot password', () => {
 
     test('an unknown address gets the same answer and no e-mail', async () => {
       const before = sink.messages.length;
-      expect(await statusOf(mailServer.client().collection('users').requestPasswordReset(`nobody.${newId()}@scms.test`))).toBe(200);
+      expect(
+        await statusOf(mailServer.client().collection('users').requestPasswordReset(`nobody.${newId()}@scms.test`)),
+      ).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(sink.messages.length).toBe(before);
     });
@@ -341,7 +443,16 @@ describe('forgot password', () => {
 });
 
 describe('refusals that do not tell what exists elsewhere', () => {
-  const newUser = (email: string) => ({ email, emailVisibility: true, first_name: 'Taken', last_name: 'Mail', type: 'regular', community: a.community.id, password: 'placeholder-1', passwordConfirm: 'placeholder-1' });
+  const newUser = (email: string) => ({
+    email,
+    emailVisibility: true,
+    first_name: 'Taken',
+    last_name: 'Mail',
+    type: 'regular',
+    community: a.community.id,
+    password: 'placeholder-1',
+    passwordConfirm: 'placeholder-1',
+  });
 
   test('a new user with the e-mail of a user of another community: a message that does not say so, the same as for one of this community', async () => {
     const director = await t.signIn(a.director.email);
@@ -350,14 +461,20 @@ describe('refusals that do not tell what exists elsewhere', () => {
     const here = await refusalOf(director.collection('users').create(newUser(a.manager.email)));
     refused += 3;
     expect(elsewhere.status).toBe(400);
-    expect(elsewhere.body.data).toEqual({ email: { code: 'validation_invalid_email', message: 'This e-mail cannot be used.' } });
+    expect(elsewhere.body.data).toEqual({
+      email: { code: 'validation_invalid_email', message: 'This e-mail cannot be used.' },
+    });
     expect(elsewhereUpper).toEqual(elsewhere);
     expect(here).toEqual(elsewhere);
     expect(JSON.stringify(elsewhere.body)).not.toMatch(/unique|exist|taken|community/i);
-    expect(await t.admin.collection('users').getList(1, 1, { filter: `email = "${b.manager.email}" && community = "${a.community.id}"` })).toMatchObject({ totalItems: 0 });
+    expect(
+      await t.admin
+        .collection('users')
+        .getList(1, 1, { filter: `email = "${b.manager.email}" && community = "${a.community.id}"` }),
+    ).toMatchObject({ totalItems: 0 });
   });
 
-  test('changing a user\'s e-mail to one used elsewhere gets the same answer', async () => {
+  test("changing a user's e-mail to one used elsewhere gets the same answer", async () => {
     const user = await freshUser();
     const director = await t.signIn(a.director.email);
     const refusal = await refusalOf(director.collection('users').update(user.id, { email: b.regular.email }));
@@ -368,10 +485,21 @@ describe('refusals that do not tell what exists elsewhere', () => {
   });
 
   test('a record with an id that exists elsewhere is refused without saying it exists, alone or in a batch', async () => {
-    const houseB = await t.admin.collection('houses').create({ address: '9 Foreign Rd', city: 'Jupiter', state: 'FL', zip: '33458', community: b.community.id });
-    const houseA = await t.admin.collection('houses').create({ address: '1 Own Rd', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+    const houseB = await t.admin
+      .collection('houses')
+      .create({ address: '9 Foreign Rd', city: 'Jupiter', state: 'FL', zip: '33458', community: b.community.id });
+    const houseA = await t.admin
+      .collection('houses')
+      .create({ address: '1 Own Rd', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
     const regular = await t.signIn(a.regular.email);
-    const body = (id: string) => ({ id, address: '5 New St', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+    const body = (id: string) => ({
+      id,
+      address: '5 New St',
+      city: 'Jupiter',
+      state: 'FL',
+      zip: '33458',
+      community: a.community.id,
+    });
     const foreign = await refusalOf(regular.collection('houses').create(body(houseB.id)));
     const own = await refusalOf(regular.collection('houses').create(body(houseA.id)));
     refused += 2;
@@ -388,7 +516,11 @@ describe('refusals that do not tell what exists elsewhere', () => {
     expect(JSON.stringify(inBatch.body)).toContain('This id cannot be used.');
     expect(JSON.stringify(inBatch.body)).not.toMatch(/unique|exist|taken/i);
 
-    const userId = await refusalOf((await t.signIn(a.director.email)).collection('users').create({ ...newUser(`x.${newId()}@scms.test`), id: b.regular.id }));
+    const userId = await refusalOf(
+      (await t.signIn(a.director.email))
+        .collection('users')
+        .create({ ...newUser(`x.${newId()}@scms.test`), id: b.regular.id }),
+    );
     refused++;
     expect(userId.body.data).toEqual(foreign.body.data);
     expect((await t.admin.collection('houses').getOne(houseB.id)).address).toBe('9 Foreign Rd');

@@ -35,8 +35,13 @@ async function loggedStatistics(since: string): Promise<Record<string, number>> 
 
 test('every start takes the statistics of the tables as they are', async () => {
   const { community } = await createCommunity(server.admin, 'planner');
-  const house = await server.admin.collection('houses').create({ community: community.id, address: '1 Planner Way', city: 'Jupiter', state: 'FL', zip: '33458' });
-  for (let i = 0; i < 30; i++) await server.admin.collection('residents').create({ house: house.id, first_name: `Resident ${i}`, last_name: 'Planner' });
+  const house = await server.admin
+    .collection('houses')
+    .create({ community: community.id, address: '1 Planner Way', city: 'Jupiter', state: 'FL', zip: '33458' });
+  for (let i = 0; i < 30; i++)
+    await server.admin
+      .collection('residents')
+      .create({ house: house.id, first_name: `Resident ${i}`, last_name: 'Planner' });
 
   const since = new Date(Date.now() - 1000).toISOString().replace('T', ' ');
   await server.restart();

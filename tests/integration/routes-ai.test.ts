@@ -61,7 +61,11 @@ describe('without a model: the offline editor', () => {
     for (const input of ['', '   \n  ', 'a'.repeat(4501)]) {
       const reply = await s.assist({ user_input: input });
       expect(reply.status).toBe(400);
-      expect(reply.json).toMatchObject({ error: true, code: 400, data: { user_input: { message: expect.any(String) } } });
+      expect(reply.json).toMatchObject({
+        error: true,
+        code: 400,
+        data: { user_input: { message: expect.any(String) } },
+      });
     }
   });
 
@@ -82,7 +86,10 @@ describe('without a model: the offline editor', () => {
 describe('with an OpenAI-compatible model', () => {
   let ai: OpenAIStandin;
   beforeAll(async () => {
-    ai = await startOpenAIStandin({ apiKey: API_KEY, reply: () => 'At approximately 22:00, the officer observed a vehicle.' });
+    ai = await startOpenAIStandin({
+      apiKey: API_KEY,
+      reply: () => 'At approximately 22:00, the officer observed a vehicle.',
+    });
   });
   afterAll(async () => {
     await ai?.stop();
@@ -101,7 +108,10 @@ describe('with an OpenAI-compatible model', () => {
       const sent = ai.requests.at(-1);
       expect(sent?.path).toBe('/v1/chat/completions');
       expect(sent?.headers.authorization).toBe(`Bearer ${API_KEY}`);
-      expect(sent?.body).toMatchObject({ model: MODEL, messages: expect.arrayContaining([{ role: 'user', content: NARRATIVE.trim() }]) });
+      expect(sent?.body).toMatchObject({
+        model: MODEL,
+        messages: expect.arrayContaining([{ role: 'user', content: NARRATIVE.trim() }]),
+      });
     } finally {
       await s.t.stop();
     }
@@ -124,7 +134,11 @@ describe('with an OpenAI-compatible model', () => {
     try {
       const reply = await s.assist({ user_input: NARRATIVE });
       expect(reply.status).toBe(502);
-      expect(reply.json).toMatchObject({ error: true, code: 502, message: expect.stringContaining('could not be reached') });
+      expect(reply.json).toMatchObject({
+        error: true,
+        code: 502,
+        message: expect.stringContaining('could not be reached'),
+      });
     } finally {
       await s.t.stop();
     }

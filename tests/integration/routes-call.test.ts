@@ -44,7 +44,11 @@ async function send(url: string, init: RequestInit): Promise<Reply> {
 function postJson(baseUrl: string, path: string, body: unknown, token?: string): Promise<Reply> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (token) headers.Authorization = token;
-  return send(`${baseUrl}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return send(`${baseUrl}${path}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 /**
@@ -54,7 +58,11 @@ function postJson(baseUrl: string, path: string, body: unknown, token?: string):
  * URL is this proxy's, known before PocketBase starts — as in production,
  * where PocketBase sits behind a reverse proxy.
  */
-async function startFrontProxy(): Promise<{ url: string; setTarget: (url: string) => void; stop: () => Promise<void> }> {
+async function startFrontProxy(): Promise<{
+  url: string;
+  setTarget: (url: string) => void;
+  stop: () => Promise<void>;
+}> {
   let target: URL | null = null;
   const server: Server = createServer((req, res) => {
     if (!target) {
@@ -86,7 +94,12 @@ async function startFrontProxy(): Promise<{ url: string; setTarget: (url: string
   };
 }
 
-async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last = await read();
   while (!done(last)) {
@@ -115,13 +128,21 @@ async function seedCommunity(t: TestServer, slug: string, name: string) {
     await concern(4, 'Your sprinklers are running.'),
   ];
   const house = (address: string) =>
-    t.admin.collection('houses').create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
+    t.admin
+      .collection('houses')
+      .create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
   const phoned = await house('1 Ocean Dr');
-  await t.admin.collection('phones').create({ phone_number: '+15615550111', primary: false, type: 'home', house: phoned.id });
-  await t.admin.collection('phones').create({ phone_number: '+15615550122', primary: true, type: 'cell', house: phoned.id });
+  await t.admin
+    .collection('phones')
+    .create({ phone_number: '+15615550111', primary: false, type: 'home', house: phoned.id });
+  await t.admin
+    .collection('phones')
+    .create({ phone_number: '+15615550122', primary: true, type: 'cell', house: phoned.id });
   const noPhone = await house('2 Ocean Dr');
   const oneHomePhone = await house('3 Ocean Dr');
-  await t.admin.collection('phones').create({ phone_number: '+15615550133', primary: false, type: 'home', house: oneHomePhone.id });
+  await t.admin
+    .collection('phones')
+    .create({ phone_number: '+15615550133', primary: false, type: 'home', house: oneHomePhone.id });
   return {
     fixture,
     concerns: concerns.map((c) => ({ id: c.id, name: c.name as string })),
@@ -152,7 +173,12 @@ describe('with the telephony provider configured', () => {
   /** A status callback as the provider sends it, signed over `signedUrl`. */
   const callback = (
     params: Record<string, string>,
-    options: { authToken?: string; signedUrl?: string; signedParams?: Record<string, string>; signature?: string | null } = {},
+    options: {
+      authToken?: string;
+      signedUrl?: string;
+      signedParams?: Record<string, string>;
+      signature?: string | null;
+    } = {},
   ) => {
     const signedUrl = options.signedUrl ?? `${proxy.url}/api/scms/call-status`;
     const signature =
@@ -161,7 +187,11 @@ describe('with the telephony provider configured', () => {
         : options.signature;
     const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded' };
     if (signature !== null) headers['X-Twilio-Signature'] = signature;
-    return send(`${proxy.url}/api/scms/call-status`, { method: 'POST', headers, body: new URLSearchParams(params).toString() });
+    return send(`${proxy.url}/api/scms/call-status`, {
+      method: 'POST',
+      headers,
+      body: new URLSearchParams(params).toString(),
+    });
   };
 
   /** A calls record in a given state, made directly (as superuser). */
@@ -257,7 +287,11 @@ describe('with the telephony provider configured', () => {
     expect(done.status).toBe('completed');
     expect(await pendingOf(a.houses.phoned)).toBe('');
     // Every callback (initiated, ringing, in-progress, completed) was accepted.
-    await waitFor('the last callback', async () => placed.callbacks.length, (n) => n === 4);
+    await waitFor(
+      'the last callback',
+      async () => placed.callbacks.length,
+      (n) => n === 4,
+    );
     expect(placed.callbacks.map((c) => [c.callStatus, c.httpStatus])).toEqual([
       ['initiated', 200],
       ['ringing', 200],
@@ -304,18 +338,29 @@ describe('with the telephony provider configured', () => {
 
     test("another community's home answers like a missing one", async () => {
       expectFailure(await callResident({ h_id: b.houses.phoned, concerns: concernList(a, 1) }), 404, 'Home not found.');
-      expectFailure(await callResident({ h_id: 'zzzzzzzzzzzzzzz', concerns: concernList(a, 1) }), 404, 'Home not found.');
+      expectFailure(
+        await callResident({ h_id: 'zzzzzzzzzzzzzzz', concerns: concernList(a, 1) }),
+        404,
+        'Home not found.',
+      );
       expect(await pendingOf(b.houses.phoned)).toBe('');
     });
 
     test("another community's concern is refused", async () => {
-      const reply = await callResident({ h_id: a.houses.phoned, concerns: [...concernList(a, 1), ...concernList(b, 1)] });
+      const reply = await callResident({
+        h_id: a.houses.phoned,
+        concerns: [...concernList(a, 1), ...concernList(b, 1)],
+      });
       expectFailure(reply, 400);
       expect(reply.json?.data).toHaveProperty('concerns');
     });
 
     test('a home without phones is refused', async () => {
-      expectFailure(await callResident({ h_id: a.houses.noPhone, concerns: concernList(a, 2) }), 400, 'Primary phone number missing');
+      expectFailure(
+        await callResident({ h_id: a.houses.noPhone, concerns: concernList(a, 2) }),
+        400,
+        'Primary phone number missing',
+      );
     });
 
     test('malformed, mistyped and oversized bodies are refused', async () => {
@@ -423,9 +468,16 @@ async function startMisconfigured(env: Record<string, string>) {
   const seeded = await seedCommunity(t, 'misc', 'Sea Grape Village');
   const manager = await t.signIn(seeded.fixture.manager.email);
   const call = () =>
-    postJson(t.url, '/api/scms/call-resident', { h_id: seeded.houses.phoned, concerns: concernList(seeded, 2) }, manager.authStore.token);
-  const calls = async () => (await t.admin.collection('calls').getFullList()).map((c) => ({ status: c.status, error: c.error as string }));
-  const pending = async () => (await t.admin.collection('houses').getOne(seeded.houses.phoned)).pending_call_concerns_ids;
+    postJson(
+      t.url,
+      '/api/scms/call-resident',
+      { h_id: seeded.houses.phoned, concerns: concernList(seeded, 2) },
+      manager.authStore.token,
+    );
+  const calls = async () =>
+    (await t.admin.collection('calls').getFullList()).map((c) => ({ status: c.status, error: c.error as string }));
+  const pending = async () =>
+    (await t.admin.collection('houses').getOne(seeded.houses.phoned)).pending_call_concerns_ids;
   return { t, call, calls, pending };
 }
 

@@ -24,7 +24,10 @@ let manager: PocketBase;
 beforeAll(async () => {
   publicDir = mkdtempSync(join(tmpdir(), 'scms-public-'));
   writeFileSync(join(publicDir, 'index.html'), '<!doctype html><title>SCMS</title>');
-  t = await startTestServer({ SCMS_DEMO: '1', SCMS_DEMO_EMAIL: DEMO.email, SCMS_DEMO_PASSWORD: DEMO.password }, { publicDir });
+  t = await startTestServer(
+    { SCMS_DEMO: '1', SCMS_DEMO_EMAIL: DEMO.email, SCMS_DEMO_PASSWORD: DEMO.password },
+    { publicDir },
+  );
   a = await createCommunity(t.admin, 'misc');
   // What the demo seed's last step records; the demo route waits for it.
   await markDemoSeeded(t.admin, 0);
@@ -102,7 +105,9 @@ describe('creating a user', () => {
   });
 
   test('a director may leave the password out', async () => {
-    const created = await director.collection('users').create(newUser('omar.diaz@scms.test', { first_name: 'Omar', type: 'manager' }));
+    const created = await director
+      .collection('users')
+      .create(newUser('omar.diaz@scms.test', { first_name: 'Omar', type: 'manager' }));
     expect(created.temporary_password).toMatch(/^[A-Za-z0-9]{20}$/);
     expect(await canSignIn('omar.diaz@scms.test', created.temporary_password as string)).toBe(true);
   });
@@ -111,8 +116,14 @@ describe('creating a user', () => {
     const before = (await t.admin.collection('users').getList(1, 1)).totalItems;
     const regular = await t.signIn(a.regular.email);
     const attempts = [
-      () => manager.collection('users').create(newUser('by.manager@scms.test', { password: 'x-password-1', passwordConfirm: 'x-password-1' })),
-      () => regular.collection('users').create(newUser('by.regular@scms.test', { password: 'x-password-1', passwordConfirm: 'x-password-1' })),
+      () =>
+        manager
+          .collection('users')
+          .create(newUser('by.manager@scms.test', { password: 'x-password-1', passwordConfirm: 'x-password-1' })),
+      () =>
+        regular
+          .collection('users')
+          .create(newUser('by.regular@scms.test', { password: 'x-password-1', passwordConfirm: 'x-password-1' })),
       () => director.collection('users').create(newUser('new.director@scms.test', { type: 'director' })),
     ];
     for (const attempt of attempts) await expect(attempt()).rejects.toMatchObject({ status: 400 });
@@ -131,7 +142,9 @@ describe('creating a user', () => {
 
 describe('houses', () => {
   const house = (extra: Record<string, unknown>) =>
-    manager.collection('houses').create({ address: '5 Coral Way', city: 'Jupiter', zip: '33458', community: a.community.id, ...extra });
+    manager
+      .collection('houses')
+      .create({ address: '5 Coral Way', city: 'Jupiter', zip: '33458', community: a.community.id, ...extra });
 
   test('a house created without a state is in Florida', async () => {
     expect((await house({})).state).toBe('FL');

@@ -5,7 +5,20 @@
  */
 import { afterAll, beforeAll, test } from 'vitest';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
-import { ACTORS, COLLECTIONS, OPS, buildWorld, named, runCell, type Actor, type Cell, type CollectionName, type Op, type Outcome, type World } from '../support/rules-table.ts';
+import {
+  ACTORS,
+  COLLECTIONS,
+  OPS,
+  buildWorld,
+  named,
+  runCell,
+  type Actor,
+  type Cell,
+  type CollectionName,
+  type Op,
+  type Outcome,
+  type World,
+} from '../support/rules-table.ts';
 
 const STAFF_A: Actor[] = ['regular A', 'manager A', 'director A'];
 const DIRECTOR_A: Actor[] = ['director A'];
@@ -52,7 +65,9 @@ beforeAll(async () => {
   t = await startTestServer();
   w = await buildWorld(t);
 });
-afterAll(async () => { await t?.stop(); });
+afterAll(async () => {
+  await t?.stop();
+});
 
 test.each(named(cells))('%s', async (_name, cell) => {
   await runCell(w, cell);

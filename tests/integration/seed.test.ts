@@ -24,7 +24,9 @@ beforeAll(async () => {
   first = await seedDemo(t.admin, { now });
   console.log(`demo seed: ${first.createdTotal} records in ${first.durationMs} ms`);
 });
-afterAll(async () => { await t?.stop(); });
+afterAll(async () => {
+  await t?.stop();
+});
 
 test('the same moment gives the same data, with fixed 15-character ids', () => {
   const a = buildDemoData(now);
@@ -165,7 +167,9 @@ test('reports were written after their incidents, so newest-created first is new
     expect(created).toBeLessThanOrEqual(afterSeed);
   }
   // A month of writing, not one minute; mostly a few minutes to an hour after the incident.
-  expect(pbDate(reports[0]!.created).getTime() - pbDate(reports.at(-1)!.created).getTime()).toBeGreaterThan(20 * 86_400_000);
+  expect(pbDate(reports[0]!.created).getTime() - pbDate(reports.at(-1)!.created).getTime()).toBeGreaterThan(
+    20 * 86_400_000,
+  );
   const delays = reports.map((r) => pbDate(r.created).getTime() - pbDate(r.incident_time).getTime());
   expect(delays.filter((d) => d >= 3 * 60_000 && d <= 3_600_000).length).toBeGreaterThan(reports.length * 0.7);
 });
@@ -173,8 +177,13 @@ test('reports were written after their incidents, so newest-created first is new
 test("only a superuser's create keeps original_created, and never a future one", async () => {
   const officer = await t.signIn(DEMO_REGULAR.email, DEMO_REGULAR.password);
   const report = {
-    community: DEMO_COMMUNITY_IDS.primary, created_by: officer.authStore.record!.id, type: 'loud_noise', weather: 'clear',
-    narative: 'Music at 2am', incident_time: '2020-01-01 02:00:00.000Z', original_created: '2020-01-01 02:30:00.000Z',
+    community: DEMO_COMMUNITY_IDS.primary,
+    created_by: officer.authStore.record!.id,
+    type: 'loud_noise',
+    weather: 'clear',
+    narative: 'Music at 2am',
+    incident_time: '2020-01-01 02:00:00.000Z',
+    original_created: '2020-01-01 02:30:00.000Z',
   };
   const before = Date.now() - 1000;
   const mine = await officer.collection('reports').create(report);
@@ -182,8 +191,12 @@ test("only a superuser's create keeps original_created, and never a future one",
   expect(pbDate(mine.created).getTime()).toBeGreaterThanOrEqual(before);
   const imported = await t.admin.collection('reports').create(report);
   expect(imported.created).toBe('2020-01-01 02:30:00.000Z');
-  await expect(t.admin.collection('reports').create({ ...report, original_created: '2999-01-01 00:00:00.000Z' })).rejects.toMatchObject({ status: 400 });
-  await expect(t.admin.collection('reports').create({ ...report, original_created: 'yesterday' })).rejects.toMatchObject({ status: 400 });
+  await expect(
+    t.admin.collection('reports').create({ ...report, original_created: '2999-01-01 00:00:00.000Z' }),
+  ).rejects.toMatchObject({ status: 400 });
+  await expect(
+    t.admin.collection('reports').create({ ...report, original_created: 'yesterday' }),
+  ).rejects.toMatchObject({ status: 400 });
   for (const id of [mine.id, imported.id]) await t.admin.collection('reports').delete(id);
 });
 
@@ -217,7 +230,8 @@ test('the demo manager and regular officer can sign in', async () => {
 });
 
 test('seeding again creates nothing and leaves every count as it was', async () => {
-  const total = async (collection: string) => (await t.admin.collection(collection).getList(1, 1, { fields: 'id' })).totalItems;
+  const total = async (collection: string) =>
+    (await t.admin.collection(collection).getList(1, 1, { fields: 'id' })).totalItems;
   const before = await Promise.all(SEED_ORDER.map(total));
   // A later moment: dates would differ, but the fixed ids are already there.
   const second = await seedDemo(t.admin, { now: new Date(now.getTime() + 3 * 86_400_000) });

@@ -11,7 +11,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
 import { afterEach, describe, expect, test } from 'vitest';
-import { freePort, hooksDir, projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+import {
+  freePort,
+  hooksDir,
+  projectRoot,
+  startPocketBase,
+  type RunningPocketBase,
+} from '../../scripts/pocketbase/server.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
 
@@ -41,7 +47,12 @@ async function status(url: string): Promise<number> {
 describe('readiness', () => {
   test('in demo mode, health and the demo sign-in wait for the seed; then the sign-in works at once', async () => {
     const superuser = { email: 'root@scms.test', password: 'root-password-123' };
-    const server = await start({ dataDir: join(tempDir(), 'pb_data'), superuser, env: DEMO_ENV, startedWhen: 'listening' });
+    const server = await start({
+      dataDir: join(tempDir(), 'pb_data'),
+      superuser,
+      env: DEMO_ENV,
+      startedWhen: 'listening',
+    });
 
     expect(await status(`${server.url}/api/health`)).toBe(503);
     const early = await fetch(`${server.url}/api/scms/demo`);
@@ -85,13 +96,23 @@ describe('command-line arguments', () => {
     // The writer is another process: spawnSync blocks this one while the
     // commands run, as it blocks nothing in a parallel test worker.
     const probe = join(hooksDir, 'lib', 'generated', `watch-probe-${process.pid}.txt`);
-    const writer = spawn(process.execPath, ['-e', `let n = 0; setInterval(() => require('node:fs').writeFileSync(${JSON.stringify(probe)}, String(n++)), 60);`], { stdio: 'ignore' });
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `let n = 0; setInterval(() => require('node:fs').writeFileSync(${JSON.stringify(probe)}, String(n++)), 60);`,
+      ],
+      { stdio: 'ignore' },
+    );
     cleanups.push(() => {
       writer.kill();
       rmSync(probe, { force: true });
     });
     for (let i = 0; i < 6; i++) {
-      const server = await startPocketBase({ dataDir: join(tempDir(), 'pb_data'), superuser: { email: 'w@scms.test', password: 'watch-password-1' } });
+      const server = await startPocketBase({
+        dataDir: join(tempDir(), 'pb_data'),
+        superuser: { email: 'w@scms.test', password: 'watch-password-1' },
+      });
       await server.stop();
       expect(server.setupLog).not.toMatch(/restarting/);
       expect(server.output()).not.toMatch(/restarting/);
@@ -106,7 +127,14 @@ describe('npm start', () => {
     const standinPort = await freePort();
     const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'start.ts')], {
       cwd: projectRoot,
-      env: { ...process.env, SCMS_SKIP_BUILD: '1', PORT: String(port), TELEPHONY_STANDIN_PORT: String(standinPort), SCMS_DATA_DIR: join(folder, 'pb_data'), SCMS_DEMO: '1' },
+      env: {
+        ...process.env,
+        SCMS_SKIP_BUILD: '1',
+        PORT: String(port),
+        TELEPHONY_STANDIN_PORT: String(standinPort),
+        SCMS_DATA_DIR: join(folder, 'pb_data'),
+        SCMS_DEMO: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

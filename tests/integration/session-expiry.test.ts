@@ -15,7 +15,14 @@ import { SyncEngine } from '../../src/data/engine.ts';
 import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
-import { createCommunity, newId, startTestServer, TEST_PASSWORD, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 // The engine listens to the window (online, timers) and the document
 // (visibility); Node has neither, and jsdom breaks the test server's build
@@ -43,9 +50,18 @@ afterAll(async () => {
 });
 
 /** A community with one house; its officer signed in on a client of `baseUrl`. */
-async function officer(slug: string, baseUrl = t.url): Promise<{ f: CommunityFixture; pb: PocketBase; houseId: string }> {
+async function officer(
+  slug: string,
+  baseUrl = t.url,
+): Promise<{ f: CommunityFixture; pb: PocketBase; houseId: string }> {
   const f = await createCommunity(t.admin, `${slug}${newId().slice(0, 5)}`);
-  const house = await t.admin.collection('houses').create({ address: `1 Palm Way ${newId()}`, city: 'Jupiter', state: 'FL', zip: '33458', community: f.community.id });
+  const house = await t.admin.collection('houses').create({
+    address: `1 Palm Way ${newId()}`,
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    community: f.community.id,
+  });
   const pb = new PocketBase(baseUrl);
   pb.autoCancellation(false);
   await pb.collection('users').authWithPassword(f.regular.email, TEST_PASSWORD);
@@ -96,7 +112,21 @@ test('a session revoked while the engine runs is reported at the next sync, not 
   await enqueue(engine.db, {
     userId: f.regular.id,
     label: 'Report',
-    ops: [{ action: 'create', collection: 'reports', id, body: { narative, type: 'loud_noise', weather: 'clear', incident_time: pbDate(new Date()), community: f.community.id, created_by: f.regular.id } }],
+    ops: [
+      {
+        action: 'create',
+        collection: 'reports',
+        id,
+        body: {
+          narative,
+          type: 'loud_noise',
+          weather: 'clear',
+          incident_time: pbDate(new Date()),
+          community: f.community.id,
+          created_by: f.regular.id,
+        },
+      },
+    ],
   });
   await engine.syncNow();
   expect(engine.getStatus().authRequired).toBe(true);
@@ -111,7 +141,9 @@ test('a session revoked while the engine runs is reported at the next sync, not 
   next.start();
   await until('the outbox to empty', async () => (await outboxEntries(next.db)).length === 0);
   expect(next.getStatus().authRequired).toBe(false);
-  const onServer = await t.admin.collection('reports').getFullList({ filter: t.admin.filter('narative = {:n}', { n: narative }) });
+  const onServer = await t.admin
+    .collection('reports')
+    .getFullList({ filter: t.admin.filter('narative = {:n}', { n: narative }) });
   expect(onServer.map((r) => r.id)).toEqual([id]);
 });
 

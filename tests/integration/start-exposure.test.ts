@@ -55,7 +55,18 @@ async function run(script: string, env: Record<string, string>, ready: string): 
   const child = spawn('npx', ['tsx', script], {
     cwd: projectRoot,
     // No build: the API is what is checked (and dist/ belongs to others).
-    env: { ...process.env, SCMS_SKIP_BUILD: '1', PORT: String(port), TELEPHONY_STANDIN_PORT: String(await freePort()), SCMS_DATA_DIR: join(dir, 'pb_data'), SCMS_DEMO: '', HOST: '', SCMS_ALLOWED_ORIGINS: '', SCMS_PUBLIC_URL: '', ...env },
+    env: {
+      ...process.env,
+      SCMS_SKIP_BUILD: '1',
+      PORT: String(port),
+      TELEPHONY_STANDIN_PORT: String(await freePort()),
+      SCMS_DATA_DIR: join(dir, 'pb_data'),
+      SCMS_DEMO: '',
+      HOST: '',
+      SCMS_ALLOWED_ORIGINS: '',
+      SCMS_PUBLIC_URL: '',
+      ...env,
+    },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -81,9 +92,16 @@ async function cors(url: string, origin: string): Promise<{ get: string | null; 
   const get = await fetch(`${url}/api/health`, { headers: { Origin: origin } });
   const preflight = await fetch(`${url}/api/collections/users/auth-with-password`, {
     method: 'OPTIONS',
-    headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    headers: {
+      Origin: origin,
+      'Access-Control-Request-Method': 'POST',
+      'Access-Control-Request-Headers': 'authorization,content-type',
+    },
   });
-  return { get: get.headers.get('access-control-allow-origin'), preflight: preflight.headers.get('access-control-allow-origin') };
+  return {
+    get: get.headers.get('access-control-allow-origin'),
+    preflight: preflight.headers.get('access-control-allow-origin'),
+  };
 }
 
 describe('npm start', () => {
@@ -106,13 +124,20 @@ describe('npm start', () => {
 
   test('SCMS_DEMO=0 on 0.0.0.0: no warning, no demo sign-in; SCMS_ALLOWED_ORIGINS lists the origins CORS answers', async () => {
     const allowed = 'https://patrol.example.com';
-    const s = await run('scripts/start.ts', { HOST: '0.0.0.0', SCMS_DEMO: '0', SCMS_ALLOWED_ORIGINS: `${allowed}, https://desk.example.com:8443` }, 'Press Ctrl-C to stop.');
+    const s = await run(
+      'scripts/start.ts',
+      { HOST: '0.0.0.0', SCMS_DEMO: '0', SCMS_ALLOWED_ORIGINS: `${allowed}, https://desk.example.com:8443` },
+      'Press Ctrl-C to stop.',
+    );
     expect(s.stderr()).not.toMatch(/WARNING/);
     expect(s.stdout()).not.toMatch(/WARNING|Demo sign-in/);
     const url = `http://127.0.0.1:${s.port}`;
     expect((await fetch(`${url}/api/scms/demo`)).status).toBe(404);
     expect(await cors(url, allowed)).toEqual({ get: allowed, preflight: allowed });
-    expect(await cors(url, 'https://desk.example.com:8443')).toEqual({ get: 'https://desk.example.com:8443', preflight: 'https://desk.example.com:8443' });
+    expect(await cors(url, 'https://desk.example.com:8443')).toEqual({
+      get: 'https://desk.example.com:8443',
+      preflight: 'https://desk.example.com:8443',
+    });
     expect(await cors(url, FOREIGN)).toEqual({ get: null, preflight: null });
     // Listed origins only: the server's own address is not one of them (its pages need no CORS).
     expect(await cors(url, url)).toEqual({ get: null, preflight: null });

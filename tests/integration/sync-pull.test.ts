@@ -5,16 +5,35 @@ import { ScmsDatabase } from '../../src/data/db.ts';
 import { pullAll, pullCollection, ensureReportRange, reportRanges, type LoadProgress } from '../../src/data/pull.ts';
 import { reconcileCollection } from '../../src/data/reconcile.ts';
 import { subscribeRealtime } from '../../src/data/realtime.ts';
-import { createCommunity, newId, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 let t: TestServer;
 let a: CommunityFixture;
 let b: CommunityFixture;
 let officer: PocketBase;
 
-const house = (community: string, n: number) => ({ id: newId(), address: `${n} Palm Way`, city: 'Jupiter', state: 'FL', zip: '33458', community });
+const house = (community: string, n: number) => ({
+  id: newId(),
+  address: `${n} Palm Way`,
+  city: 'Jupiter',
+  state: 'FL',
+  zip: '33458',
+  community,
+});
 const report = (f: CommunityFixture, when: Date, narative = 'Patrol note') => ({
-  id: newId(), narative, type: 'loud_noise', weather: 'clear', incident_time: when.toISOString(), community: f.community.id, created_by: f.regular.id,
+  id: newId(),
+  narative,
+  type: 'loud_noise',
+  weather: 'clear',
+  incident_time: when.toISOString(),
+  community: f.community.id,
+  created_by: f.regular.id,
 });
 
 function freshDb(): ScmsDatabase {
@@ -27,12 +46,19 @@ beforeAll(async () => {
   b = await createCommunity(t.admin, 'b');
   for (let i = 0; i < 1203; i++) {
     // More than two pages of 500, to exercise the keyset paging.
-    if (i % 100 === 0) await Promise.all(Array.from({ length: Math.min(100, 1203 - i) }, (_, k) => t.admin.collection('houses').create(house(a.community.id, i + k))));
+    if (i % 100 === 0)
+      await Promise.all(
+        Array.from({ length: Math.min(100, 1203 - i) }, (_, k) =>
+          t.admin.collection('houses').create(house(a.community.id, i + k)),
+        ),
+      );
   }
   await t.admin.collection('houses').create(house(b.community.id, 1));
   officer = await t.signIn(a.regular.email);
 }, 120_000);
-afterAll(async () => { await t?.stop(); });
+afterAll(async () => {
+  await t?.stop();
+});
 
 describe('pull', () => {
   test('a first full load brings every record of the community and nothing of another', async () => {
@@ -69,11 +95,21 @@ describe('pull', () => {
     expect(await db.reports.get(thisMonth.id)).toBeDefined();
     expect(await db.reports.get(lastMonth.id)).toBeDefined();
     expect(await db.reports.get(old.id)).toBeUndefined();
-    const pulled = await ensureReportRange({ pb: officer, db }, new Date(now.getFullYear(), now.getMonth() - 4, 1), new Date(now.getFullYear(), now.getMonth() - 4, 28));
+    const pulled = await ensureReportRange(
+      { pb: officer, db },
+      new Date(now.getFullYear(), now.getMonth() - 4, 1),
+      new Date(now.getFullYear(), now.getMonth() - 4, 28),
+    );
     expect(pulled).toBe(1);
     expect(await db.reports.get(old.id)).toBeDefined();
     // Already covered: nothing is asked of the server again.
-    expect(await ensureReportRange({ pb: officer, db }, new Date(now.getFullYear(), now.getMonth() - 4, 5), new Date(now.getFullYear(), now.getMonth() - 4, 6))).toBe(0);
+    expect(
+      await ensureReportRange(
+        { pb: officer, db },
+        new Date(now.getFullYear(), now.getMonth() - 4, 5),
+        new Date(now.getFullYear(), now.getMonth() - 4, 6),
+      ),
+    ).toBe(0);
     expect((await reportRanges(db)).length).toBe(2);
   });
 });
@@ -99,12 +135,35 @@ describe('first load', () => {
     expect(houses.at(-2)).toEqual({ loaded: homes, total: homes });
     expect(houses.at(-1)).toBeNull();
     // More than one page, read by id range (several requests): every home once.
-    const pages = urls.filter((u) => u.includes('/api/collections/houses/records') && decodeURIComponent(u).includes('id <'));
+    const pages = urls.filter(
+      (u) => u.includes('/api/collections/houses/records') && decodeURIComponent(u).includes('id <'),
+    );
     expect(pages.length).toBeGreaterThan(2);
     const row = (await db.houses.limit(1).first()) as unknown as Record<string, unknown>;
     expect(row.collectionId).toBeUndefined();
     expect(row.expand).toBeUndefined();
-    expect(Object.keys(row).sort()).toEqual(['address', 'apt', 'city', 'collectionName', 'community', 'created', 'house_check', 'house_check_end_date', 'house_check_last_date', 'house_check_note', 'house_check_start_date', 'id', 'image', 'member_number', 'note', 'pending_call_concerns_ids', 'security_code', 'state', 'updated', 'zip']);
+    expect(Object.keys(row).sort()).toEqual([
+      'address',
+      'apt',
+      'city',
+      'collectionName',
+      'community',
+      'created',
+      'house_check',
+      'house_check_end_date',
+      'house_check_last_date',
+      'house_check_note',
+      'house_check_start_date',
+      'id',
+      'image',
+      'member_number',
+      'note',
+      'pending_call_concerns_ids',
+      'security_code',
+      'state',
+      'updated',
+      'zip',
+    ]);
   });
 
   test('a change made on the server during the first load comes with the next pull', async () => {
@@ -114,7 +173,12 @@ describe('first load', () => {
     let changed = false;
     // The change lands right after the page holding the home was read (with the old note).
     pb.afterSend = async (response, data: { items?: Array<{ id: string }> }) => {
-      if (!changed && response.url.includes('/api/collections/houses/records') && !response.url.includes('perPage=1&') && data.items?.some((item) => item.id === target.id)) {
+      if (
+        !changed &&
+        response.url.includes('/api/collections/houses/records') &&
+        !response.url.includes('perPage=1&') &&
+        data.items?.some((item) => item.id === target.id)
+      ) {
         changed = true;
         await t.admin.collection('houses').update(target.id, { note: 'changed during the load' });
       }
@@ -138,7 +202,16 @@ describe('deletions', () => {
     await t.admin.collection('houses').delete(doomed.id);
     const queued = house(a.community.id, 5001);
     await db.houses.put({ ...queued, _pending: 1 } as never);
-    await db.outbox.add({ userId: a.regular.id, createdAt: new Date().toISOString(), label: 'Add home', ops: [{ action: 'create', collection: 'houses', id: queued.id, body: queued }], recordKeys: [`houses:${queued.id}`], status: 'pending', attempts: 0, nextAttemptAt: 0 });
+    await db.outbox.add({
+      userId: a.regular.id,
+      createdAt: new Date().toISOString(),
+      label: 'Add home',
+      ops: [{ action: 'create', collection: 'houses', id: queued.id, body: queued }],
+      recordKeys: [`houses:${queued.id}`],
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+    });
     expect(await reconcileCollection({ pb: officer, db }, 'houses')).toBe(1);
     expect(await db.houses.get(doomed.id)).toBeUndefined();
     expect(await db.houses.get(queued.id)).toBeDefined();
@@ -180,7 +253,9 @@ describe('realtime', () => {
       expect(connected).toBeGreaterThan(0);
       const changedAt = Date.now();
       await t.admin.collection('houses').update(target.id, { note: 'dog in yard' });
-      await expect.poll(async () => (await db.houses.get(target.id))?.note, { timeout: 1000, interval: 20 }).toBe('dog in yard');
+      await expect
+        .poll(async () => (await db.houses.get(target.id))?.note, { timeout: 1000, interval: 20 })
+        .toBe('dog in yard');
       expect(Date.now() - changedAt).toBeLessThan(1000);
       await t.admin.collection('houses').delete(target.id);
       await expect.poll(async () => db.houses.get(target.id), { timeout: 1000, interval: 20 }).toBeUndefined();

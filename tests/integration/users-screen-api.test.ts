@@ -57,7 +57,13 @@ afterAll(async () => {
 
 /** Renders the screen and waits until the first pull has brought the staff; returns how many there are. */
 async function renderScreen(): Promise<number> {
-  render(h(ToastProvider, null, h(MemoryRouter, null, h(DataProvider, { pb, userId: a.director.id, children: h(UsersPage) }))));
+  render(
+    h(
+      ToastProvider,
+      null,
+      h(MemoryRouter, null, h(DataProvider, { pb, userId: a.director.id, children: h(UsersPage) })),
+    ),
+  );
   await screen.findByRole('heading', { name: 'GROVE, Regular' }, { timeout: 15_000 });
   const count = screen.getByText(/^\d+ user\(s\)$/).textContent ?? '';
   return Number.parseInt(count, 10);
@@ -81,7 +87,9 @@ describe('users screen against the API', () => {
     const onUpdating = (changes: object, _key: unknown, row: object) => void written.push({ ...row, ...changes });
     users.hook('creating', onCreating);
     users.hook('updating', onUpdating);
-    await userEvent.click(within(screen.getByRole('dialog', { name: 'Add User' })).getByRole('button', { name: 'Add User' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Add User' })).getByRole('button', { name: 'Add User' }),
+    );
 
     const dialog = await screen.findByRole('dialog', { name: 'Temporary password' }, { timeout: 10_000 });
     expect(dialog.textContent).toContain('Temporary password for nora.reyes@scms.test:');
@@ -98,7 +106,9 @@ describe('users screen against the API', () => {
     // The device keeps no copy of the password.
     users.hook('creating').unsubscribe(onCreating);
     users.hook('updating').unsubscribe(onUpdating);
-    expect(written.filter((row) => (row as { email?: string }).email === 'nora.reyes@scms.test').length).toBeGreaterThan(0);
+    expect(
+      written.filter((row) => (row as { email?: string }).email === 'nora.reyes@scms.test').length,
+    ).toBeGreaterThan(0);
     for (const row of written) expect(row).not.toHaveProperty('temporary_password');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Done' }));
@@ -115,7 +125,9 @@ describe('users screen against the API', () => {
     await userEvent.type(field('Last name'), 'Cat');
     await userEvent.selectOptions(field('Type'), 'manager');
     await userEvent.type(field('Email'), a.manager.email);
-    await userEvent.click(within(screen.getByRole('dialog', { name: 'Add User' })).getByRole('button', { name: 'Add User' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Add User' })).getByRole('button', { name: 'Add User' }),
+    );
     const failure = await screen.findByText('Fail', undefined, { timeout: 10_000 });
     // The same words wherever the address is in use (issue 12: never 'unique', which told of other communities).
     expect(failure.closest('[role=alert]')?.textContent).toBe('Failemail: This e-mail cannot be used.×');
@@ -125,8 +137,13 @@ describe('users screen against the API', () => {
 
   test('editing and deleting go to the server and show at once', async () => {
     const victim = await admin.collection('users').create({
-      email: 'omar.diaz@scms.test', password: TEST_PASSWORD, passwordConfirm: TEST_PASSWORD,
-      first_name: 'Omar', last_name: 'Diaz', type: 'regular', community: a.community.id,
+      email: 'omar.diaz@scms.test',
+      password: TEST_PASSWORD,
+      passwordConfirm: TEST_PASSWORD,
+      first_name: 'Omar',
+      last_name: 'Diaz',
+      type: 'regular',
+      community: a.community.id,
     });
     await renderScreen();
     await screen.findByRole('heading', { name: 'Diaz, Omar' }, { timeout: 15_000 });
@@ -137,7 +154,10 @@ describe('users screen against the API', () => {
     await userEvent.type(field('First name'), 'Omari');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await screen.findByText('User updated', undefined, { timeout: 10_000 });
-    expect((await screen.findByRole('heading', { name: 'Diaz, Omari' })).closest<HTMLElement>('[role="listitem"]')?.textContent).toContain('Manager');
+    expect(
+      (await screen.findByRole('heading', { name: 'Diaz, Omari' })).closest<HTMLElement>('[role="listitem"]')
+        ?.textContent,
+    ).toContain('Manager');
     expect(await admin.collection('users').getOne(victim.id)).toMatchObject({ first_name: 'Omari', type: 'manager' });
 
     await userEvent.click(screen.getByRole('button', { name: 'Delete Diaz, Omari' }));
@@ -150,12 +170,18 @@ describe('users screen against the API', () => {
 
   test('a user who wrote a report cannot be deleted: "Failed to delete user", and the card stays', async () => {
     await admin.collection('reports').create({
-      narative: 'Gate checked.', type: 'accident', weather: 'clear', incident_time: new Date().toISOString(),
-      community: a.community.id, created_by: a.regular.id,
+      narative: 'Gate checked.',
+      type: 'accident',
+      weather: 'clear',
+      incident_time: new Date().toISOString(),
+      community: a.community.id,
+      created_by: a.regular.id,
     });
     await renderScreen();
     await userEvent.click(screen.getByRole('button', { name: 'Delete GROVE, Regular' }));
-    await userEvent.click(within(screen.getByRole('dialog', { name: 'Delete user?' })).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(
+      within(screen.getByRole('dialog', { name: 'Delete user?' })).getByRole('button', { name: 'Delete' }),
+    );
     const message = await screen.findByText('Failed to delete user', undefined, { timeout: 10_000 });
     expect(message.closest('[role=alert]')?.textContent).toContain('Fail');
     expect(screen.getByRole('heading', { name: 'GROVE, Regular' })).toBeTruthy();

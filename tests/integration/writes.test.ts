@@ -4,9 +4,26 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { pullAll } from '../../src/data/pull.ts';
 import { replayOutbox } from '../../src/data/replay.ts';
-import { homeReportCount, queueDeleteHome, queueHouseCheck, queueReport, queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
-import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE, isHouseCheckDue } from '../../src/domain/houseCheck.ts';
-import { createCommunity, newId, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
+import {
+  homeReportCount,
+  queueDeleteHome,
+  queueHouseCheck,
+  queueReport,
+  queueSaveHome,
+  type SignedInUser,
+} from '../../src/data/writes.ts';
+import {
+  HOUSE_CHECK_ISSUES_NARRATIVE,
+  HOUSE_CHECK_OK_NARRATIVE,
+  isHouseCheckDue,
+} from '../../src/domain/houseCheck.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
 
 let t: TestServer;
 let a: CommunityFixture;
@@ -19,7 +36,9 @@ beforeAll(async () => {
   officer = await t.signIn(a.regular.email);
   user = { id: a.regular.id, community: a.community.id };
 });
-afterAll(async () => { await t?.stop(); });
+afterAll(async () => {
+  await t?.stop();
+});
 
 function freshDb(): ScmsDatabase {
   return new ScmsDatabase(`${user.id}-${newId()}`);
@@ -30,10 +49,18 @@ describe('house check', () => {
     const now = new Date();
     const day = 86_400_000;
     const house = await t.admin.collection('houses').create({
-      address: '4 Heron Ct', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id,
-      house_check: true, house_check_start_date: new Date(now.getTime() - day).toISOString(), house_check_end_date: new Date(now.getTime() + day).toISOString(),
+      address: '4 Heron Ct',
+      city: 'Jupiter',
+      state: 'FL',
+      zip: '33458',
+      community: a.community.id,
+      house_check: true,
+      house_check_start_date: new Date(now.getTime() - day).toISOString(),
+      house_check_end_date: new Date(now.getTime() + day).toISOString(),
     });
-    const resident = await t.admin.collection('residents').create({ first_name: 'Ada', last_name: 'Ng', owner: true, house: house.id });
+    const resident = await t.admin
+      .collection('residents')
+      .create({ first_name: 'Ada', last_name: 'Ng', owner: true, house: house.id });
     await t.admin.collection('residents').create({ first_name: 'Bo', last_name: 'Ng', house: house.id });
     const db = freshDb();
     await pullAll({ pb: officer, db });
@@ -42,23 +69,44 @@ describe('house check', () => {
     const reportId = await queueHouseCheck(db, user, house as never, { everythingOk: true }, now);
     // Before any replay: the mirror shows the report and the due notice is gone.
     const local = await db.reports.get(reportId);
-    expect(local).toMatchObject({ type: 'house_check', narative: HOUSE_CHECK_OK_NARRATIVE, resident: resident.id, house: house.id, _pending: 1 });
+    expect(local).toMatchObject({
+      type: 'house_check',
+      narative: HOUSE_CHECK_OK_NARRATIVE,
+      resident: resident.id,
+      house: house.id,
+      _pending: 1,
+    });
     expect(isHouseCheckDue((await db.houses.get(house.id))!, now)).toBe(false);
 
     const result = await replayOutbox({ pb: officer, db, owner: 'test' });
     expect(result).toMatchObject({ outcome: 'done', delivered: 1, parked: 0 });
     const onServer = await t.admin.collection('reports').getOne(reportId);
-    expect(onServer).toMatchObject({ type: 'house_check', weather: 'clear', injury: false, ems_pbso: false, created_by: user.id, community: a.community.id, resident: resident.id });
-    expect(new Date((await t.admin.collection('houses').getOne(house.id)).house_check_last_date as string).getTime()).toBe(Math.floor(now.getTime()));
+    expect(onServer).toMatchObject({
+      type: 'house_check',
+      weather: 'clear',
+      injury: false,
+      ems_pbso: false,
+      created_by: user.id,
+      community: a.community.id,
+      resident: resident.id,
+    });
+    expect(
+      new Date((await t.admin.collection('houses').getOne(house.id)).house_check_last_date as string).getTime(),
+    ).toBe(Math.floor(now.getTime()));
     expect((await db.reports.get(reportId))?._pending).toBeUndefined();
     expect(await db.outbox.count()).toBe(0);
   });
 
   test('the remark replaces the default narrative; "no" without a remark says issues were found', async () => {
-    const house = await t.admin.collection('houses').create({ address: '5 Heron Ct', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
+    const house = await t.admin
+      .collection('houses')
+      .create({ address: '5 Heron Ct', city: 'Jupiter', state: 'FL', zip: '33458', community: a.community.id });
     const db = freshDb();
     await pullAll({ pb: officer, db });
-    const withRemark = await queueHouseCheck(db, user, house as never, { everythingOk: false, remark: '  Side gate unlatched.  ' });
+    const withRemark = await queueHouseCheck(db, user, house as never, {
+      everythingOk: false,
+      remark: '  Side gate unlatched.  ',
+    });
     const without = await queueHouseCheck(db, user, house as never, { everythingOk: false });
     await replayOutbox({ pb: officer, db, owner: 'test' });
     expect((await t.admin.collection('reports').getOne(withRemark)).narative).toBe('Side gate unlatched.');
@@ -68,15 +116,25 @@ describe('house check', () => {
 
 describe('homes', () => {
   const onServer = async (collection: 'residents' | 'phones', houseId: string) =>
-    (await t.admin.collection(collection).getFullList({ filter: `house = "${houseId}"`, sort: 'created' })).map((r) => (collection === 'residents' ? `${r.first_name} ${r.last_name}${r.owner ? ' (owner)' : ''}` : `${r.phone_number} ${r.type}${r.primary ? ' primary' : ''}`));
+    (await t.admin.collection(collection).getFullList({ filter: `house = "${houseId}"`, sort: 'created' })).map((r) =>
+      collection === 'residents'
+        ? `${r.first_name} ${r.last_name}${r.owner ? ' (owner)' : ''}`
+        : `${r.phone_number} ${r.type}${r.primary ? ' primary' : ''}`,
+    );
 
   test('a home with several residents and phones: added, then one edited, one added, one removed — each save one entry, landing together', async () => {
     const db = freshDb();
     await pullAll({ pb: officer, db });
     const id = await queueSaveHome(db, user, {
       house: { address: '9 Osprey Ln', city: 'Jupiter', state: 'FL', zip: '33477', note: 'Dog' },
-      residents: [{ first_name: 'Cy', last_name: 'Ray', owner: true }, { first_name: 'Di', last_name: 'Ray', owner: false }],
-      phones: [{ phone_number: '+15615550142', primary: true, type: 'cell' }, { phone_number: '+15615550143', primary: false, type: 'home' }],
+      residents: [
+        { first_name: 'Cy', last_name: 'Ray', owner: true },
+        { first_name: 'Di', last_name: 'Ray', owner: false },
+      ],
+      phones: [
+        { phone_number: '+15615550142', primary: true, type: 'cell' },
+        { phone_number: '+15615550143', primary: false, type: 'home' },
+      ],
     });
     expect(await db.outbox.count()).toBe(1);
     expect((await db.houses.get(id))?._pending).toBe(1);
@@ -85,16 +143,35 @@ describe('homes', () => {
     expect(await onServer('residents', id)).toEqual(['Cy Ray (owner)', 'Di Ray']);
     expect(await onServer('phones', id)).toEqual(['+15615550142 cell primary', '+15615550143 home']);
 
-    const [cy, di] = (await db.residents.where('house').equals(id).sortBy('created'));
-    const [cell, home] = (await db.phones.where('house').equals(id).sortBy('created'));
-    await queueSaveHome(db, user, {
-      house: { note: 'Dog, friendly' },
-      residents: [{ id: cy!.id, first_name: 'Cyrus', last_name: 'Ray', owner: true }, { first_name: 'Eve', last_name: 'Ray', owner: false }],
-      phones: [{ id: cell!.id, phone_number: '+15615550142', primary: false, type: 'cell' }, { phone_number: '+15615550144', primary: true, type: 'business' }],
-      removed: { residents: [di!.id], phones: [home!.id] },
-    }, id);
+    const [cy, di] = await db.residents.where('house').equals(id).sortBy('created');
+    const [cell, home] = await db.phones.where('house').equals(id).sortBy('created');
+    await queueSaveHome(
+      db,
+      user,
+      {
+        house: { note: 'Dog, friendly' },
+        residents: [
+          { id: cy!.id, first_name: 'Cyrus', last_name: 'Ray', owner: true },
+          { first_name: 'Eve', last_name: 'Ray', owner: false },
+        ],
+        phones: [
+          { id: cell!.id, phone_number: '+15615550142', primary: false, type: 'cell' },
+          { phone_number: '+15615550144', primary: true, type: 'business' },
+        ],
+        removed: { residents: [di!.id], phones: [home!.id] },
+      },
+      id,
+    );
     const [entry] = await db.outbox.toArray();
-    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['update houses', 'update residents', 'create residents', 'update phones', 'create phones', 'delete residents', 'delete phones']);
+    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual([
+      'update houses',
+      'update residents',
+      'create residents',
+      'update phones',
+      'create phones',
+      'delete residents',
+      'delete phones',
+    ]);
     // The mirror shows the removal at once.
     expect(await db.residents.get(di!.id)).toBeUndefined();
     expect(await db.phones.get(home!.id)).toBeUndefined();
@@ -106,16 +183,25 @@ describe('homes', () => {
 
   test('the save lands whole or not at all: a bad phone parks it, and nothing of it is on the server', async () => {
     const db = freshDb();
-    const house = await t.admin.collection('houses').create({ address: '11 Osprey Ln', city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
-    const resident = await t.admin.collection('residents').create({ first_name: 'Al', last_name: 'Ng', house: house.id });
+    const house = await t.admin
+      .collection('houses')
+      .create({ address: '11 Osprey Ln', city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
+    const resident = await t.admin
+      .collection('residents')
+      .create({ first_name: 'Al', last_name: 'Ng', house: house.id });
     await pullAll({ pb: officer, db });
-    await queueSaveHome(db, user, {
-      house: { note: 'changed' },
-      residents: [{ first_name: 'Bea', last_name: 'Ng', owner: false }],
-      // Not E.164: the server refuses it.
-      phones: [{ phone_number: '5615550100', primary: true, type: 'cell' }],
-      removed: { residents: [resident.id] },
-    }, house.id);
+    await queueSaveHome(
+      db,
+      user,
+      {
+        house: { note: 'changed' },
+        residents: [{ first_name: 'Bea', last_name: 'Ng', owner: false }],
+        // Not E.164: the server refuses it.
+        phones: [{ phone_number: '5615550100', primary: true, type: 'cell' }],
+        removed: { residents: [resident.id] },
+      },
+      house.id,
+    );
     expect(await replayOutbox({ pb: officer, db, owner: 'test' })).toMatchObject({ delivered: 0, parked: 1 });
     expect((await t.admin.collection('houses').getOne(house.id)).note).toBe('');
     expect(await onServer('residents', house.id)).toEqual(['Al Ng']);
@@ -124,11 +210,26 @@ describe('homes', () => {
 
   test('removing a resident or phone someone already deleted counts as done, and the rest of the save still lands', async () => {
     const db = freshDb();
-    const house = await t.admin.collection('houses').create({ address: '12 Osprey Ln', city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
-    const resident = await t.admin.collection('residents').create({ first_name: 'Al', last_name: 'Ng', house: house.id });
-    const phone = await t.admin.collection('phones').create({ phone_number: '+15615550150', primary: true, type: 'cell', house: house.id });
+    const house = await t.admin
+      .collection('houses')
+      .create({ address: '12 Osprey Ln', city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
+    const resident = await t.admin
+      .collection('residents')
+      .create({ first_name: 'Al', last_name: 'Ng', house: house.id });
+    const phone = await t.admin
+      .collection('phones')
+      .create({ phone_number: '+15615550150', primary: true, type: 'cell', house: house.id });
     await pullAll({ pb: officer, db });
-    await queueSaveHome(db, user, { house: { note: 'sold' }, residents: [{ first_name: 'Bo', last_name: 'Ek', owner: true }], removed: { residents: [resident.id], phones: [phone.id] } }, house.id);
+    await queueSaveHome(
+      db,
+      user,
+      {
+        house: { note: 'sold' },
+        residents: [{ first_name: 'Bo', last_name: 'Ek', owner: true }],
+        removed: { residents: [resident.id], phones: [phone.id] },
+      },
+      house.id,
+    );
     // A colleague removed the resident meanwhile.
     await t.admin.collection('residents').delete(resident.id);
     expect(await replayOutbox({ pb: officer, db, owner: 'test' })).toMatchObject({ delivered: 1, parked: 0 });
@@ -166,9 +267,15 @@ describe('deleting a home', () => {
   });
 
   async function homeWithPeople(address: string) {
-    const house = await t.admin.collection('houses').create({ address, city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
-    const resident = await t.admin.collection('residents').create({ first_name: 'Al', last_name: 'Ng', house: house.id });
-    const phone = await t.admin.collection('phones').create({ phone_number: '+15615550160', primary: true, type: 'cell', house: house.id });
+    const house = await t.admin
+      .collection('houses')
+      .create({ address, city: 'Jupiter', state: 'FL', zip: '33477', community: a.community.id });
+    const resident = await t.admin
+      .collection('residents')
+      .create({ first_name: 'Al', last_name: 'Ng', house: house.id });
+    const phone = await t.admin
+      .collection('phones')
+      .create({ phone_number: '+15615550160', primary: true, type: 'cell', house: house.id });
     return { house, resident, phone };
   }
 
@@ -180,7 +287,11 @@ describe('deleting a home', () => {
     expect(await db.houses.get(house.id)).toBeUndefined();
     expect((await db.outbox.toArray())[0]?.label).toBe('Delete home: 20 Egret Pl');
     expect(await replayOutbox({ pb: director, db, owner: 'test' })).toMatchObject({ delivered: 1, parked: 0 });
-    for (const [collection, id] of [['houses', house.id], ['residents', resident.id], ['phones', phone.id]] as const) {
+    for (const [collection, id] of [
+      ['houses', house.id],
+      ['residents', resident.id],
+      ['phones', phone.id],
+    ] as const) {
       await expect(t.admin.collection(collection).getOne(id)).rejects.toMatchObject({ status: 404 });
     }
     // A later pull does not bring it back.
@@ -191,7 +302,16 @@ describe('deleting a home', () => {
   test('a home with reports is refused with the count, parked with that message, and kept whole', async () => {
     const { house, resident } = await homeWithPeople('21 Egret Pl');
     for (const narative of ['Gate open', 'Lights on']) {
-      await t.admin.collection('reports').create({ narative, type: 'loud_noise', weather: 'clear', incident_time: new Date().toISOString(), community: a.community.id, house: house.id, resident: resident.id, created_by: a.regular.id });
+      await t.admin.collection('reports').create({
+        narative,
+        type: 'loud_noise',
+        weather: 'clear',
+        incident_time: new Date().toISOString(),
+        community: a.community.id,
+        house: house.id,
+        resident: resident.id,
+        created_by: a.regular.id,
+      });
     }
     const db = freshDb();
     await pullAll({ pb: director, db });
@@ -206,7 +326,10 @@ describe('deleting a home', () => {
     expect(reports).toHaveLength(2);
 
     // Straight to the API (and in a batch) the same 400 and message.
-    await expect(director.collection('houses').delete(house.id)).rejects.toMatchObject({ status: 400, response: { message: 'This home has 2 report(s) and cannot be deleted.' } });
+    await expect(director.collection('houses').delete(house.id)).rejects.toMatchObject({
+      status: 400,
+      response: { message: 'This home has 2 report(s) and cannot be deleted.' },
+    });
     const batch = director.createBatch();
     batch.collection('houses').delete(house.id);
     await expect(batch.send()).rejects.toMatchObject({ status: 400 });
@@ -235,7 +358,10 @@ describe('deleting a home', () => {
     const officerDb = freshDb();
     await pullAll({ pb: officer, db: officerDb });
     await queueDeleteHome(officerDb, user, { id: kept.id, address: kept.address as string });
-    expect(await replayOutbox({ pb: officer, db: officerDb, owner: 'test' })).toMatchObject({ delivered: 0, parked: 1 });
+    expect(await replayOutbox({ pb: officer, db: officerDb, owner: 'test' })).toMatchObject({
+      delivered: 0,
+      parked: 1,
+    });
     expect((await t.admin.collection('houses').getOne(kept.id)).id).toBe(kept.id);
   });
 });
@@ -244,8 +370,17 @@ describe('reports', () => {
   test('a report with a photo is uploaded with it', async () => {
     const db = freshDb();
     // A 1×1 PNG.
-    const png = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));
-    const id = await queueReport(db, user, { type: 'vehicle_damage', weather: 'rainy', incidentTime: new Date(), narative: 'Mirror broken', photos: [new Blob([png], { type: 'image/png' })] });
+    const png = Uint8Array.from(
+      atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='),
+      (c) => c.charCodeAt(0),
+    );
+    const id = await queueReport(db, user, {
+      type: 'vehicle_damage',
+      weather: 'rainy',
+      incidentTime: new Date(),
+      narative: 'Mirror broken',
+      photos: [new Blob([png], { type: 'image/png' })],
+    });
     expect(await replayOutbox({ pb: officer, db, owner: 'test' })).toMatchObject({ delivered: 1 });
     const onServer = await t.admin.collection('reports').getOne(id);
     expect(onServer.photos).toHaveLength(1);
@@ -256,11 +391,19 @@ describe('reports', () => {
 describe('connectivity comes back', () => {
   test('an entry backing off from an offline attempt waits, unless the replay is for "online again"', async () => {
     const db = freshDb();
-    const id = await queueReport(db, user, { type: 'loud_noise', weather: 'clear', incidentTime: new Date(), narative: 'Music at 2 am' });
+    const id = await queueReport(db, user, {
+      type: 'loud_noise',
+      weather: 'clear',
+      incidentTime: new Date(),
+      narative: 'Music at 2 am',
+    });
     const [entry] = await db.outbox.toArray();
     await db.outbox.update(entry!.seq!, { nextAttemptAt: Date.now() + 60_000, attempts: 1 });
     expect(await replayOutbox({ pb: officer, db, owner: 'test' })).toMatchObject({ outcome: 'waiting', delivered: 0 });
-    expect(await replayOutbox({ pb: officer, db, owner: 'test', retryNow: true })).toMatchObject({ outcome: 'done', delivered: 1 });
+    expect(await replayOutbox({ pb: officer, db, owner: 'test', retryNow: true })).toMatchObject({
+      outcome: 'done',
+      delivered: 1,
+    });
     expect((await t.admin.collection('reports').getOne(id)).narative).toBe('Music at 2 am');
   });
 });

@@ -11,7 +11,12 @@ export const BATCH_SIZE = 50;
  * Sends `rows` in batches of 50, `concurrency` batches in flight at once
  * (1 keeps the rows' order, so `created` and `updated` grow with it).
  */
-export async function createInBatches(pb: PocketBase, collection: string, rows: readonly object[], concurrency = 4): Promise<void> {
+export async function createInBatches(
+  pb: PocketBase,
+  collection: string,
+  rows: readonly object[],
+  concurrency = 4,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < rows.length) {

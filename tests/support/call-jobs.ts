@@ -25,7 +25,14 @@ export async function startCallJobsWorld(stepDelayMs = 60): Promise<CallJobsWorl
   const port = await freePort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const t = await startTestServer(
-    { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM_NUMBER: FROM, TWILIO_API_BASE: standin.url, SCMS_PUBLIC_URL: publicUrl, SCMS_CALL_MINUTE_SECONDS: '1' },
+    {
+      TWILIO_ACCOUNT_SID: SID,
+      TWILIO_AUTH_TOKEN: TOKEN,
+      TWILIO_FROM_NUMBER: FROM,
+      TWILIO_API_BASE: standin.url,
+      SCMS_PUBLIC_URL: publicUrl,
+      SCMS_CALL_MINUTE_SECONDS: '1',
+    },
     { port },
   );
   return {
@@ -52,12 +59,25 @@ export interface CommunityWithCalls {
   /** A home with these phones (created in this order). → house id */
   home: (address: string, phones: Phone[]) => Promise<string>;
   /** POST /api/scms/call-resident as the community's manager. */
-  call: (houseId: string, extra?: Record<string, unknown>) => Promise<{ status: number; json: Record<string, unknown> }>;
+  call: (
+    houseId: string,
+    extra?: Record<string, unknown>,
+  ) => Promise<{ status: number; json: Record<string, unknown> }>;
 }
 
-export async function communityWithCalls(t: TestServer, slug: string, settings: Record<string, unknown> | null): Promise<CommunityWithCalls> {
+export async function communityWithCalls(
+  t: TestServer,
+  slug: string,
+  settings: Record<string, unknown> | null,
+): Promise<CommunityWithCalls> {
   const fixture = await createCommunity(t.admin, slug, 'Palm Grove Estates');
-  const concern = await t.admin.collection('concerns').create({ name: 'Garage', hint: 'h', say: '<p>Your garage door is open.</p>', added_by: fixture.director.id, community: fixture.community.id });
+  const concern = await t.admin.collection('concerns').create({
+    name: 'Garage',
+    hint: 'h',
+    say: '<p>Your garage door is open.</p>',
+    added_by: fixture.director.id,
+    community: fixture.community.id,
+  });
   if (settings) {
     const director = await t.signIn(fixture.director.email);
     await director.collection('call_settings').create({ community: fixture.community.id, ...settings });
@@ -67,9 +87,17 @@ export async function communityWithCalls(t: TestServer, slug: string, settings: 
     fixture,
     concernId: concern.id,
     home: async (address, phones) => {
-      const house = await t.admin.collection('houses').create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
+      const house = await t.admin
+        .collection('houses')
+        .create({ address, city: 'Jupiter', state: 'FL', zip: '33458', community: fixture.community.id });
       for (const p of phones) {
-        await t.admin.collection('phones').create({ phone_number: p.number, type: p.type ?? 'cell', primary: p.primary ?? false, do_not_call: p.doNotCall ?? false, house: house.id });
+        await t.admin.collection('phones').create({
+          phone_number: p.number,
+          type: p.type ?? 'cell',
+          primary: p.primary ?? false,
+          do_not_call: p.doNotCall ?? false,
+          house: house.id,
+        });
       }
       return house.id;
     },
@@ -77,7 +105,11 @@ export async function communityWithCalls(t: TestServer, slug: string, settings: 
       const res = await fetch(`${t.url}/api/scms/call-resident`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: manager.authStore.token },
-        body: JSON.stringify({ h_id: houseId, concerns: [{ id: concern.id, name: 'Garage', selected: true }], ...extra }),
+        body: JSON.stringify({
+          h_id: houseId,
+          concerns: [{ id: concern.id, name: 'Garage', selected: true }],
+          ...extra,
+        }),
       });
       return { status: res.status, json: (await res.json()) as Record<string, unknown> };
     },
@@ -86,7 +118,10 @@ export async function communityWithCalls(t: TestServer, slug: string, settings: 
 
 /** POST /api/scms/call-jobs/run as superuser: dials what is due now. */
 export async function runDue(t: TestServer): Promise<{ dialled: number; interrupted: number; recovered: number }> {
-  const res = await fetch(`${t.url}/api/scms/call-jobs/run`, { method: 'POST', headers: { Authorization: t.admin.authStore.token } });
+  const res = await fetch(`${t.url}/api/scms/call-jobs/run`, {
+    method: 'POST',
+    headers: { Authorization: t.admin.authStore.token },
+  });
   if (res.status !== 200) throw new Error(`call-jobs/run answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { dialled: number; interrupted: number; recovered: number };
 }
@@ -95,7 +130,11 @@ export const attemptsOf = (t: TestServer, callId: string): Promise<RecordModel[]
   t.admin.collection('call_attempts').getFullList({ filter: `call = "${callId}"`, sort: 'sequence' });
 
 /** Waits until the job is over, running due attempts (as the cron would) every `tickMs` when `tick` is set. */
-export async function waitForJob(t: TestServer, callId: string, options: { tick?: boolean; timeoutMs?: number } = {}): Promise<RecordModel> {
+export async function waitForJob(
+  t: TestServer,
+  callId: string,
+  options: { tick?: boolean; timeoutMs?: number } = {},
+): Promise<RecordModel> {
   const deadline = Date.now() + (options.timeoutMs ?? 20_000);
   // At most one run a second: /api/scms/ routes share a rate limit.
   let lastRun = 0;
@@ -106,7 +145,10 @@ export async function waitForJob(t: TestServer, callId: string, options: { tick?
       const attempts = await attemptsOf(t, callId);
       if (attempts.every((a) => a.state === 'ended' || a.state === 'skipped')) return call;
     }
-    if (Date.now() > deadline) throw new Error(`call ${callId} did not end: ${JSON.stringify(call)} ${JSON.stringify(await attemptsOf(t, callId))}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `call ${callId} did not end: ${JSON.stringify(call)} ${JSON.stringify(await attemptsOf(t, callId))}`,
+      );
     if (options.tick && Date.now() - lastRun >= 1000) {
       lastRun = Date.now();
       await runDue(t);
@@ -117,5 +159,10 @@ export async function waitForJob(t: TestServer, callId: string, options: { tick?
 
 /** The attempts in a word each: [to_number, state, outcome, acknowledged]. */
 export async function attemptSummary(t: TestServer, callId: string): Promise<Array<[string, string, string, boolean]>> {
-  return (await attemptsOf(t, callId)).map((a) => [a.to_number as string, a.state as string, a.outcome as string, a.acknowledged as boolean]);
+  return (await attemptsOf(t, callId)).map((a) => [
+    a.to_number as string,
+    a.state as string,
+    a.outcome as string,
+    a.acknowledged as boolean,
+  ]);
 }

@@ -10,7 +10,13 @@
  * Responses are buffered before they are passed on, so the realtime stream
  * (server-sent events) does not work through this proxy.
  */
-import { createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as forward,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 export interface SeenRequest {
@@ -26,12 +32,17 @@ export type RequestMatcher = (request: SeenRequest) => boolean;
 
 /** Matches requests by method, path prefix and (optionally) a text their body contains. */
 export function matching(method: string, pathPrefix = '/', bodyIncludes?: string): RequestMatcher {
-  return (r) => r.method === method && r.path.startsWith(pathPrefix) && (bodyIncludes === undefined || r.body.includes(bodyIncludes));
+  return (r) =>
+    r.method === method &&
+    r.path.startsWith(pathPrefix) &&
+    (bodyIncludes === undefined || r.body.includes(bodyIncludes));
 }
 
 /** Requests that write records: creates, updates and batches (not sign-ins). */
 export const recordWrite: RequestMatcher = (r) =>
-  (r.method === 'POST' || r.method === 'PATCH') && (r.path.startsWith('/api/collections/') || r.path.startsWith('/api/batch')) && !r.path.includes('/auth-');
+  (r.method === 'POST' || r.method === 'PATCH') &&
+  (r.path.startsWith('/api/collections/') || r.path.startsWith('/api/batch')) &&
+  !r.path.includes('/auth-');
 
 export interface Hold {
   /** Resolves when a matching request arrived (and is being held). */
@@ -89,7 +100,12 @@ export async function startFlakyProxy(upstreamUrl: string): Promise<FlakyProxy> 
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
-    const seen: SeenRequest = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString('latin1'), outcome: 'pending' };
+    const seen: SeenRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      body: body.toString('latin1'),
+      outcome: 'pending',
+    };
     proxy.requests.push(seen);
     if (offline) {
       seen.outcome = 'refused';
@@ -138,7 +154,10 @@ export async function startFlakyProxy(upstreamUrl: string): Promise<FlakyProxy> 
         return;
       }
       const payload = Buffer.concat(parts);
-      res.writeHead(answer.statusCode ?? 502, { ...endToEnd(answer.headers), 'content-length': String(payload.length) });
+      res.writeHead(answer.statusCode ?? 502, {
+        ...endToEnd(answer.headers),
+        'content-length': String(payload.length),
+      });
       res.end(payload);
     }
   }

@@ -12,6 +12,10 @@ import { projectRoot } from '../../scripts/pocketbase/server.ts';
 export function loadHookLib<T>(name: string): T {
   const file = join(projectRoot, 'pocketbase', 'pb_hooks', 'lib', name);
   const module = { exports: {} as Record<string, unknown> };
-  runInNewContext(`(function (module, exports) {\n${readFileSync(file, 'utf8')}\n})`, {}, { filename: file })(module, module.exports);
+  runInNewContext(
+    `(function (module, exports) {\n${readFileSync(file, 'utf8')}\n})`,
+    {},
+    { filename: file },
+  )(module, module.exports);
   return module.exports as T;
 }

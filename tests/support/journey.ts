@@ -42,7 +42,14 @@ let axeSource: string | null = null;
 /** One line per violation and element, so a failure prints what to fix and where. */
 function describeViolations(violations: Result[]): string {
   return violations
-    .flatMap((v) => v.nodes.map((node) => `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(/\s+/g, ' ')))
+    .flatMap((v) =>
+      v.nodes.map((node) =>
+        `${v.impact} ${v.id} (${v.help}) at ${node.target.join(' ')}: ${node.failureSummary ?? ''}`.replace(
+          /\s+/g,
+          ' ',
+        ),
+      ),
+    )
     .join('\n');
 }
 
@@ -73,7 +80,12 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
 }
 
 /** Polls `read` (usually the superuser client) until `done` holds; returns the last value. */
-export async function waitUntil<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last = await read();
   while (!done(last)) {

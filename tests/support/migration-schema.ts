@@ -34,7 +34,11 @@ class FieldStandIn {
 }
 
 function fieldsList(initial: FieldDefinition[]) {
-  const list = [...initial] as FieldDefinition[] & { add: (f: FieldDefinition) => void; removeByName: (n: string) => void; getByName: (n: string) => FieldDefinition | undefined };
+  const list = [...initial] as FieldDefinition[] & {
+    add: (f: FieldDefinition) => void;
+    removeByName: (n: string) => void;
+    getByName: (n: string) => FieldDefinition | undefined;
+  };
   list.add = (field) => list.push(field);
   list.getByName = (name) => list.find((f) => f.name === name);
   list.removeByName = (name) => {
@@ -53,7 +57,17 @@ export function loadSchema(): Map<string, CollectionDefinition> {
       const existing = collections.get(name);
       if (existing) return existing;
       if (name !== 'users') throw new Error(`unknown collection ${name}`);
-      const users = { name: 'users', id: 'users', fields: fieldsList([{ name: 'email', type: 'email' }, { name: 'name', type: 'text' }, { name: 'password', type: 'password', min: 8, max: 71 }]), indexes: [], passwordAuth: {} };
+      const users = {
+        name: 'users',
+        id: 'users',
+        fields: fieldsList([
+          { name: 'email', type: 'email' },
+          { name: 'name', type: 'text' },
+          { name: 'password', type: 'password', min: 8, max: 71 },
+        ]),
+        indexes: [],
+        passwordAuth: {},
+      };
       collections.set('users', users);
       return users;
     },
@@ -67,15 +81,38 @@ export function loadSchema(): Map<string, CollectionDefinition> {
     migrate: (up: (a: typeof app) => void) => up(app),
     Collection: class {
       constructor(options: CollectionDefinition) {
-        Object.assign(this, { id: `c${counter++}`, ...options, indexes: options.indexes ?? [], fields: fieldsList(options.fields) });
+        Object.assign(this, {
+          id: `c${counter++}`,
+          ...options,
+          indexes: options.indexes ?? [],
+          fields: fieldsList(options.fields),
+        });
       }
     },
-    TextField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'text'); } },
-    SelectField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'select'); } },
-    RelationField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'relation'); } },
-    BoolField: class extends FieldStandIn { constructor(o: FieldDefinition) { super(o, 'bool'); } },
+    TextField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'text');
+      }
+    },
+    SelectField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'select');
+      }
+    },
+    RelationField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'relation');
+      }
+    },
+    BoolField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'bool');
+      }
+    },
   };
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     runInNewContext(readFileSync(join(dir, file), 'utf8'), sandbox, { filename: file });
   }
   return collections;

@@ -57,7 +57,12 @@ interface OpenAIError {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-function errorBody(message: string, type: string, param: string | null = null, code: string | null = null): OpenAIError {
+function errorBody(
+  message: string,
+  type: string,
+  param: string | null = null,
+  code: string | null = null,
+): OpenAIError {
   return { error: { message, type, param, code } };
 }
 
@@ -85,12 +90,34 @@ function estimateTokens(text: string): number {
 }
 
 function statusError(status: number): { type: string; code: string | null; message: string } {
-  if (status === 401) return { type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' };
-  if (status === 403) return { type: 'invalid_request_error', code: 'unsupported_country_region_territory', message: 'Country, region, or territory not supported' };
-  if (status === 404) return { type: 'invalid_request_error', code: 'model_not_found', message: 'The model does not exist or you do not have access to it.' };
-  if (status === 429) return { type: 'insufficient_quota', code: 'insufficient_quota', message: 'You exceeded your current quota, please check your plan and billing details.' };
-  if (status === 503) return { type: 'server_error', code: null, message: 'The engine is currently overloaded, please try again later' };
-  if (status >= 500) return { type: 'server_error', code: null, message: 'The server had an error while processing your request. Sorry about that!' };
+  if (status === 401)
+    return { type: 'invalid_request_error', code: 'invalid_api_key', message: 'Incorrect API key provided.' };
+  if (status === 403)
+    return {
+      type: 'invalid_request_error',
+      code: 'unsupported_country_region_territory',
+      message: 'Country, region, or territory not supported',
+    };
+  if (status === 404)
+    return {
+      type: 'invalid_request_error',
+      code: 'model_not_found',
+      message: 'The model does not exist or you do not have access to it.',
+    };
+  if (status === 429)
+    return {
+      type: 'insufficient_quota',
+      code: 'insufficient_quota',
+      message: 'You exceeded your current quota, please check your plan and billing details.',
+    };
+  if (status === 503)
+    return { type: 'server_error', code: null, message: 'The engine is currently overloaded, please try again later' };
+  if (status >= 500)
+    return {
+      type: 'server_error',
+      code: null,
+      message: 'The server had an error while processing your request. Sorry about that!',
+    };
   return { type: 'invalid_request_error', code: null, message: `Request failed with status ${status}.` };
 }
 
@@ -110,28 +137,55 @@ function validateChat(body: unknown): { error: OpenAIError } | { model: string; 
   }
   if (typeof b['model'] !== 'string') {
     return {
-      error: errorBody(`Invalid type for 'model': expected a string, but got ${typeName(b['model'])} instead.`, 'invalid_request_error', 'model', 'invalid_type'),
+      error: errorBody(
+        `Invalid type for 'model': expected a string, but got ${typeName(b['model'])} instead.`,
+        'invalid_request_error',
+        'model',
+        'invalid_type',
+      ),
     };
   }
   const messages = b['messages'];
   if (messages === undefined) {
-    return { error: errorBody("Missing required parameter: 'messages'.", 'invalid_request_error', 'messages', 'missing_required_parameter') };
+    return {
+      error: errorBody(
+        "Missing required parameter: 'messages'.",
+        'invalid_request_error',
+        'messages',
+        'missing_required_parameter',
+      ),
+    };
   }
   if (!Array.isArray(messages)) {
     return {
-      error: errorBody(`Invalid type for 'messages': expected an array of objects, but got ${typeName(messages)} instead.`, 'invalid_request_error', 'messages', 'invalid_type'),
+      error: errorBody(
+        `Invalid type for 'messages': expected an array of objects, but got ${typeName(messages)} instead.`,
+        'invalid_request_error',
+        'messages',
+        'invalid_type',
+      ),
     };
   }
   if (messages.length === 0) {
     return {
-      error: errorBody("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.", 'invalid_request_error', 'messages', 'empty_array'),
+      error: errorBody(
+        "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+        'invalid_request_error',
+        'messages',
+        'empty_array',
+      ),
     };
   }
   for (let i = 0; i < messages.length; i++) {
     const m: unknown = messages[i];
     if (m === null || typeof m !== 'object' || Array.isArray(m)) {
       return {
-        error: errorBody(`Invalid type for 'messages[${i}]': expected an object, but got ${typeName(m)} instead.`, 'invalid_request_error', `messages[${i}]`, 'invalid_type'),
+        error: errorBody(
+          `Invalid type for 'messages[${i}]': expected an object, but got ${typeName(m)} instead.`,
+          'invalid_request_error',
+          `messages[${i}]`,
+          'invalid_type',
+        ),
       };
     }
     const msg = m as Record<string, unknown>;
@@ -158,7 +212,14 @@ function validateChat(body: unknown): { error: OpenAIError } | { model: string; 
     }
   }
   if (b['stream'] === true) {
-    return { error: errorBody('stream: true is not supported by the test stand-in.', 'invalid_request_error', 'stream', 'unsupported_value') };
+    return {
+      error: errorBody(
+        'stream: true is not supported by the test stand-in.',
+        'invalid_request_error',
+        'stream',
+        'unsupported_value',
+      ),
+    };
   }
   return { model: b['model'], messages: messages as ChatMessage[] };
 }
@@ -234,20 +295,37 @@ export async function startOpenAIStandin(options: OpenAIStandinOptions = {}): Pr
         return;
       }
       if (given !== options.apiKey) {
-        sendJson(res, 401, errorBody(`Incorrect API key provided: ${maskKey(given || auth)}.`, 'invalid_request_error', null, 'invalid_api_key'));
+        sendJson(
+          res,
+          401,
+          errorBody(
+            `Incorrect API key provided: ${maskKey(given || auth)}.`,
+            'invalid_request_error',
+            null,
+            'invalid_api_key',
+          ),
+        );
         return;
       }
     }
 
     if (path === '/v1/models' && method === 'GET') {
-      sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created, owned_by: 'scms-standin' })) });
+      sendJson(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created, owned_by: 'scms-standin' })),
+      });
       return;
     }
     const modelPath = /^\/v1\/models\/(.+)$/.exec(path);
     if (modelPath && method === 'GET') {
       const id = decodeURIComponent(modelPath[1] ?? '');
       if (models.includes(id)) sendJson(res, 200, { id, object: 'model', created, owned_by: 'scms-standin' });
-      else sendJson(res, 404, errorBody(`The model '${id}' does not exist`, 'invalid_request_error', 'model', 'model_not_found'));
+      else
+        sendJson(
+          res,
+          404,
+          errorBody(`The model '${id}' does not exist`, 'invalid_request_error', 'model', 'model_not_found'),
+        );
       return;
     }
     if (path !== '/v1/chat/completions' || method !== 'POST') {
@@ -287,7 +365,12 @@ export async function startOpenAIStandin(options: OpenAIStandinOptions = {}): Pr
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
         prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
       service_tier: 'default',
       system_fingerprint: 'fp_standin',
@@ -297,7 +380,11 @@ export async function startOpenAIStandin(options: OpenAIStandinOptions = {}): Pr
   const server = http.createServer((req, res) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) {
-        sendJson(res, 500, errorBody(`Stand-in failure: ${err instanceof Error ? err.message : String(err)}`, 'server_error'));
+        sendJson(
+          res,
+          500,
+          errorBody(`Stand-in failure: ${err instanceof Error ? err.message : String(err)}`, 'server_error'),
+        );
       } else {
         res.destroy();
       }

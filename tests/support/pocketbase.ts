@@ -36,7 +36,8 @@ export async function startTestServer(
   // In demo mode health says ready only after the demo seed (readiness.pb.js):
   // such a test seeds (or marks the seed done) itself once the server listens.
   const startedWhen = env.SCMS_DEMO === '1' ? 'listening' : 'ready';
-  const start = (port?: number, superuser?: typeof SUPERUSER) => startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen });
+  const start = (port?: number, superuser?: typeof SUPERUSER) =>
+    startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen });
   const server = await start(options.port, SUPERUSER);
   const client = () => {
     const pb = new PocketBase(server.url);
@@ -78,7 +79,11 @@ export interface CommunityFixture {
 }
 
 /** Creates a community and its three staff members (as superuser). */
-export async function createCommunity(admin: PocketBase, slug: string, name = `Community ${slug}`): Promise<CommunityFixture> {
+export async function createCommunity(
+  admin: PocketBase,
+  slug: string,
+  name = `Community ${slug}`,
+): Promise<CommunityFixture> {
   const community = await admin.collection('communities').create({ name, address: `1 ${slug} Way, Palm Beach, FL` });
   const staff = {} as Record<'director' | 'manager' | 'regular', { id: string; email: string }>;
   for (const type of ['director', 'manager', 'regular'] as const) {

@@ -8,8 +8,25 @@ export const STAMP = '2026-01-01 00:00:00.000Z';
 
 export function houseRecord(overrides: Partial<HouseRecord> = {}): HouseRecord {
   return {
-    id: 'h1', created: STAMP, updated: STAMP, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: '', security_code: '',
-    note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: 'c1',
+    id: 'h1',
+    created: STAMP,
+    updated: STAMP,
+    address: '12 Palm Way',
+    apt: '',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    image: '',
+    member_number: '',
+    security_code: '',
+    note: '',
+    pending_call_concerns_ids: '',
+    house_check: false,
+    house_check_start_date: '',
+    house_check_end_date: '',
+    house_check_last_date: '',
+    house_check_note: '',
+    community: 'c1',
     ...overrides,
   };
 }

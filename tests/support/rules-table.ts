@@ -12,7 +12,16 @@ export const ACTORS = ['anonymous', 'regular A', 'manager A', 'director A', 'dir
 export type Actor = (typeof ACTORS)[number];
 export const OPS = ['list', 'view', 'create', 'update', 'delete'] as const;
 export type Op = (typeof OPS)[number];
-export const COLLECTIONS = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports', 'calls'] as const;
+export const COLLECTIONS = [
+  'communities',
+  'users',
+  'houses',
+  'residents',
+  'phones',
+  'concerns',
+  'reports',
+  'calls',
+] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
 
 /**
@@ -46,10 +55,14 @@ export interface World {
 /** The user behind an actor; anonymous borrows director A so that only the missing sign-in can make it fail. */
 export function userOf(w: World, actor: Actor): string {
   switch (actor) {
-    case 'regular A': return w.a.regular.id;
-    case 'manager A': return w.a.manager.id;
-    case 'director B': return w.b.director.id;
-    default: return w.a.director.id;
+    case 'regular A':
+      return w.a.regular.id;
+    case 'manager A':
+      return w.a.manager.id;
+    case 'director B':
+      return w.b.director.id;
+    default:
+      return w.a.director.id;
   }
 }
 
@@ -64,20 +77,57 @@ export function valid(w: World, collection: CollectionName, actor: Actor): Body 
       return { name: 'New community', address: '9 New Way' };
     case 'users': {
       const email = `${newId()}@scms.test`;
-      return { email, password: TEST_PASSWORD, passwordConfirm: TEST_PASSWORD, first_name: 'New', last_name: 'Officer', type: 'regular', community };
+      return {
+        email,
+        password: TEST_PASSWORD,
+        passwordConfirm: TEST_PASSWORD,
+        first_name: 'New',
+        last_name: 'Officer',
+        type: 'regular',
+        community,
+      };
     }
     case 'houses':
-      return { address: '2 Ocean Dr', city: 'Jupiter', state: 'FL', zip: '33458', note: 'gate code at the back', community };
+      return {
+        address: '2 Ocean Dr',
+        city: 'Jupiter',
+        state: 'FL',
+        zip: '33458',
+        note: 'gate code at the back',
+        community,
+      };
     case 'residents':
       return { first_name: 'Ann', last_name: 'Lee', owner: true, house: w.seed.houseA };
     case 'phones':
       return { phone_number: '+15615550101', primary: true, type: 'cell', house: w.seed.houseA };
     case 'concerns':
-      return { name: 'Open garage', hint: 'garage open at night', say: 'Your garage door is open.', added_by: userOf(w, actor), community };
+      return {
+        name: 'Open garage',
+        hint: 'garage open at night',
+        say: 'Your garage door is open.',
+        added_by: userOf(w, actor),
+        community,
+      };
     case 'reports':
-      return { narative: 'All quiet.', type: 'house_check', weather: 'clear', incident_time: INCIDENT_TIME, community, created_by: userOf(w, actor), house: w.seed.houseA };
+      return {
+        narative: 'All quiet.',
+        type: 'house_check',
+        weather: 'clear',
+        incident_time: INCIDENT_TIME,
+        community,
+        created_by: userOf(w, actor),
+        house: w.seed.houseA,
+      };
     case 'calls':
-      return { house: w.seed.houseA, community, concerns: [w.seed.concernA], to_number: '+15615550102', script: 'Hello.', status: 'queued', created_by: userOf(w, actor) };
+      return {
+        house: w.seed.houseA,
+        community,
+        concerns: [w.seed.concernA],
+        to_number: '+15615550102',
+        script: 'Hello.',
+        status: 'queued',
+        created_by: userOf(w, actor),
+      };
   }
 }
 
@@ -108,7 +158,8 @@ export async function buildWorld(t: TestServer): Promise<World> {
   const a = await createCommunity(t.admin, 'a');
   const b = await createCommunity(t.admin, 'b');
   const make = async (collection: CollectionName, data: Body) => (await t.admin.collection(collection).create(data)).id;
-  const house = (community: string, address: string) => make('houses', { address, city: 'Jupiter', state: 'FL', zip: '33458', community });
+  const house = (community: string, address: string) =>
+    make('houses', { address, city: 'Jupiter', state: 'FL', zip: '33458', community });
   const houseA = await house(a.community.id, '1 Main St');
   const houseA2 = await house(a.community.id, '3 Main St');
   const houseB = await house(b.community.id, '5 Other St');
@@ -116,9 +167,31 @@ export async function buildWorld(t: TestServer): Promise<World> {
   const residentB = await make('residents', { first_name: 'Bob', last_name: 'B', house: houseB });
   const phoneA = await make('phones', { phone_number: '+15615550001', house: houseA });
   const phoneB = await make('phones', { phone_number: '+15615550002', house: houseB });
-  const concernA = await make('concerns', { name: 'Noise', hint: 'loud music', say: 'Please lower the music.', added_by: a.director.id, community: a.community.id });
-  const reportA = await make('reports', { narative: 'Seeded.', type: 'loud_noise', weather: 'clear', incident_time: INCIDENT_TIME, community: a.community.id, created_by: a.regular.id, house: houseA });
-  const callA = await make('calls', { house: houseA, community: a.community.id, concerns: [concernA], to_number: '+15615550001', script: 'Hello.', status: 'completed', created_by: a.director.id });
+  const concernA = await make('concerns', {
+    name: 'Noise',
+    hint: 'loud music',
+    say: 'Please lower the music.',
+    added_by: a.director.id,
+    community: a.community.id,
+  });
+  const reportA = await make('reports', {
+    narative: 'Seeded.',
+    type: 'loud_noise',
+    weather: 'clear',
+    incident_time: INCIDENT_TIME,
+    community: a.community.id,
+    created_by: a.regular.id,
+    house: houseA,
+  });
+  const callA = await make('calls', {
+    house: houseA,
+    community: a.community.id,
+    concerns: [concernA],
+    to_number: '+15615550001',
+    script: 'Hello.',
+    status: 'completed',
+    created_by: a.director.id,
+  });
   // One password sign-in per actor: the rate limiter allows 20 a minute.
   const pb: Record<Actor, PocketBase> = {
     anonymous: t.client(),
@@ -127,7 +200,13 @@ export async function buildWorld(t: TestServer): Promise<World> {
     'director A': await t.signIn(a.director.email),
     'director B': await t.signIn(b.director.email),
   };
-  return { t, a, b, pb, seed: { houseA, houseA2, residentA, phoneA, concernA, reportA, callA, houseB, residentB, phoneB } };
+  return {
+    t,
+    a,
+    b,
+    pb,
+    seed: { houseA, houseA2, residentA, phoneA, concernA, reportA, callA, houseB, residentB, phoneB },
+  };
 }
 
 export interface Cell {
@@ -144,7 +223,8 @@ export interface Cell {
 }
 
 export function cellName(c: Cell): string {
-  const outcome = c.expect === 'allowed' ? 'allowed' : c.expect === 'empty' ? 'denied (empty list)' : `denied (${c.expect})`;
+  const outcome =
+    c.expect === 'allowed' ? 'allowed' : c.expect === 'empty' ? 'denied (empty list)' : `denied (${c.expect})`;
   return `${c.collection} · ${c.op}${c.what ? ` ${c.what}` : ''} · ${c.actor} → ${outcome}`;
 }
 

@@ -97,5 +97,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
 /** The text of a message with quoted-printable soft breaks and escapes undone. */
 export function decodedMail(raw: string): string {
-  return raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return raw
+    .replace(/=\r\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }

@@ -24,18 +24,35 @@ globalThis.ResizeObserver ??= class {
   disconnect() {}
 } as unknown as typeof ResizeObserver;
 
-const fake = vi.hoisted(() => ({ db: null as unknown as ScmsDatabase, status: { online: true, syncing: false, authRequired: false, lastError: null } as EngineStatus }));
+const fake = vi.hoisted(() => ({
+  db: null as unknown as ScmsDatabase,
+  status: { online: true, syncing: false, authRequired: false, lastError: null } as EngineStatus,
+}));
 vi.mock('../../src/data/DataProvider.tsx', () => ({
-  useSyncEngine: () => ({ db: fake.db, subscribe: () => () => undefined, getStatus: () => fake.status, loadReportRange: async () => undefined }),
+  useSyncEngine: () => ({
+    db: fake.db,
+    subscribe: () => () => undefined,
+    getStatus: () => fake.status,
+    loadReportRange: async () => undefined,
+  }),
 }));
 
 const USER = 'officer00000002';
-const MESSAGE = 'The rewritten narrative has 10,125 characters, more than the 4,500 a narrative may hold. Shorten the original narrative and try Ai Assist again.';
+const MESSAGE =
+  'The rewritten narrative has 10,125 characters, more than the 4,500 a narrative may hold. Shorten the original narrative and try Ai Assist again.';
 let run = 0;
 
 beforeEach(() => {
   fake.db = userDatabase(`aitoolong${String(++run).padStart(6, '0')}`);
-  pb.authStore.save('test-token', { id: USER, collectionId: '_pb_users_auth_', collectionName: 'users', type: 'regular', community: 'community000001', first_name: 'Sam', last_name: 'Lee' });
+  pb.authStore.save('test-token', {
+    id: USER,
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
+    type: 'regular',
+    community: 'community000001',
+    first_name: 'Sam',
+    last_name: 'Lee',
+  });
 });
 
 afterEach(() => {
@@ -46,7 +63,11 @@ afterEach(() => {
 
 it("a rewrite too long for a narrative: 'Fail' with the server's words, no Ai Generated tab, the original kept", async () => {
   const send = vi.spyOn(pb, 'send').mockRejectedValue(
-    new ClientResponseError({ url: 'http://127.0.0.1/api/scms/ai-assist', status: 422, response: { error: true, code: 422, message: MESSAGE } }),
+    new ClientResponseError({
+      url: 'http://127.0.0.1/api/scms/ai-assist',
+      status: 422,
+      response: { error: true, code: 422, message: MESSAGE },
+    }),
   );
   render(
     <ToastProvider>

@@ -17,10 +17,17 @@ test('vite build warns about nothing and emits the service worker', () => {
     // make Vite bundle React's development build.
     const env = { ...process.env };
     delete env.NODE_ENV;
-    const build = spawnSync(process.execPath, [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: projectRoot, encoding: 'utf8', env });
+    const build = spawnSync(
+      process.execPath,
+      [join(projectRoot, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--emptyOutDir'],
+      { cwd: projectRoot, encoding: 'utf8', env },
+    );
     expect(build.status, build.stderr).toBe(0);
     const printed = `${build.stdout}\n${build.stderr}`;
-    expect(printed.split('\n').filter((line) => /warn|deprecat/i.test(line)), printed).toEqual([]);
+    expect(
+      printed.split('\n').filter((line) => /warn|deprecat/i.test(line)),
+      printed,
+    ).toEqual([]);
     expect(existsSync(join(outDir, 'sw.js'))).toBe(true);
     expect(existsSync(join(outDir, 'index.html'))).toBe(true);
   } finally {

@@ -3,7 +3,11 @@ import { latestCallWord, type CallAttemptFields } from '../../src/domain/callOut
 import { quietHoursQuestion } from '../../src/domain/quietHours.ts';
 
 const time = (date: string) => date.slice(11, 16);
-const ended = (outcome: string, at = '2026-11-24 10:42:07.000Z'): CallAttemptFields => ({ state: 'ended', outcome, ended_at: at });
+const ended = (outcome: string, at = '2026-11-24 10:42:07.000Z'): CallAttemptFields => ({
+  state: 'ended',
+  outcome,
+  ended_at: at,
+});
 const skipped: CallAttemptFields = { state: 'skipped', outcome: '', ended_at: '' };
 const done = (outcome: string, acknowledged = false) => ({ progress: 'done', outcome, acknowledged });
 
@@ -12,7 +16,11 @@ describe("the home card's word for the latest call", () => {
     ['answered', [ended('answered')], 'Answered 10:42'],
     ['answered on a retry', [ended('busy', '2026-11-24 10:30:00.000Z'), ended('answered')], 'Answered 10:42'],
     ['voicemail', [ended('voicemail')], 'Voicemail'],
-    ['no answer after 3 tries', [ended('no_answer'), ended('no_answer'), skipped, ended('no_answer')], 'No answer after 3 tries'],
+    [
+      'no answer after 3 tries',
+      [ended('no_answer'), ended('no_answer'), skipped, ended('no_answer')],
+      'No answer after 3 tries',
+    ],
     ['no answer once', [ended('no_answer')], 'No answer'],
     ['busy', [ended('busy'), ended('busy')], 'Busy'],
     ['failed', [ended('failed')], 'Failed'],

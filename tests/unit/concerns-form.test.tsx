@@ -35,7 +35,11 @@ describe('concern form', () => {
     await fill('Hint', 'h'.repeat(201));
     await fill('What the call says', 's'.repeat(351));
     await userEvent.click(screen.getByRole('button', { name: 'Add Concern' }));
-    expect(alerts()).toEqual(['Field must not exceed 100 characters', 'Field must not exceed 200 characters', 'Field must not exceed 350 characters']);
+    expect(alerts()).toEqual([
+      'Field must not exceed 100 characters',
+      'Field must not exceed 200 characters',
+      'Field must not exceed 350 characters',
+    ]);
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -54,16 +58,36 @@ describe('concern form', () => {
   it('editing shows the text without paragraph tags and previews the whole script', async () => {
     const stamp = '2026-01-10 08:00:00.000Z';
     const concern: ConcernRecord = {
-      id: 'concern00000001', created: stamp, updated: stamp, name: 'Open garage door', hint: 'Garage open after dark',
-      say: '<p>Your garage door is open.</p>', added_by: 'director0000001', community: 'community000001',
+      id: 'concern00000001',
+      created: stamp,
+      updated: stamp,
+      name: 'Open garage door',
+      hint: 'Garage open after dark',
+      say: '<p>Your garage door is open.</p>',
+      added_by: 'director0000001',
+      community: 'community000001',
     };
     const onSubmit = vi.fn<(values: ConcernValues) => Promise<void>>().mockResolvedValue();
-    render(<ConcernForm concern={concern} communityName="Palm Grove Estates" onSubmit={onSubmit} blockedReason={null} />);
+    render(
+      <ConcernForm concern={concern} communityName="Palm Grove Estates" onSubmit={onSubmit} blockedReason={null} />,
+    );
     expect(field('What the call says').value).toBe('Your garage door is open.');
-    expect(screen.getByText('Hello. This is Palm Grove Estates security team. Your garage door is open. Thank you. Good bye.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Hello. This is Palm Grove Estates security team. Your garage door is open. Thank you. Good bye.',
+      ),
+    ).toBeTruthy();
     await fill('What the call says', 'Please close your garage door.');
-    expect(screen.getByText('Hello. This is Palm Grove Estates security team. Please close your garage door. Thank you. Good bye.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Hello. This is Palm Grove Estates security team. Please close your garage door. Thank you. Good bye.',
+      ),
+    ).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
-    expect(onSubmit.mock.calls[0]![0]).toEqual({ name: 'Open garage door', hint: 'Garage open after dark', say: 'Please close your garage door.' });
+    expect(onSubmit.mock.calls[0]![0]).toEqual({
+      name: 'Open garage door',
+      hint: 'Garage open after dark',
+      say: 'Please close your garage door.',
+    });
   });
 });

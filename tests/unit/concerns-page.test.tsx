@@ -20,11 +20,28 @@ const COMMUNITY = 'community000001';
 const stamp = '2026-01-10 08:00:00.000Z';
 
 const concern = (id: string, name: string, hint: string, say: string): ConcernRecord => ({
-  id, created: stamp, updated: stamp, name, hint, say, added_by: 'director0000001', community: COMMUNITY,
+  id,
+  created: stamp,
+  updated: stamp,
+  name,
+  hint,
+  say,
+  added_by: 'director0000001',
+  community: COMMUNITY,
 });
 const CONCERNS = [
-  concern('concern00000001', 'Open garage door', 'Garage open after dark', '<p>Your garage door was found open tonight.</p><p>Please close it.</p>'),
-  concern('concern00000002', 'Package at the door', 'Parcel left outside', 'A package is waiting at your front door &amp; may get wet.'),
+  concern(
+    'concern00000001',
+    'Open garage door',
+    'Garage open after dark',
+    '<p>Your garage door was found open tonight.</p><p>Please close it.</p>',
+  ),
+  concern(
+    'concern00000002',
+    'Package at the door',
+    'Parcel left outside',
+    'A package is waiting at your front door &amp; may get wet.',
+  ),
 ];
 
 beforeAll(() => {
@@ -42,9 +59,23 @@ let run = 0;
 async function renderAs(type: UserType) {
   const id = `${type.slice(0, 7).padEnd(7, '0')}${String(++run).padStart(8, '0')}`;
   const db = userDatabase(id);
-  await db.communities.put({ id: COMMUNITY, created: stamp, updated: stamp, name: 'Palm Grove Estates', address: '1 Palm Way' });
+  await db.communities.put({
+    id: COMMUNITY,
+    created: stamp,
+    updated: stamp,
+    name: 'Palm Grove Estates',
+    address: '1 Palm Way',
+  });
   await db.concerns.bulkPut(CONCERNS);
-  pb.authStore.save('test-token', { id, collectionId: '_pb_users_auth_', collectionName: 'users', type, community: COMMUNITY, first_name: 'Pat', last_name: 'Doe' });
+  pb.authStore.save('test-token', {
+    id,
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
+    type,
+    community: COMMUNITY,
+    first_name: 'Pat',
+    last_name: 'Doe',
+  });
   render(
     <ToastProvider>
       <MemoryRouter>
@@ -60,7 +91,10 @@ async function renderAs(type: UserType) {
 describe('concerns screen', () => {
   it.each(['manager', 'regular'] as const)('a %s sees the concerns but no management controls', async (type) => {
     await renderAs(type);
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['Open garage door', 'Package at the door']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Open garage door',
+      'Package at the door',
+    ]);
     expect(screen.queryByRole('button', { name: 'Add Concern' })).toBeNull();
     expect(screen.queryByRole('button', { name: /^(Edit|Delete) / })).toBeNull();
   });
@@ -78,11 +112,15 @@ describe('concerns screen', () => {
     await renderAs('regular');
     const card = screen.getByRole('heading', { name: 'Open garage door' }).closest<HTMLElement>('[role="listitem"]')!;
     expect(within(card).getByText('Garage open after dark')).toBeTruthy();
-    expect(within(card).getByText(
-      'Hello. This is Palm Grove Estates security team. Your garage door was found open tonight. Please close it. Thank you. Good bye.',
-    )).toBeTruthy();
+    expect(
+      within(card).getByText(
+        'Hello. This is Palm Grove Estates security team. Your garage door was found open tonight. Please close it. Thank you. Good bye.',
+      ),
+    ).toBeTruthy();
     expect(card.textContent).not.toContain('<p>');
-    const other = screen.getByRole('heading', { name: 'Package at the door' }).closest<HTMLElement>('[role="listitem"]')!;
+    const other = screen
+      .getByRole('heading', { name: 'Package at the door' })
+      .closest<HTMLElement>('[role="listitem"]')!;
     expect(other.textContent).toContain('A package is waiting at your front door & may get wet.');
   });
 
@@ -106,7 +144,9 @@ describe('concerns screen', () => {
       window.dispatchEvent(new Event('offline'));
       expect(await screen.findByText('You are offline — managing concerns needs a connection.')).toBeTruthy();
       expect((screen.getByRole('button', { name: 'Add Concern' }) as HTMLButtonElement).disabled).toBe(true);
-      expect((screen.getByRole('button', { name: 'Delete Open garage door' }) as HTMLButtonElement).disabled).toBe(true);
+      expect((screen.getByRole('button', { name: 'Delete Open garage door' }) as HTMLButtonElement).disabled).toBe(
+        true,
+      );
     } finally {
       Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => true });
     }
@@ -117,7 +157,11 @@ describe('no user id (spec §2, §8)', () => {
   it('warns, waits 2 seconds, clears the session and goes to /', () => {
     vi.useFakeTimers();
     // A saved session whose record has lost its id.
-    pb.authStore.save('test-token', { collectionId: '_pb_users_auth_', collectionName: 'users', type: 'director' } as never);
+    pb.authStore.save('test-token', {
+      collectionId: '_pb_users_auth_',
+      collectionName: 'users',
+      type: 'director',
+    } as never);
     render(
       <ToastProvider>
         <MemoryRouter initialEntries={['/concerns']}>

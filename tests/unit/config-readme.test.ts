@@ -11,7 +11,13 @@ test.each(CONFIG.map((entry) => [entry.name]))('the README configuration table l
 });
 
 test('every variable the scripts read is in the configuration list', () => {
-  const sources = ['scripts/services.ts', 'scripts/dev.ts', 'scripts/config.ts', 'scripts/browser/chromium.ts', 'scripts/pocketbase/install.ts']
+  const sources = [
+    'scripts/services.ts',
+    'scripts/dev.ts',
+    'scripts/config.ts',
+    'scripts/browser/chromium.ts',
+    'scripts/pocketbase/install.ts',
+  ]
     .map((file) => readFileSync(join(projectRoot, file), 'utf8'))
     .join('\n');
   const read = new Set([...sources.matchAll(/env\('([A-Z_]+)'\)|process\.env\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]));

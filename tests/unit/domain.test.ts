@@ -80,7 +80,13 @@ describe('catalogues', () => {
 
 describe('call script (spec §2)', () => {
   test('intro with the community name, each concern without markup, outro', () => {
-    expect(composeScript('Palm Grove', ['<p>The gate is open.</p>', '<p>Water&nbsp;leak &amp; flooding</p><p>Call us.</p>', '<p></p>'])).toBe(
+    expect(
+      composeScript('Palm Grove', [
+        '<p>The gate is open.</p>',
+        '<p>Water&nbsp;leak &amp; flooding</p><p>Call us.</p>',
+        '<p></p>',
+      ]),
+    ).toBe(
       'Hello. This is Palm Grove security team. The gate is open. Water leak & flooding Call us. Thank you. Good bye.',
     );
   });

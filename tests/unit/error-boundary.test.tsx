@@ -54,7 +54,11 @@ function boundaryReport(prefix: string): unknown[] | undefined {
 describe('list items', () => {
   test('a home card that throws shows Something went wrong in its place; the other cards render', async () => {
     // A record the card cannot draw: an object where the note's text belongs.
-    await db.houses.bulkPut([house(), house({ id: 'h2', address: '7 Ocean Dr', note: { broken: true } as unknown as string }), house({ id: 'h3', address: '3 Bay Rd' })]);
+    await db.houses.bulkPut([
+      house(),
+      house({ id: 'h2', address: '7 Ocean Dr', note: { broken: true } as unknown as string }),
+      house({ id: 'h3', address: '3 Bay Rd' }),
+    ]);
     render(
       <ToastProvider>
         <HomesPage />

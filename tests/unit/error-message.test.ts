@@ -2,7 +2,8 @@ import { ClientResponseError } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
 import { errorMessage, fieldErrors, GENERIC_ERROR } from '../../src/api/errorMessage.ts';
 
-const pbError = (status: number, response: Record<string, unknown>) => new ClientResponseError({ url: 'http://x/api', status, response });
+const pbError = (status: number, response: Record<string, unknown>) =>
+  new ClientResponseError({ url: 'http://x/api', status, response });
 
 describe('the failure-message builder (spec §8)', () => {
   test('a response without a code or status gives the generic message', () => {
@@ -14,20 +15,37 @@ describe('the failure-message builder (spec §8)', () => {
     const error = pbError(400, {
       status: 400,
       message: 'Failed to create record.',
-      data: { address: { code: 'validation_required', message: 'Cannot be blank.' }, zip: { code: 'x', message: 'Too long.' } },
+      data: {
+        address: { code: 'validation_required', message: 'Cannot be blank.' },
+        zip: { code: 'x', message: 'Too long.' },
+      },
     });
     expect(errorMessage(error)).toBe('address: Cannot be blank. zip: Too long.');
     expect(fieldErrors(error)).toEqual({ address: 'Cannot be blank.', zip: 'Too long.' });
   });
   test('without field errors the server message is used (the original API said code, PocketBase says status)', () => {
-    expect(errorMessage(pbError(403, { status: 403, message: 'Only superusers can perform this action.', data: {} }))).toBe('Only superusers can perform this action.');
+    expect(
+      errorMessage(pbError(403, { status: 403, message: 'Only superusers can perform this action.', data: {} })),
+    ).toBe('Only superusers can perform this action.');
     expect(errorMessage({ response: { code: 404, message: 'Not here' } })).toBe('Not here');
   });
   test('a failed batch reports the field errors of the request that failed', () => {
     const error = pbError(400, {
       status: 400,
       message: 'Batch transaction failed.',
-      data: { requests: { 1: { code: 'batch_request_failed', message: 'Batch request failed.', response: { status: 400, message: 'Failed.', data: { type: { code: 'validation_invalid_value', message: 'Invalid value nonsense.' } } } } } },
+      data: {
+        requests: {
+          1: {
+            code: 'batch_request_failed',
+            message: 'Batch request failed.',
+            response: {
+              status: 400,
+              message: 'Failed.',
+              data: { type: { code: 'validation_invalid_value', message: 'Invalid value nonsense.' } },
+            },
+          },
+        },
+      },
     });
     expect(fieldErrors(error)).toEqual({ type: 'Invalid value nonsense.' });
     expect(errorMessage(error)).toBe('type: Invalid value nonsense.');

@@ -25,7 +25,14 @@ function signIn(pb: PocketBase, userId: string): void {
   pb.authStore.save(`auth-token-of-${userId}`, { id: userId, collectionName: 'users' } as unknown as AuthRecord);
 }
 
-const offline = () => new ClientResponseError({ url: 'http://x.test/api/files/token', status: 0, response: {}, isAbort: false, originalError: new TypeError('Failed to fetch') });
+const offline = () =>
+  new ClientResponseError({
+    url: 'http://x.test/api/files/token',
+    status: 0,
+    response: {},
+    isAbort: false,
+    originalError: new TypeError('Failed to fetch'),
+  });
 
 let pb: PocketBase;
 let source: FileTokenSource;
@@ -94,7 +101,7 @@ describe('one token for every image on screen', () => {
 });
 
 describe('offline and back', () => {
-  test('offline: settled with no token (images ask the worker\'s cache); tried again later', async () => {
+  test("offline: settled with no token (images ask the worker's cache); tried again later", async () => {
     getToken.mockRejectedValueOnce(offline());
     source.subscribe(() => {});
     await settle();
@@ -105,7 +112,7 @@ describe('offline and back', () => {
     expect(source.getSnapshot()).toEqual({ token: expect.stringMatching(/\.sig1$/), settled: true });
   });
 
-  test("back online: a token at once, not at the next retry", async () => {
+  test('back online: a token at once, not at the next retry', async () => {
     getToken.mockRejectedValueOnce(offline());
     source.subscribe(() => {});
     await settle();
@@ -130,7 +137,7 @@ describe('offline and back', () => {
 });
 
 describe('whose token', () => {
-  test('another user signing in never sees the previous user\'s token', async () => {
+  test("another user signing in never sees the previous user's token", async () => {
     const seen: Array<string | null> = [];
     source.subscribe(() => seen.push(source.getSnapshot().token));
     await settle();
@@ -139,7 +146,9 @@ describe('whose token', () => {
     await settle();
     const token = source.getSnapshot().token!;
     expect(JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).id).toBe('user00000000002');
-    expect(seen.filter(Boolean).map((t) => JSON.parse(Buffer.from(t!.split('.')[1]!, 'base64url').toString()).id)).toEqual(['user00000000001', 'user00000000002']);
+    expect(
+      seen.filter(Boolean).map((t) => JSON.parse(Buffer.from(t!.split('.')[1]!, 'base64url').toString()).id),
+    ).toEqual(['user00000000001', 'user00000000002']);
   });
 
   test('a token that arrives after its user signed out is not shown', async () => {
@@ -152,7 +161,7 @@ describe('whose token', () => {
     expect(source.getSnapshot().token).toBeNull();
   });
 
-  test('another user signing in while the first user\'s token is on its way gets a token of their own', async () => {
+  test("another user signing in while the first user's token is on its way gets a token of their own", async () => {
     let answer: (token: string) => void = () => {};
     getToken.mockImplementationOnce(() => new Promise<string>((resolve) => (answer = resolve)));
     source.subscribe(() => {});
@@ -186,7 +195,9 @@ describe('whose token', () => {
 });
 
 test('withFileToken adds the token to a URL with or without a query, and nothing when there is none', () => {
-  expect(withFileToken('/api/files/houses/h1/a.png?thumb=400x300', 'a.b.c')).toBe('/api/files/houses/h1/a.png?thumb=400x300&token=a.b.c');
+  expect(withFileToken('/api/files/houses/h1/a.png?thumb=400x300', 'a.b.c')).toBe(
+    '/api/files/houses/h1/a.png?thumb=400x300&token=a.b.c',
+  );
   expect(withFileToken('/api/files/reports/r1/b.png', 'a.b.c')).toBe('/api/files/reports/r1/b.png?token=a.b.c');
   expect(withFileToken('/api/files/reports/r1/b.png', null)).toBe('/api/files/reports/r1/b.png');
 });

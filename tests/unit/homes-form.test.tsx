@@ -19,9 +19,21 @@ function house(overrides: Partial<HouseRecord> = {}): HouseRecord {
   return houseRecord({ apt: 'B', state: 'Ak', member_number: 'M-77', security_code: '4321', ...overrides });
 }
 
-function card(home: Partial<HouseWithPeople> & { house: HouseRecord }, props: Partial<Parameters<typeof HomeCard>[0]> = {}) {
+function card(
+  home: Partial<HouseWithPeople> & { house: HouseRecord },
+  props: Partial<Parameters<typeof HomeCard>[0]> = {},
+) {
   const handlers = { onCall: vi.fn(), onEdit: vi.fn(), onHouseCheck: vi.fn() };
-  render(<HomeCard home={{ residents: [], phones: [], ...home }} imageUrl={null} notices={[]} callDisabledReason={null} {...handlers} {...props} />);
+  render(
+    <HomeCard
+      home={{ residents: [], phones: [], ...home }}
+      imageUrl={null}
+      notices={[]}
+      callDisabledReason={null}
+      {...handlers}
+      {...props}
+    />,
+  );
   return handlers;
 }
 
@@ -47,7 +59,8 @@ describe('home card', () => {
     const user = userEvent.setup();
     const note = 'Dog in the back yard, ring twice and wait at the gate';
     card({ house: house({ note }) });
-    const paragraph = () => screen.getByText((_, el) => el?.tagName === 'P' && (el.textContent ?? '').startsWith('Dog'));
+    const paragraph = () =>
+      screen.getByText((_, el) => el?.tagName === 'P' && (el.textContent ?? '').startsWith('Dog'));
     expect(paragraph().textContent).toBe(`${note.slice(0, 30)}… show more`);
     await user.click(screen.getByRole('button', { name: 'show more' }));
     expect(paragraph().textContent).toBe(`${note} show less`);
@@ -63,7 +76,10 @@ describe('home card', () => {
 
   test('the notice area shows each notice, and House check opens the dialog', async () => {
     const user = userEvent.setup();
-    const { onHouseCheck } = card({ house: house() }, { notices: ['no-phone', 'call-pending', 'call-in-progress', 'house-check-due'] });
+    const { onHouseCheck } = card(
+      { house: house() },
+      { notices: ['no-phone', 'call-pending', 'call-in-progress', 'house-check-due'] },
+    );
     const area = screen.getByRole('group', { name: 'Notice' });
     expect(within(area).getByText('Primary phone number missing')).toBeTruthy();
     expect(within(area).getByText('Call pending')).toBeTruthy();
@@ -103,7 +119,15 @@ describe('home card', () => {
 
 function form(mode: 'add' | 'update', values: Partial<HomeFormValues> = {}, today?: Date) {
   const onSubmit = vi.fn(async (_values: HomeFormValues, _image: File | undefined) => undefined);
-  render(<HomeForm mode={mode} defaultValues={{ ...addDefaults(), ...values }} submitLabel="Save" onSubmit={onSubmit} today={today} />);
+  render(
+    <HomeForm
+      mode={mode}
+      defaultValues={{ ...addDefaults(), ...values }}
+      submitLabel="Save"
+      onSubmit={onSubmit}
+      today={today}
+    />,
+  );
   return onSubmit;
 }
 
@@ -111,7 +135,8 @@ describe('home form', () => {
   test('owner, member number and security code show only when both names have text', async () => {
     const user = userEvent.setup();
     form('add');
-    const hidden = () => ['Owner', 'Member number', 'Security code'].every((label) => screen.queryByLabelText(label) === null);
+    const hidden = () =>
+      ['Owner', 'Member number', 'Security code'].every((label) => screen.queryByLabelText(label) === null);
     expect(hidden()).toBe(true);
     await user.type(screen.getByLabelText('First name'), 'Ann');
     expect(hidden()).toBe(true);
@@ -152,11 +177,21 @@ describe('home form', () => {
   test('update: every resident and phone is there to edit; rows are added and removed; saved ones carry their id', async () => {
     const user = userEvent.setup();
     const onSubmit = form('update', {
-      address: '12 Palm Way', city: 'Jupiter', zip: '33458',
-      residents: [{ id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true }, { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false }, { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false }],
+      address: '12 Palm Way',
+      city: 'Jupiter',
+      zip: '33458',
+      residents: [
+        { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+        { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
+        { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false },
+      ],
       phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true }],
     });
-    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual(['Ann', 'Bob', 'Cy']);
+    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual([
+      'Ann',
+      'Bob',
+      'Cy',
+    ]);
     // The third resident, beyond the first one the old form could reach, is edited…
     const third = screen.getByRole('group', { name: 'Resident 3' });
     await user.clear(within(third).getByLabelText('First name'));
@@ -164,7 +199,10 @@ describe('home form', () => {
     await user.click(within(third).getByLabelText('Owner'));
     // …the second removed…
     await user.click(screen.getByRole('button', { name: 'Remove resident 2' }));
-    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual(['Ann', 'Cyrus']);
+    expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual([
+      'Ann',
+      'Cyrus',
+    ]);
     // …and a second phone added.
     await user.click(screen.getByRole('button', { name: 'Add phone' }));
     const phone2 = screen.getByRole('group', { name: 'Phone 2' });
@@ -188,10 +226,16 @@ describe('home form', () => {
   test('only one phone is primary: ticking one unticks the others', async () => {
     const user = userEvent.setup();
     const onSubmit = form('update', {
-      address: '12 Palm Way', city: 'Jupiter', zip: '33458',
-      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true }, { id: 'p2', phone_number: '+15615550101', type: 'home', primary: false }],
+      address: '12 Palm Way',
+      city: 'Jupiter',
+      zip: '33458',
+      phones: [
+        { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true },
+        { id: 'p2', phone_number: '+15615550101', type: 'home', primary: false },
+      ],
     });
-    const primary = (n: number) => within(screen.getByRole('group', { name: `Phone ${n}` })).getByLabelText('Primary') as HTMLInputElement;
+    const primary = (n: number) =>
+      within(screen.getByRole('group', { name: `Phone ${n}` })).getByLabelText('Primary') as HTMLInputElement;
     await user.click(primary(2));
     expect(primary(2).checked).toBe(true);
     expect(primary(1).checked).toBe(false);
@@ -203,9 +247,16 @@ describe('home form', () => {
     const user = userEvent.setup();
     const onSubmit = form('update', { address: 'a', city: 'b', zip: 'c' });
     await user.click(screen.getByRole('button', { name: 'Add resident' }));
-    await user.type(within(screen.getByRole('group', { name: 'Resident 2' })).getByLabelText('Last name'), 'x'.repeat(31));
+    await user.type(
+      within(screen.getByRole('group', { name: 'Resident 2' })).getByLabelText('Last name'),
+      'x'.repeat(31),
+    );
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(await within(screen.getByRole('group', { name: 'Resident 2' })).findByText('Last name must not exceed 30 characters')).toBeTruthy();
+    expect(
+      await within(screen.getByRole('group', { name: 'Resident 2' })).findByText(
+        'Last name must not exceed 30 characters',
+      ),
+    ).toBeTruthy();
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -237,7 +288,16 @@ describe('home form', () => {
     await user.type(screen.getByLabelText('Phone number'), '5615550100');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledOnce();
-    expect(onSubmit.mock.calls[0]).toMatchObject([{ address: '1 Ocean Dr', city: 'Tequesta', state: 'FL', zip: '33469', phones: [{ phone_number: '+15615550100', type: 'cell', primary: true }] }, undefined]);
+    expect(onSubmit.mock.calls[0]).toMatchObject([
+      {
+        address: '1 Ocean Dr',
+        city: 'Tequesta',
+        state: 'FL',
+        zip: '33469',
+        phones: [{ phone_number: '+15615550100', type: 'cell', primary: true }],
+      },
+      undefined,
+    ]);
   });
 
   test('the add form has no house-check section; the update form does', () => {
@@ -259,7 +319,10 @@ describe('home form', () => {
     expect(endButton().disabled).toBe(true);
 
     await user.click(startButton());
-    const day = (n: number) => within(screen.getByRole('grid')).getByRole('button', { name: new RegExp(`^${n} November 2026`) }) as HTMLButtonElement;
+    const day = (n: number) =>
+      within(screen.getByRole('grid')).getByRole('button', {
+        name: new RegExp(`^${n} November 2026`),
+      }) as HTMLButtonElement;
     expect(day(21).disabled).toBe(true);
     expect(day(22).disabled).toBe(true);
     expect(day(23).disabled).toBe(false);
@@ -282,7 +345,11 @@ describe('home form', () => {
     await user.type(screen.getByLabelText('Zip'), '33469');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledOnce();
-    expect(onSubmit.mock.calls[0]![0]).toMatchObject({ house_check: true, house_check_start_date: new Date(2026, 10, 25), house_check_end_date: new Date(2026, 10, 28) });
+    expect(onSubmit.mock.calls[0]![0]).toMatchObject({
+      house_check: true,
+      house_check_start_date: new Date(2026, 10, 25),
+      house_check_end_date: new Date(2026, 10, 28),
+    });
 
     // Clicking the selected start day clears it, and the end date it allowed goes with it.
     await user.click(startButton());

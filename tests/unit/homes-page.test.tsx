@@ -47,11 +47,41 @@ afterEach(async () => {
 const stamp = '2026-01-01 00:00:00.000Z';
 
 const house = houseRecord;
-const phone = (houseId: string): PhoneRecord => ({ id: `p-${houseId}`, created: stamp, updated: stamp, phone_number: '+15615550100', primary: true, type: 'cell', house: houseId });
-const resident = (houseId: string): ResidentRecord => ({ id: `r-${houseId}`, created: stamp, updated: stamp, first_name: 'Ann', last_name: 'Lee', owner: true, house: houseId });
-const concern = (id: string, name: string): ConcernRecord => ({ id, created: stamp, updated: stamp, name, hint: `${name} hint`, say: `<p>${name} said.</p>`, added_by: 'u1', community: 'c1' });
+const phone = (houseId: string): PhoneRecord => ({
+  id: `p-${houseId}`,
+  created: stamp,
+  updated: stamp,
+  phone_number: '+15615550100',
+  primary: true,
+  type: 'cell',
+  house: houseId,
+});
+const resident = (houseId: string): ResidentRecord => ({
+  id: `r-${houseId}`,
+  created: stamp,
+  updated: stamp,
+  first_name: 'Ann',
+  last_name: 'Lee',
+  owner: true,
+  house: houseId,
+});
+const concern = (id: string, name: string): ConcernRecord => ({
+  id,
+  created: stamp,
+  updated: stamp,
+  name,
+  hint: `${name} hint`,
+  say: `<p>${name} said.</p>`,
+  added_by: 'u1',
+  community: 'c1',
+});
 
-const CONCERNS = [concern('k1', 'Garage open'), concern('k2', 'Lights on'), concern('k3', 'Package left'), concern('k4', 'Water leak')];
+const CONCERNS = [
+  concern('k1', 'Garage open'),
+  concern('k2', 'Lights on'),
+  concern('k3', 'Package left'),
+  concern('k4', 'Water leak'),
+];
 
 // While a sheet is open Headless UI hides everything outside it, the toast area included: `hidden: true` finds toasts there.
 function renderWithToasts(ui: React.ReactNode) {
@@ -61,14 +91,21 @@ function renderWithToasts(ui: React.ReactNode) {
 describe('homes list', () => {
   test('count, cards, search over the mirror, and the empty notice', async () => {
     const user = userEvent.setup();
-    await db.houses.bulkPut([house(), house({ id: 'h2', address: '7 Ocean Dr', city: 'Tequesta', member_number: 'M-9' })]);
+    await db.houses.bulkPut([
+      house(),
+      house({ id: 'h2', address: '7 Ocean Dr', city: 'Tequesta', member_number: 'M-9' }),
+    ]);
     await db.phones.put(phone('h1'));
     renderWithToasts(<HomesPage />);
     expect(await screen.findByText('Showing 2 home(s)')).toBeTruthy();
     expect(screen.getAllByRole('article')).toHaveLength(2);
     // Only the home without phones says so.
-    expect(within(screen.getByRole('article', { name: /7 Ocean Dr/ })).getByText('Primary phone number missing')).toBeTruthy();
-    expect(within(screen.getByRole('article', { name: /12 Palm Way/ })).queryByText('Primary phone number missing')).toBeNull();
+    expect(
+      within(screen.getByRole('article', { name: /7 Ocean Dr/ })).getByText('Primary phone number missing'),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('article', { name: /12 Palm Way/ })).queryByText('Primary phone number missing'),
+    ).toBeNull();
 
     await user.type(screen.getByPlaceholderText('Search homes...'), 'm-9');
     expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
@@ -81,7 +118,20 @@ describe('homes list', () => {
   test('a call in the mirror that has not ended shows Call in progress...', async () => {
     await db.houses.put(house());
     await db.phones.put(phone('h1'));
-    await db.calls.put({ id: 'call1', created: pbDate(new Date()), updated: stamp, house: 'h1', community: 'c1', concerns: ['k1'], to_number: '+15615550100', script: '', status: 'ringing', provider_call_id: '', error: '', created_by: 'u1' });
+    await db.calls.put({
+      id: 'call1',
+      created: pbDate(new Date()),
+      updated: stamp,
+      house: 'h1',
+      community: 'c1',
+      concerns: ['k1'],
+      to_number: '+15615550100',
+      script: '',
+      status: 'ringing',
+      provider_call_id: '',
+      error: '',
+      created_by: 'u1',
+    });
     renderWithToasts(<HomesPage />);
     expect(await screen.findByText('Call in progress...')).toBeTruthy();
     await act(() => db.calls.update('call1', { status: 'completed' }));
@@ -112,8 +162,17 @@ describe('homes list', () => {
     expect(await screen.findByText('New home added')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Add Home' })).toBeNull());
     const [entry] = await db.outbox.toArray();
-    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['create houses', 'create residents', 'create phones']);
-    expect(entry?.ops[0]?.body).toMatchObject({ address: '1 Ocean Dr', state: 'FL', member_number: 'M-1', community: 'c1' });
+    expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual([
+      'create houses',
+      'create residents',
+      'create phones',
+    ]);
+    expect(entry?.ops[0]?.body).toMatchObject({
+      address: '1 Ocean Dr',
+      state: 'FL',
+      member_number: 'M-1',
+      community: 'c1',
+    });
     expect(entry?.ops[2]?.body).toMatchObject({ phone_number: '+15615550100', type: 'cell', primary: true });
     // The mirror shows it at once, marked as not yet sent.
     const card = await screen.findByRole('article', { name: /1 Ocean Dr/ });
@@ -127,7 +186,13 @@ describe('homes order', () => {
     const today = startOfDay(new Date());
     await db.houses.bulkPut([
       house({ id: 'a', address: '102 Heron Way' }),
-      house({ id: 'b', address: '101 Osprey Ln', house_check: true, house_check_start_date: pbDate(addDays(today, -1)), house_check_end_date: pbDate(addDays(today, 2)) }),
+      house({
+        id: 'b',
+        address: '101 Osprey Ln',
+        house_check: true,
+        house_check_start_date: pbDate(addDays(today, -1)),
+        house_check_end_date: pbDate(addDays(today, 2)),
+      }),
       house({ id: 'c', address: '101 Banyan Cir' }),
       house({ id: 'd', address: '9 Heron Way' }),
     ]);
@@ -143,8 +208,17 @@ describe('homes order', () => {
 });
 
 describe('deleting a home', () => {
-  const asDirector = () => pb.authStore.save('token', { id: 'u1', community: 'c1', type: 'director', collectionId: 'users', collectionName: 'users' });
-  afterEach(() => pb.authStore.save('token', { id: 'u1', community: 'c1', collectionId: 'users', collectionName: 'users' }));
+  const asDirector = () =>
+    pb.authStore.save('token', {
+      id: 'u1',
+      community: 'c1',
+      type: 'director',
+      collectionId: 'users',
+      collectionName: 'users',
+    });
+  afterEach(() =>
+    pb.authStore.save('token', { id: 'u1', community: 'c1', collectionId: 'users', collectionName: 'users' }),
+  );
 
   test('only directors see Delete', async () => {
     await db.houses.put(house());
@@ -169,13 +243,18 @@ describe('deleting a home', () => {
 
     await user.click(screen.getByRole('button', { name: 'Delete 12 Palm Way, Jupiter, FL 33458' }));
     const again = await screen.findByRole('dialog', { name: 'Delete home?' });
-    await waitFor(() => expect((within(again).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(false));
+    await waitFor(() =>
+      expect((within(again).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(false),
+    );
     await user.click(within(again).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Home deleted')).toBeTruthy();
     expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
     expect(screen.queryByRole('article', { name: /12 Palm Way/ })).toBeNull();
     const [entry] = await db.outbox.toArray();
-    expect(entry).toMatchObject({ label: 'Delete home: 12 Palm Way', ops: [{ action: 'delete', collection: 'houses', id: 'h1' }] });
+    expect(entry).toMatchObject({
+      label: 'Delete home: 12 Palm Way',
+      ops: [{ action: 'delete', collection: 'houses', id: 'h1' }],
+    });
   });
 
   test('a home with reports cannot be deleted: the dialog says how many and Delete stays off', async () => {
@@ -183,7 +262,24 @@ describe('deleting a home', () => {
     const user = userEvent.setup();
     await db.houses.put(house());
     for (const id of ['rep1', 'rep2']) {
-      await db.reports.put({ id, created: stamp, updated: stamp, narative: 'x', ai_generated_narative: '', type: 'loud_noise', weather: 'clear', incident_time: stamp, phone_number: '', injury: false, ems_pbso: false, photos: [], community: 'c1', house: 'h1', resident: '', created_by: 'u1' });
+      await db.reports.put({
+        id,
+        created: stamp,
+        updated: stamp,
+        narative: 'x',
+        ai_generated_narative: '',
+        type: 'loud_noise',
+        weather: 'clear',
+        incident_time: stamp,
+        phone_number: '',
+        injury: false,
+        ems_pbso: false,
+        photos: [],
+        community: 'c1',
+        house: 'h1',
+        resident: '',
+        created_by: 'u1',
+      });
     }
     renderWithToasts(<HomesPage />);
     await user.click(await screen.findByRole('button', { name: /^Delete 12 Palm Way/ }));
@@ -200,7 +296,15 @@ describe('house check dialog', () => {
   test('Submit waits for yes or no; submitting queues the check and the due notice goes away', async () => {
     const user = userEvent.setup();
     const today = startOfDay(new Date());
-    await db.houses.put(house({ note: 'Side gate sticks', house_check: true, house_check_start_date: pbDate(addDays(today, -2)), house_check_end_date: pbDate(addDays(today, 3)), house_check_note: 'Owners abroad' }));
+    await db.houses.put(
+      house({
+        note: 'Side gate sticks',
+        house_check: true,
+        house_check_start_date: pbDate(addDays(today, -2)),
+        house_check_end_date: pbDate(addDays(today, 3)),
+        house_check_note: 'Owners abroad',
+      }),
+    );
     await db.phones.put(phone('h1'));
     await db.residents.put(resident('h1'));
     renderWithToasts(<HomesPage />);
@@ -223,14 +327,26 @@ describe('house check dialog', () => {
     expect(toast.getByText('House check saved')).toBeTruthy();
     const [entry] = await db.outbox.toArray();
     expect(entry?.ops.map((op) => `${op.action} ${op.collection}`)).toEqual(['create reports', 'update houses']);
-    expect(entry?.ops[0]?.body).toMatchObject({ type: 'house_check', narative: 'Back door unlocked', house: 'h1', resident: 'r-h1', created_by: 'u1' });
+    expect(entry?.ops[0]?.body).toMatchObject({
+      type: 'house_check',
+      narative: 'Back door unlocked',
+      house: 'h1',
+      resident: 'r-h1',
+      created_by: 'u1',
+    });
   });
 
   test('offline, the toast says the check is kept on this device until the connection is back', async () => {
     const user = userEvent.setup();
     status = { ...status, online: false };
     const today = startOfDay(new Date());
-    await db.houses.put(house({ house_check: true, house_check_start_date: pbDate(addDays(today, -2)), house_check_end_date: pbDate(addDays(today, 3)) }));
+    await db.houses.put(
+      house({
+        house_check: true,
+        house_check_start_date: pbDate(addDays(today, -2)),
+        house_check_end_date: pbDate(addDays(today, 3)),
+      }),
+    );
     renderWithToasts(<HomesPage />);
     await user.click(await screen.findByRole('button', { name: 'House check' }));
     const dialog = await screen.findByRole('dialog', { name: 'House Check' });
@@ -249,15 +365,30 @@ describe('select concerns sheet', () => {
     await db.concerns.bulkPut(CONCERNS);
     const onClose = vi.fn();
     const onCallPlaced = vi.fn();
-    renderWithToasts(<SelectConcernsSheet home={{ house: house(overrides), residents: [], phones: [phone('h1')] }} onClose={onClose} onCallPlaced={onCallPlaced} />);
+    renderWithToasts(
+      <SelectConcernsSheet
+        home={{ house: house(overrides), residents: [], phones: [phone('h1')] }}
+        onClose={onClose}
+        onCallPlaced={onCallPlaced}
+      />,
+    );
     await screen.findByRole('list', { name: 'Concerns' });
     return { onClose, onCallPlaced };
   }
   const box = (name: string) => screen.getByRole('checkbox', { name: new RegExp(`^${name}`) }) as HTMLInputElement;
-  const chips = () => within(screen.queryByRole('list', { name: 'Chosen concerns' }) ?? document.createElement('ul')).queryAllByRole('listitem').map((li) => li.firstChild?.textContent);
+  const chips = () =>
+    within(screen.queryByRole('list', { name: 'Chosen concerns' }) ?? document.createElement('ul'))
+      .queryAllByRole('listitem')
+      .map((li) => li.firstChild?.textContent);
 
   test('Loading concerns... until the mirror answers', async () => {
-    renderWithToasts(<SelectConcernsSheet home={{ house: house(), residents: [], phones: [] }} onClose={vi.fn()} onCallPlaced={vi.fn()} />);
+    renderWithToasts(
+      <SelectConcernsSheet
+        home={{ house: house(), residents: [], phones: [] }}
+        onClose={vi.fn()}
+        onCallPlaced={vi.fn()}
+      />,
+    );
     expect(screen.getByText('Loading concerns...')).toBeTruthy();
     expect(await screen.findByText('No concerns found')).toBeTruthy();
   });
@@ -286,7 +417,11 @@ describe('select concerns sheet', () => {
     await openSheet({ pending_call_concerns_ids: 'k2,k4' });
     expect(chips()).toEqual(['Lights on', 'Water leak']);
     expect(box('Lights on').checked).toBe(true);
-    expect(screen.getByText('Hello. This is Palm Shores security team. Lights on said. Water leak said. Thank you. Good bye.')).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Hello. This is Palm Shores security team. Lights on said. Water leak said. Thank you. Good bye.',
+      ),
+    ).toBeTruthy();
     await user.type(screen.getByPlaceholderText('Search concerns...'), 'garage');
     expect(within(screen.getByRole('list', { name: 'Concerns' })).getAllByRole('checkbox')).toHaveLength(1);
     // Chosen concerns stay chosen while filtered out.
@@ -303,7 +438,10 @@ describe('select concerns sheet', () => {
     expect(send).not.toHaveBeenCalled();
     await user.click(within(confirm).getByRole('button', { name: 'Call' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(send).toHaveBeenCalledWith('/api/scms/call-resident', { method: 'POST', body: { h_id: 'h1', concerns: [{ id: 'k1', name: 'Garage open', selected: true }] } });
+    expect(send).toHaveBeenCalledWith('/api/scms/call-resident', {
+      method: 'POST',
+      body: { h_id: 'h1', concerns: [{ id: 'k1', name: 'Garage open', selected: true }] },
+    });
     expect(onCallPlaced).toHaveBeenCalledOnce();
     expect(screen.getByText('Call placed to the resident')).toBeTruthy();
     expect(screen.getByText('Success')).toBeTruthy();
@@ -311,14 +449,23 @@ describe('select concerns sheet', () => {
 
   test('Cancel does not call; a refused call toasts Fail with the server message', async () => {
     const user = userEvent.setup();
-    const send = vi.spyOn(pb, 'send').mockRejectedValue(new ClientResponseError({ status: 400, response: { error: true, code: 400, message: 'Primary phone number missing' } }));
+    const send = vi.spyOn(pb, 'send').mockRejectedValue(
+      new ClientResponseError({
+        status: 400,
+        response: { error: true, code: 400, message: 'Primary phone number missing' },
+      }),
+    );
     const { onClose, onCallPlaced } = await openSheet();
     await user.click(box('Garage open'));
     await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
-    await user.click(within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Cancel' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Cancel' }),
+    );
     expect(send).not.toHaveBeenCalled();
     await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
-    await user.click(within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Call' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: /Are you sure/ })).getByRole('button', { name: 'Call' }),
+    );
     const toast = await screen.findByRole('alert', { hidden: true });
     expect(toast.textContent).toContain('Fail');
     expect(toast.textContent).toContain('Primary phone number missing');

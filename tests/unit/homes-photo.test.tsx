@@ -49,7 +49,16 @@ afterEach(() => {
 
 // Node's Blob: fake-indexeddb stores it with Node's structured clone (jsdom's Blob does not survive it; a browser's does).
 const photo = () => new NodeBlob([new Uint8Array([0xff, 0xd8, 0xff, 0xe0])], { type: 'image/jpeg' }) as unknown as Blob;
-const HOUSE = { address: '9 Heron Ln', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', note: '', member_number: '', security_code: '' };
+const HOUSE = {
+  address: '9 Heron Ln',
+  apt: '',
+  city: 'Jupiter',
+  state: 'FL',
+  zip: '33458',
+  note: '',
+  member_number: '',
+  security_code: '',
+};
 
 describe('a home queued with a photo', () => {
   test('the mirror holds a file name string, never the Blob or a list', async () => {
@@ -68,11 +77,13 @@ describe('a home queued with a photo', () => {
     expect(await db.houses.get(id)).toMatchObject({ image: 'pending-0', note: 'new gate' });
   });
 
-  test('a pull while the photo is queued keeps the queued one, not the server\'s older file', async () => {
+  test("a pull while the photo is queued keeps the queued one, not the server's older file", async () => {
     const id = await queueSaveHome(db, user, { house: HOUSE });
     await db.outbox.clear();
     await queueSaveHome(db, user, { house: {}, image: photo() }, id);
-    await applyServerRecords(db, 'houses', [{ ...(await db.houses.get(id)), image: 'old_photo.jpg', collectionName: 'houses' } as unknown as RecordModel]);
+    await applyServerRecords(db, 'houses', [
+      { ...(await db.houses.get(id)), image: 'old_photo.jpg', collectionName: 'houses' } as unknown as RecordModel,
+    ]);
     expect((await db.houses.get(id))?.image).toBe('pending-0');
   });
 
@@ -91,8 +102,21 @@ describe('a home queued with a photo', () => {
 
     // The upload lands: the entry leaves the outbox and the server's record (with its file name) replaces the row.
     await db.outbox.clear();
-    await applyServerRecords(db, 'houses', [{ ...(await db.houses.get(id)), image: 'heron_abc123.jpg', collectionId: 'houses', collectionName: 'houses' } as unknown as RecordModel]);
-    await waitFor(() => expect(within(screen.getByRole('article', { name: /9 Heron Ln/ })).getByRole('img').getAttribute('src')).toContain('/api/files/houses/'));
+    await applyServerRecords(db, 'houses', [
+      {
+        ...(await db.houses.get(id)),
+        image: 'heron_abc123.jpg',
+        collectionId: 'houses',
+        collectionName: 'houses',
+      } as unknown as RecordModel,
+    ]);
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('article', { name: /9 Heron Ln/ }))
+          .getByRole('img')
+          .getAttribute('src'),
+      ).toContain('/api/files/houses/'),
+    );
     expect(revokeObjectURL).toHaveBeenCalledWith(localUrl);
     view.unmount();
   });

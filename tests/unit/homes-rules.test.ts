@@ -2,10 +2,22 @@
 import { describe, expect, test } from 'vitest';
 import type { HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
-import { checkEndValue, checkStartValue, isEndDayDisabled, isStartDayDisabled } from '../../src/features/homes/checkDates.ts';
+import {
+  checkEndValue,
+  checkStartValue,
+  isEndDayDisabled,
+  isStartDayDisabled,
+} from '../../src/features/homes/checkDates.ts';
 import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { initialSelection, MAX_CONCERNS, toggleConcern } from '../../src/features/homes/concernSelection.ts';
-import { addDefaults, showsMemberFields, showsPhoneDetails, showsResidentDetails, toHomeForm, updateDefaults } from '../../src/features/homes/homeForm.ts';
+import {
+  addDefaults,
+  showsMemberFields,
+  showsPhoneDetails,
+  showsResidentDetails,
+  toHomeForm,
+  updateDefaults,
+} from '../../src/features/homes/homeForm.ts';
 import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
 import { homeNotices, housesWithActiveCall, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
 import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
@@ -59,14 +71,31 @@ describe('notice area (spec §2)', () => {
     expect(homeNotices({ ...quiet, callInProgress: true })).toEqual(['call-in-progress']);
   });
   test('a due house check, and not one already done in its window', () => {
-    const window = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25, 23, 59, 59, 999)) };
+    const window = {
+      house_check: true,
+      house_check_start_date: iso(new Date(2026, 10, 20)),
+      house_check_end_date: iso(new Date(2026, 10, 25, 23, 59, 59, 999)),
+    };
     expect(homeNotices({ ...quiet, house: house(window) })).toEqual(['house-check-due']);
-    expect(homeNotices({ ...quiet, house: house({ ...window, house_check_last_date: iso(new Date(2026, 10, 21)) }) })).toEqual([]);
+    expect(
+      homeNotices({ ...quiet, house: house({ ...window, house_check_last_date: iso(new Date(2026, 10, 21)) }) }),
+    ).toEqual([]);
     expect(homeNotices({ ...quiet, house: house({ ...window, house_check: false }) })).toEqual([]);
   });
   test('several at once, in the spec order', () => {
-    const due = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25)) };
-    expect(homeNotices({ house: house({ ...due, pending_call_concerns_ids: 'x' }), phoneCount: 0, callInProgress: true, now })).toEqual(['no-phone', 'call-pending', 'call-in-progress', 'house-check-due']);
+    const due = {
+      house_check: true,
+      house_check_start_date: iso(new Date(2026, 10, 20)),
+      house_check_end_date: iso(new Date(2026, 10, 25)),
+    };
+    expect(
+      homeNotices({
+        house: house({ ...due, pending_call_concerns_ids: 'x' }),
+        phoneCount: 0,
+        callInProgress: true,
+        now,
+      }),
+    ).toEqual(['no-phone', 'call-pending', 'call-in-progress', 'house-check-due']);
   });
   test('a call is in progress when the newest call of the home has not ended', () => {
     const calls = [
@@ -142,16 +171,37 @@ describe('home form values', () => {
     expect(showsPhoneDetails(undefined)).toBe(false);
   });
   test('a new home starts in Florida with an empty resident and a primary cell phone', () => {
-    expect(addDefaults()).toMatchObject({ state: 'FL', residents: [{ id: '', first_name: '', last_name: '', owner: false }], phones: [{ id: '', phone_number: '', type: 'cell', primary: true }], house_check: false });
+    expect(addDefaults()).toMatchObject({
+      state: 'FL',
+      residents: [{ id: '', first_name: '', last_name: '', owner: false }],
+      phones: [{ id: '', phone_number: '', type: 'cell', primary: true }],
+      house_check: false,
+    });
   });
   test('member number and security code show once any resident has both names', () => {
     expect(showsMemberFields([])).toBe(false);
-    expect(showsMemberFields([{ first_name: 'Ann', last_name: '' }, { first_name: ' ', last_name: 'Lee' }])).toBe(false);
-    expect(showsMemberFields([{ first_name: 'Ann', last_name: '' }, { first_name: 'Bob', last_name: 'Lee' }])).toBe(true);
+    expect(
+      showsMemberFields([
+        { first_name: 'Ann', last_name: '' },
+        { first_name: ' ', last_name: 'Lee' },
+      ]),
+    ).toBe(false);
+    expect(
+      showsMemberFields([
+        { first_name: 'Ann', last_name: '' },
+        { first_name: 'Bob', last_name: 'Lee' },
+      ]),
+    ).toBe(true);
   });
   test('update pre-fills from the home and every resident and phone', () => {
     const home: HouseWithPeople = {
-      house: house({ state: 'AK', member_number: 'M1', house_check: true, house_check_start_date: '2026-12-01 05:00:00.000Z', house_check_note: 'Away' }),
+      house: house({
+        state: 'AK',
+        member_number: 'M1',
+        house_check: true,
+        house_check_start_date: '2026-12-01 05:00:00.000Z',
+        house_check_note: 'Away',
+      }),
       residents: [
         { id: 'r1', created: '', updated: '', first_name: 'Ann', last_name: 'Lee', owner: true, house: 'h1' },
         { id: 'r2', created: '', updated: '', first_name: 'Bob', last_name: 'Lee', owner: false, house: 'h1' },
@@ -174,10 +224,19 @@ describe('home form values', () => {
     expect(values.house_check_start_date?.toISOString()).toBe('2026-12-01T05:00:00.000Z');
     expect(values.house_check_end_date).toBeNull();
     // A home with nobody yet gets the empty rows of the Add form.
-    expect(updateDefaults({ ...home, residents: [], phones: [] })).toMatchObject({ residents: [{ id: '' }], phones: [{ id: '', primary: true }] });
+    expect(updateDefaults({ ...home, residents: [], phones: [] })).toMatchObject({
+      residents: [{ id: '' }],
+      phones: [{ id: '', primary: true }],
+    });
   });
   test('the add form sends no house check; the update form sends the window as start and end of day', () => {
-    const values = { ...addDefaults(), address: '1 A St', house_check: true, house_check_start_date: new Date(2026, 11, 1, 12), house_check_end_date: new Date(2026, 11, 5, 12) };
+    const values = {
+      ...addDefaults(),
+      address: '1 A St',
+      house_check: true,
+      house_check_start_date: new Date(2026, 11, 1, 12),
+      house_check_end_date: new Date(2026, 11, 5, 12),
+    };
     const added = toHomeForm(values, 'add');
     expect(added.house).not.toHaveProperty('house_check');
     expect(added.house.address).toBe('1 A St');
@@ -194,16 +253,28 @@ describe('home form values', () => {
   test('update sends every row (saved ones with their id) and the saved ones removed', () => {
     const initial = {
       ...addDefaults(),
-      residents: [{ id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true }, { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false }],
-      phones: [{ id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const }, { id: 'p2', phone_number: '+15615550101', primary: false, type: 'home' as const }],
+      residents: [
+        { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+        { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
+      ],
+      phones: [
+        { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const },
+        { id: 'p2', phone_number: '+15615550101', primary: false, type: 'home' as const },
+      ],
     };
     const values = {
       ...initial,
-      residents: [{ ...initial.residents[1]!, first_name: 'Bobby' }, { id: '', first_name: 'Cy', last_name: 'Lee', owner: false }],
+      residents: [
+        { ...initial.residents[1]!, first_name: 'Bobby' },
+        { id: '', first_name: 'Cy', last_name: 'Lee', owner: false },
+      ],
       phones: [initial.phones[0]!],
     };
     const form = toHomeForm(values, 'update', initial);
-    expect(form.residents).toEqual([{ id: 'r2', first_name: 'Bobby', last_name: 'Lee', owner: false }, { first_name: 'Cy', last_name: 'Lee', owner: false }]);
+    expect(form.residents).toEqual([
+      { id: 'r2', first_name: 'Bobby', last_name: 'Lee', owner: false },
+      { first_name: 'Cy', last_name: 'Lee', owner: false },
+    ]);
     expect(form.phones).toEqual([{ id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' }]);
     expect(form.removed).toEqual({ residents: ['r1'], phones: ['p2'] });
   });
@@ -211,7 +282,9 @@ describe('home form values', () => {
 
 describe('home image', () => {
   test('the 400x300 thumbnail under the files path, or none', () => {
-    expect(homeImageUrl('https://x.test/', house({ image: 'front_abc.jpg' }))).toBe('https://x.test/api/files/houses/h1/front_abc.jpg?thumb=400x300');
+    expect(homeImageUrl('https://x.test/', house({ image: 'front_abc.jpg' }))).toBe(
+      'https://x.test/api/files/houses/h1/front_abc.jpg?thumb=400x300',
+    );
     expect(homeImageUrl('https://x.test', house())).toBeNull();
     // A queued upload has no file on the server yet.
     expect(homeImageUrl('https://x.test', house({ image: 'pending-0' }))).toBeNull();
@@ -232,7 +305,15 @@ describe('homes order (DESIGN.md: street, number, apt; or house check due first)
 
   test('by street name, then house number, then apt, in natural order', () => {
     // As text: '101 Banyan Cir', '101 Osprey Ln', '102 Heron Way', … (the old order).
-    expect(addresses(sortHomes(homes, 'address', (h) => h))).toEqual(['20 banyan cir', '101 Banyan Cir #2', '101 Banyan Cir #10', 'Clubhouse', '9 Heron Way', '102 Heron Way', '101 Osprey Ln']);
+    expect(addresses(sortHomes(homes, 'address', (h) => h))).toEqual([
+      '20 banyan cir',
+      '101 Banyan Cir #2',
+      '101 Banyan Cir #10',
+      'Clubhouse',
+      '9 Heron Way',
+      '102 Heron Way',
+      '101 Osprey Ln',
+    ]);
   });
 
   test('the number is the leading token that starts with a digit', () => {
@@ -244,7 +325,11 @@ describe('homes order (DESIGN.md: street, number, apt; or house check due first)
 
   test('house check due first, each group in address order', () => {
     const now = new Date(2026, 10, 22, 12);
-    const due = { house_check: true, house_check_start_date: iso(new Date(2026, 10, 20)), house_check_end_date: iso(new Date(2026, 10, 25)) };
+    const due = {
+      house_check: true,
+      house_check_start_date: iso(new Date(2026, 10, 20)),
+      house_check_end_date: iso(new Date(2026, 10, 25)),
+    };
     const list = [
       ...homes,
       house({ id: 'x', address: '5 Osprey Ln', ...due }),
@@ -252,9 +337,18 @@ describe('homes order (DESIGN.md: street, number, apt; or house check due first)
       // Checked already in this window: not due.
       house({ id: 'z', address: '1 Banyan Cir', ...due, house_check_last_date: iso(new Date(2026, 10, 21)) }),
     ];
-    expect(addresses(sortHomes(list, 'house-check-due', (h) => h, now)).slice(0, 4)).toEqual(['3 Banyan Cir', '5 Osprey Ln', '1 Banyan Cir', '20 banyan cir']);
+    expect(addresses(sortHomes(list, 'house-check-due', (h) => h, now)).slice(0, 4)).toEqual([
+      '3 Banyan Cir',
+      '5 Osprey Ln',
+      '1 Banyan Cir',
+      '20 banyan cir',
+    ]);
     // The address order ignores the house check.
-    expect(addresses(sortHomes(list, 'address', (h) => h, now)).slice(0, 3)).toEqual(['1 Banyan Cir', '3 Banyan Cir', '20 banyan cir']);
+    expect(addresses(sortHomes(list, 'address', (h) => h, now)).slice(0, 3)).toEqual([
+      '1 Banyan Cir',
+      '3 Banyan Cir',
+      '20 banyan cir',
+    ]);
   });
 
   test('the list is copied, not sorted in place', () => {

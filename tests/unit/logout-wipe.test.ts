@@ -14,24 +14,88 @@ import { enqueue } from '../../src/data/outbox.ts';
 import { replayOutbox } from '../../src/data/replay.ts';
 import { searchIndexOf } from '../../src/data/searchIndex.ts';
 import { loadSession, saveSession } from '../../src/data/session.ts';
-import { clearMirror, deleteImageCaches, releaseUserDatabase, removeOtherUsersData, unsentCount, usersOnDevice } from '../../src/data/wipe.ts';
+import {
+  clearMirror,
+  deleteImageCaches,
+  releaseUserDatabase,
+  removeOtherUsersData,
+  unsentCount,
+  usersOnDevice,
+} from '../../src/data/wipe.ts';
 import { houseRecord, STAMP } from '../support/records.ts';
 
 let run = 0;
 /** A PocketBase-shaped user id (15 of [a-z0-9]), new for each test. */
 const newUserId = (who: string) => `${who}${String(++run).padStart(15 - who.length, '0')}`;
 
-const MIRROR_TABLES = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports', 'calls', 'syncState'] as const;
+const MIRROR_TABLES = [
+  'communities',
+  'users',
+  'houses',
+  'residents',
+  'phones',
+  'concerns',
+  'reports',
+  'calls',
+  'syncState',
+] as const;
 
 /** A mirror with a row in every table (a home with its security code, a resident, a phone, a report, staff), and a lease and cursors. */
 async function fillMirror(db: ScmsDatabase): Promise<void> {
-  await db.communities.put({ id: 'c1', created: STAMP, updated: STAMP, name: 'Palm Grove Estates', address: '1 Palm Way' } as never);
-  await db.users.put({ id: 'staff0000000001', created: STAMP, updated: STAMP, email: 'pat@example.com', first_name: 'Pat', last_name: 'Doe', type: 'regular', community: 'c1' } as never);
+  await db.communities.put({
+    id: 'c1',
+    created: STAMP,
+    updated: STAMP,
+    name: 'Palm Grove Estates',
+    address: '1 Palm Way',
+  } as never);
+  await db.users.put({
+    id: 'staff0000000001',
+    created: STAMP,
+    updated: STAMP,
+    email: 'pat@example.com',
+    first_name: 'Pat',
+    last_name: 'Doe',
+    type: 'regular',
+    community: 'c1',
+  } as never);
   await db.houses.put(houseRecord({ id: 'house0000000001', security_code: '4821#', member_number: 'PGE-1001' }));
-  await db.residents.put({ id: 'resid0000000001', created: STAMP, updated: STAMP, first_name: 'Ada', last_name: 'Ng', owner: true, house: 'house0000000001' } as never);
-  await db.phones.put({ id: 'phone0000000001', created: STAMP, updated: STAMP, phone_number: '+15615550100', primary: true, type: 'cell', house: 'house0000000001' } as never);
-  await db.concerns.put({ id: 'conce0000000001', created: STAMP, updated: STAMP, name: 'Garage open', hint: 'h', say: 's', community: 'c1' } as never);
-  await db.reports.put({ id: 'repor0000000001', created: STAMP, updated: STAMP, narative: 'Gate found open', type: 'accident', incident_time: STAMP, house: 'house0000000001' } as never);
+  await db.residents.put({
+    id: 'resid0000000001',
+    created: STAMP,
+    updated: STAMP,
+    first_name: 'Ada',
+    last_name: 'Ng',
+    owner: true,
+    house: 'house0000000001',
+  } as never);
+  await db.phones.put({
+    id: 'phone0000000001',
+    created: STAMP,
+    updated: STAMP,
+    phone_number: '+15615550100',
+    primary: true,
+    type: 'cell',
+    house: 'house0000000001',
+  } as never);
+  await db.concerns.put({
+    id: 'conce0000000001',
+    created: STAMP,
+    updated: STAMP,
+    name: 'Garage open',
+    hint: 'h',
+    say: 's',
+    community: 'c1',
+  } as never);
+  await db.reports.put({
+    id: 'repor0000000001',
+    created: STAMP,
+    updated: STAMP,
+    narative: 'Gate found open',
+    type: 'accident',
+    incident_time: STAMP,
+    house: 'house0000000001',
+  } as never);
   await db.calls.put({ id: 'calls0000000001', created: STAMP, updated: STAMP, house: 'house0000000001' } as never);
   await db.syncState.bulkPut([
     { key: 'cursor:houses', value: { updated: STAMP, id: 'house0000000001' } },
@@ -44,15 +108,28 @@ async function queueWrites(db: ScmsDatabase, userId: string): Promise<OutboxEntr
   await enqueue(db, {
     userId,
     label: 'Accident report',
-    ops: [{ action: 'create', collection: 'reports', id: 'newre0000000001', body: { narative: 'Written offline', type: 'accident', created_by: userId } }],
+    ops: [
+      {
+        action: 'create',
+        collection: 'reports',
+        id: 'newre0000000001',
+        body: { narative: 'Written offline', type: 'accident', created_by: userId },
+      },
+    ],
   });
-  const seq = await enqueue(db, { userId, label: 'Update home: 12 Palm Way', ops: [{ action: 'update', collection: 'houses', id: 'house0000000001', body: { note: 'Dog in yard' } }] });
+  const seq = await enqueue(db, {
+    userId,
+    label: 'Update home: 12 Palm Way',
+    ops: [{ action: 'update', collection: 'houses', id: 'house0000000001', body: { note: 'Dog in yard' } }],
+  });
   await db.outbox.update(seq, { status: 'failed', error: 'An error occurred' });
   return db.outbox.orderBy('seq').toArray();
 }
 
 async function counts(db: ScmsDatabase): Promise<Record<string, number>> {
-  return Object.fromEntries(await Promise.all(MIRROR_TABLES.map(async (table) => [table, await db.table(table).count()] as const)));
+  return Object.fromEntries(
+    await Promise.all(MIRROR_TABLES.map(async (table) => [table, await db.table(table).count()] as const)),
+  );
 }
 
 const EMPTY = Object.fromEntries(MIRROR_TABLES.map((table) => [table, 0]));
@@ -87,7 +164,7 @@ describe('log out', () => {
     closeUserDatabase(userId);
   });
 
-  test('releasing the database drops the search index, closes the page\'s connection and takes what a late write put back', async () => {
+  test("releasing the database drops the search index, closes the page's connection and takes what a late write put back", async () => {
     const userId = newUserId('b');
     const db = userDatabase(userId);
     await fillMirror(db);
@@ -108,7 +185,9 @@ describe('log out', () => {
     expect(index.homes.search('')).toEqual([]);
     expect(index.reports.size).toBe(0);
     expect(db.isOpen()).toBe(false);
-    await expect(db.houses.put(houseRecord({ id: 'house0000000003' }))).rejects.toMatchObject({ name: 'DatabaseClosedError' });
+    await expect(db.houses.put(houseRecord({ id: 'house0000000003' }))).rejects.toMatchObject({
+      name: 'DatabaseClosedError',
+    });
     const again = userDatabase(userId);
     expect(again).not.toBe(db);
     expect(searchIndexOf(again)).not.toBe(index);
@@ -132,7 +211,12 @@ describe('log out', () => {
   });
 
   test('cached images of every user go (scms-images-*); the app shell stays', async () => {
-    for (const name of ['scms-images-a00000000000001', 'scms-images-b00000000000002', 'workbox-precache-v2-http://127.0.0.1/']) cacheStorage.names.add(name);
+    for (const name of [
+      'scms-images-a00000000000001',
+      'scms-images-b00000000000002',
+      'workbox-precache-v2-http://127.0.0.1/',
+    ])
+      cacheStorage.names.add(name);
     expect((await deleteImageCaches()).sort()).toEqual(['scms-images-a00000000000001', 'scms-images-b00000000000002']);
     expect([...cacheStorage.names]).toEqual(['workbox-precache-v2-http://127.0.0.1/']);
   });
@@ -144,7 +228,7 @@ describe('log out', () => {
 });
 
 describe('another user signs in on the device', () => {
-  test('what the previous user left goes but their outbox; the new user\'s own mirror and the saved session stay', async () => {
+  test("what the previous user left goes but their outbox; the new user's own mirror and the saved session stay", async () => {
     const previous = newUserId('d');
     const next = newUserId('e');
     const left = userDatabase(previous);
@@ -178,7 +262,7 @@ describe('another user signs in on the device', () => {
   });
 });
 
-describe('replay keeps each user\'s entries to their own session', () => {
+describe("replay keeps each user's entries to their own session", () => {
   /** A client of a server that cannot be reached: any request it sends fails as offline. */
   function clientOf(userId: string): PocketBase {
     const pb = new PocketBase('http://127.0.0.1:9');

@@ -38,7 +38,18 @@ test('a page of 500 server records is reported as its 500 keys, not as the whole
   const listen = (p: ObservabilitySet) => void parts.push(p);
   Dexie.on.storagemutated.subscribe(listen);
   try {
-    const records = Array.from({ length: 500 }, (_, i) => ({ id: `r${String(i).padStart(14, '0')}`, created: '', updated: '', narative: 'x', incident_time: '2026-01-01 00:00:00.000Z', house: '' }) as unknown as RecordModel);
+    const records = Array.from(
+      { length: 500 },
+      (_, i) =>
+        ({
+          id: `r${String(i).padStart(14, '0')}`,
+          created: '',
+          updated: '',
+          narative: 'x',
+          incident_time: '2026-01-01 00:00:00.000Z',
+          house: '',
+        }) as unknown as RecordModel,
+    );
     await applyServerRecords(db, 'reports', records);
     await new Promise((resolve) => setTimeout(resolve, 20));
     const primary = parts.map((p) => p[`idb://${db.name}/reports/`]).filter(Boolean);

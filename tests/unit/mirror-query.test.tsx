@@ -31,7 +31,14 @@ function CallCount({ runs }: { runs: { count: number } }) {
   return <p>{calls === undefined ? 'loading' : `${calls} calls`}</p>;
 }
 
-const call = (id: string) => ({ id, house: 'h1', status: 'queued', created: '2026-11-01 10:00:00.000Z', updated: '2026-11-01 10:00:00.000Z' }) as never;
+const call = (id: string) =>
+  ({
+    id,
+    house: 'h1',
+    status: 'queued',
+    created: '2026-11-01 10:00:00.000Z',
+    updated: '2026-11-01 10:00:00.000Z',
+  }) as never;
 
 test('runs again after a write to its table, and only then', async () => {
   db = new ScmsDatabase(`mirror-query-${Date.now()}`);
@@ -42,7 +49,9 @@ test('runs again after a write to its table, and only then', async () => {
   const afterFirst = runs.count;
 
   await act(async () => {
-    await db.houses.bulkPut(Array.from({ length: 120 }, (_, i) => houseRecord({ id: `house${String(i).padStart(10, '0')}` })));
+    await db.houses.bulkPut(
+      Array.from({ length: 120 }, (_, i) => houseRecord({ id: `house${String(i).padStart(10, '0')}` })),
+    );
     await new Promise((resolve) => setTimeout(resolve, 50));
   });
   expect(runs.count).toBe(afterFirst);

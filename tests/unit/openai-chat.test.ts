@@ -37,7 +37,14 @@ describe('SYSTEM_PROMPT', () => {
 
 describe('buildChatRequest', () => {
   it('builds an OpenAI chat-completions request', () => {
-    const req = plain(buildChatRequest({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-test', model: 'gpt-4o-mini', userInput: 'veh parked' }));
+    const req = plain(
+      buildChatRequest({
+        baseUrl: 'https://api.openai.com/v1',
+        apiKey: 'sk-test',
+        model: 'gpt-4o-mini',
+        userInput: 'veh parked',
+      }),
+    );
     expect(req).toEqual({
       url: 'https://api.openai.com/v1/chat/completions',
       method: 'POST',
@@ -86,7 +93,11 @@ describe('buildChatRequest', () => {
   it.each([
     ['baseUrl', { baseUrl: '', model: 'm', userInput: 'x' }, /baseUrl is required/],
     ['model', { baseUrl: 'http://x/v1', model: ' ', userInput: 'x' }, /model is required/],
-    ['userInput', { baseUrl: 'http://x/v1', model: 'm', userInput: 42 as unknown as string }, /userInput must be a string/],
+    [
+      'userInput',
+      { baseUrl: 'http://x/v1', model: 'm', userInput: 42 as unknown as string },
+      /userInput must be a string/,
+    ],
   ])('rejects a missing %s', (_what, options, message) => {
     expect(() => buildChatRequest(options)).toThrow(message);
   });
@@ -111,7 +122,14 @@ describe('readChatResponse', () => {
     ['a fence around quotes', '```\n"The vehicle was parked."\n```', 'The vehicle was parked.'],
     ['inner quotes (kept)', '"Stop," he said. "Now."', '"Stop," he said. "Now."'],
     ['a quote at the end only (kept)', 'He said "stop"', 'He said "stop"'],
-    ['content parts', [{ type: 'text', text: 'Part one. ' }, { type: 'text', text: 'Part two.' }], 'Part one. Part two.'],
+    [
+      'content parts',
+      [
+        { type: 'text', text: 'Part one. ' },
+        { type: 'text', text: 'Part two.' },
+      ],
+      'Part one. Part two.',
+    ],
   ])('ok with %s', (_what, content, text) => {
     expect(plain(readChatResponse(200, completion(content)))).toEqual({ ok: true, text });
   });
@@ -124,18 +142,50 @@ describe('readChatResponse', () => {
     [
       'OpenAI 401',
       401,
-      { error: { message: 'Incorrect API key provided: sk-ab***cd.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+      {
+        error: {
+          message: 'Incorrect API key provided: sk-ab***cd.',
+          type: 'invalid_request_error',
+          param: null,
+          code: 'invalid_api_key',
+        },
+      },
       'AI provider error (401): Incorrect API key provided: sk-ab***cd.',
     ],
-    ['OpenAI 429', 429, { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, 'AI provider error (429): Rate limit reached'],
-    ['Ollama error string', 404, { error: "model 'llama9' not found" }, "AI provider error (404): model 'llama9' not found"],
+    [
+      'OpenAI 429',
+      429,
+      { error: { message: 'Rate limit reached', type: 'requests', param: null, code: 'rate_limit_exceeded' } },
+      'AI provider error (429): Rate limit reached',
+    ],
+    [
+      'Ollama error string',
+      404,
+      { error: "model 'llama9' not found" },
+      "AI provider error (404): model 'llama9' not found",
+    ],
     ['a message field', 400, { message: 'Bad model' }, 'AI provider error (400): Bad model'],
     ['a detail field', 422, { detail: 'Unprocessable' }, 'AI provider error (422): Unprocessable'],
     ['no body', 502, null, 'AI provider error (502)'],
-    ['an HTML body', 503, '<html>Service Unavailable</html>', 'AI provider error (503): <html>Service Unavailable</html>'],
+    [
+      'an HTML body',
+      503,
+      '<html>Service Unavailable</html>',
+      'AI provider error (503): <html>Service Unavailable</html>',
+    ],
     ['a 200 with an error', 200, { error: { message: 'Model overloaded' } }, 'AI provider error: Model overloaded'],
-    ['a 200 without choices', 200, { id: 'x', choices: [] }, 'AI provider returned no message (choices[0].message is missing)'],
-    ['a 200 without message', 200, { choices: [{ index: 0 }] }, 'AI provider returned no message (choices[0].message is missing)'],
+    [
+      'a 200 without choices',
+      200,
+      { id: 'x', choices: [] },
+      'AI provider returned no message (choices[0].message is missing)',
+    ],
+    [
+      'a 200 without message',
+      200,
+      { choices: [{ index: 0 }] },
+      'AI provider returned no message (choices[0].message is missing)',
+    ],
     ['a 200 with null content', 200, completion(null), 'AI provider returned an empty reply'],
     ['a 200 with blank content', 200, completion('   \n'), 'AI provider returned an empty reply'],
     ['a 200 with an empty fence', 200, completion('```\n```'), 'AI provider returned an empty reply'],
@@ -170,7 +220,12 @@ describe('round trip against the OpenAI stand-in', () => {
     ai = await startOpenAIStandin({ apiKey: 'sk-standin-123456' });
     expect(ai.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
 
-    const req = buildChatRequest({ baseUrl: ai.url, apiKey: 'sk-standin-123456', model: 'gpt-4o-mini', userInput: 'veh parked at 14:30' });
+    const req = buildChatRequest({
+      baseUrl: ai.url,
+      apiKey: 'sk-standin-123456',
+      model: 'gpt-4o-mini',
+      userInput: 'veh parked at 14:30',
+    });
     const { status, json } = await send(req);
 
     expect(status).toBe(200);
@@ -179,8 +234,14 @@ describe('round trip against the OpenAI stand-in', () => {
       object: 'chat.completion',
       created: expect.any(Number) as number,
       model: 'gpt-4o-mini',
-      choices: [{ index: 0, message: { role: 'assistant', content: 'Rewritten: veh parked at 14:30' }, finish_reason: 'stop' }],
-      usage: { prompt_tokens: expect.any(Number) as number, completion_tokens: expect.any(Number) as number, total_tokens: expect.any(Number) as number },
+      choices: [
+        { index: 0, message: { role: 'assistant', content: 'Rewritten: veh parked at 14:30' }, finish_reason: 'stop' },
+      ],
+      usage: {
+        prompt_tokens: expect.any(Number) as number,
+        completion_tokens: expect.any(Number) as number,
+        total_tokens: expect.any(Number) as number,
+      },
     });
     expect(plain(readChatResponse(status, json))).toEqual({ ok: true, text: 'Rewritten: veh parked at 14:30' });
 
@@ -212,45 +273,88 @@ describe('round trip against the OpenAI stand-in', () => {
 
   it('reports a wrong API key with the provider message', async () => {
     ai = await startOpenAIStandin({ apiKey: 'sk-right-key-0000' });
-    const { status, json } = await send(buildChatRequest({ baseUrl: ai.url, apiKey: 'sk-wrong-key-9999', model: 'gpt-4o-mini', userInput: 'x' }));
+    const { status, json } = await send(
+      buildChatRequest({ baseUrl: ai.url, apiKey: 'sk-wrong-key-9999', model: 'gpt-4o-mini', userInput: 'x' }),
+    );
     expect(status).toBe(401);
     expect(json).toEqual({
-      error: { message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\.$/) as string, type: 'invalid_request_error', param: null, code: 'invalid_api_key' },
+      error: {
+        message: expect.stringMatching(/^Incorrect API key provided: sk-\**9999\.$/) as string,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
     });
     const result = plain(readChatResponse(status, json));
     expect(result.ok).toBe(false);
-    expect(result).toMatchObject({ message: expect.stringMatching(/^AI provider error \(401\): Incorrect API key provided: /) as string });
+    expect(result).toMatchObject({
+      message: expect.stringMatching(/^AI provider error \(401\): Incorrect API key provided: /) as string,
+    });
   });
 
   it('reports a missing API key', async () => {
     ai = await startOpenAIStandin({ apiKey: 'sk-right-key-0000' });
     const { status, json } = await send(buildChatRequest({ baseUrl: ai.url, model: 'gpt-4o-mini', userInput: 'x' }));
     expect(status).toBe(401);
-    expect(plain(readChatResponse(status, json))).toMatchObject({ ok: false, message: expect.stringMatching(/^AI provider error \(401\): You didn't provide an API key/) as string });
+    expect(plain(readChatResponse(status, json))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^AI provider error \(401\): You didn't provide an API key/) as string,
+    });
   });
 
   it('rejects requests without model or messages with 400 in OpenAI shape', async () => {
     ai = await startOpenAIStandin();
     const post = async (body: unknown) => {
-      const res = await fetch(`${ai?.url}/chat/completions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-      return { status: res.status, json: (await res.json()) as { error: { message: string; type: string; param: string | null; code: string | null } } };
+      const res = await fetch(`${ai?.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      return {
+        status: res.status,
+        json: (await res.json()) as {
+          error: { message: string; type: string; param: string | null; code: string | null };
+        },
+      };
     };
     const noModel = await post({ messages: [{ role: 'user', content: 'x' }] });
-    expect(noModel).toEqual({ status: 400, json: { error: { message: 'you must provide a model parameter', type: 'invalid_request_error', param: null, code: null } } });
+    expect(noModel).toEqual({
+      status: 400,
+      json: {
+        error: {
+          message: 'you must provide a model parameter',
+          type: 'invalid_request_error',
+          param: null,
+          code: null,
+        },
+      },
+    });
 
     const noMessages = await post({ model: 'm' });
     expect(noMessages.status).toBe(400);
-    expect(noMessages.json.error).toEqual({ message: "Missing required parameter: 'messages'.", type: 'invalid_request_error', param: 'messages', code: 'missing_required_parameter' });
+    expect(noMessages.json.error).toEqual({
+      message: "Missing required parameter: 'messages'.",
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'missing_required_parameter',
+    });
 
     expect((await post({ model: 'm', messages: 'hi' })).json.error.code).toBe('invalid_type');
     expect((await post({ model: 'm', messages: [] })).json.error.code).toBe('empty_array');
-    expect((await post({ model: 'm', messages: [{ role: 'boss', content: 'x' }] })).json.error.param).toBe('messages[0].role');
-    expect((await post({ model: 'm', messages: [{ role: 'user', content: 5 }] })).json.error.param).toBe('messages[0].content');
+    expect((await post({ model: 'm', messages: [{ role: 'boss', content: 'x' }] })).json.error.param).toBe(
+      'messages[0].role',
+    );
+    expect((await post({ model: 'm', messages: [{ role: 'user', content: 5 }] })).json.error.param).toBe(
+      'messages[0].content',
+    );
     const notJson = await post('{nope');
     expect(notJson.status).toBe(400);
     expect(notJson.json.error.message).toMatch(/could not parse the JSON body/);
 
-    expect(plain(readChatResponse(noModel.status, noModel.json))).toEqual({ ok: false, message: 'AI provider error (400): you must provide a model parameter' });
+    expect(plain(readChatResponse(noModel.status, noModel.json))).toEqual({
+      ok: false,
+      message: 'AI provider error (400): you must provide a model parameter',
+    });
   });
 
   it('answers with a configured error status', async () => {
@@ -258,7 +362,10 @@ describe('round trip against the OpenAI stand-in', () => {
     const { status, json } = await send(buildChatRequest({ baseUrl: ai.url, model: 'm', userInput: 'x' }));
     expect(status).toBe(500);
     expect(json).toMatchObject({ error: { type: 'server_error' } });
-    expect(plain(readChatResponse(status, json))).toMatchObject({ ok: false, message: expect.stringMatching(/^AI provider error \(500\): The server had an error/) as string });
+    expect(plain(readChatResponse(status, json))).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^AI provider error \(500\): The server had an error/) as string,
+    });
   });
 
   it('waits delayMs before answering', async () => {
@@ -273,14 +380,22 @@ describe('round trip against the OpenAI stand-in', () => {
     ai = await startOpenAIStandin({ models: ['gpt-4o-mini', 'llama3.2'] });
     const models = await fetch(`${ai.url}/models`);
     expect(models.status).toBe(200);
-    expect(await models.json()).toMatchObject({ object: 'list', data: [{ id: 'gpt-4o-mini', object: 'model' }, { id: 'llama3.2', object: 'model' }] });
+    expect(await models.json()).toMatchObject({
+      object: 'list',
+      data: [
+        { id: 'gpt-4o-mini', object: 'model' },
+        { id: 'llama3.2', object: 'model' },
+      ],
+    });
     const one = await fetch(`${ai.url}/models/llama3.2`);
     expect(await one.json()).toMatchObject({ id: 'llama3.2', object: 'model' });
     const missing = await fetch(`${ai.url}/models/nope`);
     expect(missing.status).toBe(404);
     const wrong = await fetch(`${ai.url}/completions`, { method: 'POST', body: '{}' });
     expect(wrong.status).toBe(404);
-    expect(await wrong.json()).toEqual({ error: { message: 'Invalid URL (POST /v1/completions)', type: 'invalid_request_error', param: null, code: null } });
+    expect(await wrong.json()).toEqual({
+      error: { message: 'Invalid URL (POST /v1/completions)', type: 'invalid_request_error', param: null, code: null },
+    });
   });
 
   it('stops listening on stop()', async () => {

@@ -10,35 +10,80 @@ import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from '../../src/featur
 
 const messages = (values: Record<string, string>) => {
   const result = changePasswordSchema.safeParse(values);
-  return result.success ? {} : Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
+  return result.success
+    ? {}
+    : Object.fromEntries(result.error.issues.map((issue) => [issue.path.join('.'), issue.message]));
 };
 
 describe('changePasswordSchema', () => {
   it('accepts 8 and 24 characters, typed twice, different from the current one', () => {
-    expect(messages({ oldPassword: 'temporary-123', password: 'a'.repeat(8), passwordConfirm: 'a'.repeat(8) })).toEqual({});
-    expect(messages({ oldPassword: 'temporary-123', password: 'b'.repeat(24), passwordConfirm: 'b'.repeat(24) })).toEqual({});
+    expect(messages({ oldPassword: 'temporary-123', password: 'a'.repeat(8), passwordConfirm: 'a'.repeat(8) })).toEqual(
+      {},
+    );
+    expect(
+      messages({ oldPassword: 'temporary-123', password: 'b'.repeat(24), passwordConfirm: 'b'.repeat(24) }),
+    ).toEqual({});
   });
   it.each([
-    ['7 characters', { oldPassword: 'x', password: 'a'.repeat(7), passwordConfirm: 'a'.repeat(7) }, { password: 'Password must be between 8 and 24 characters' }],
-    ['25 characters', { oldPassword: 'x', password: 'a'.repeat(25), passwordConfirm: 'a'.repeat(25) }, { password: 'Password must be between 8 and 24 characters' }],
-    ['a different confirmation', { oldPassword: 'x', password: 'new-password-1', passwordConfirm: 'new-password-2' }, { passwordConfirm: 'Passwords do not match' }],
-    ['no current password', { oldPassword: '', password: 'new-password-1', passwordConfirm: 'new-password-1' }, { oldPassword: 'Enter your current password' }],
-    ['the current password again', { oldPassword: 'same-password', password: 'same-password', passwordConfirm: 'same-password' }, { password: 'Choose a password different from the current one' }],
+    [
+      '7 characters',
+      { oldPassword: 'x', password: 'a'.repeat(7), passwordConfirm: 'a'.repeat(7) },
+      { password: 'Password must be between 8 and 24 characters' },
+    ],
+    [
+      '25 characters',
+      { oldPassword: 'x', password: 'a'.repeat(25), passwordConfirm: 'a'.repeat(25) },
+      { password: 'Password must be between 8 and 24 characters' },
+    ],
+    [
+      'a different confirmation',
+      { oldPassword: 'x', password: 'new-password-1', passwordConfirm: 'new-password-2' },
+      { passwordConfirm: 'Passwords do not match' },
+    ],
+    [
+      'no current password',
+      { oldPassword: '', password: 'new-password-1', passwordConfirm: 'new-password-1' },
+      { oldPassword: 'Enter your current password' },
+    ],
+    [
+      'the current password again',
+      { oldPassword: 'same-password', password: 'same-password', passwordConfirm: 'same-password' },
+      { password: 'Choose a password different from the current one' },
+    ],
   ])('refuses %s', (_name, values, expected) => {
     expect(messages(values)).toEqual(expected);
   });
 });
 
-const refusal = (status: number, data: Record<string, unknown> = {}) => new ClientResponseError({ url: '/', status, response: { status, message: 'Failed to update record.', data } });
+const refusal = (status: number, data: Record<string, unknown> = {}) =>
+  new ClientResponseError({ url: '/', status, response: { status, message: 'Failed to update record.', data } });
 
 describe('changePasswordFailure', () => {
   it('says which part was wrong', () => {
-    expect(changePasswordFailure(refusal(400, { oldPassword: { code: 'validation_invalid_old_password', message: 'Missing or invalid old password.' } }))).toBe('The current password is not correct.');
-    expect(changePasswordFailure(refusal(400, { passwordConfirm: { code: 'validation_values_mismatch', message: 'Values don\'t match.' } }))).toBe('Passwords do not match');
-    expect(changePasswordFailure(refusal(400, { password: { code: 'validation_length_out_of_range', message: 'Password must be between 8 and 24 characters' } }))).toBe('password: Password must be between 8 and 24 characters.');
+    expect(
+      changePasswordFailure(
+        refusal(400, {
+          oldPassword: { code: 'validation_invalid_old_password', message: 'Missing or invalid old password.' },
+        }),
+      ),
+    ).toBe('The current password is not correct.');
+    expect(
+      changePasswordFailure(
+        refusal(400, { passwordConfirm: { code: 'validation_values_mismatch', message: "Values don't match." } }),
+      ),
+    ).toBe('Passwords do not match');
+    expect(
+      changePasswordFailure(
+        refusal(400, {
+          password: { code: 'validation_length_out_of_range', message: 'Password must be between 8 and 24 characters' },
+        }),
+      ),
+    ).toBe('password: Password must be between 8 and 24 characters.');
   });
   it('offline, says a connection is needed', () => {
-    expect(changePasswordFailure(new ClientResponseError(new TypeError('Failed to fetch')))).toBe(PASSWORD_OFFLINE_REASON);
+    expect(changePasswordFailure(new ClientResponseError(new TypeError('Failed to fetch')))).toBe(
+      PASSWORD_OFFLINE_REASON,
+    );
   });
   it('other refusals use the common builder', () => {
     expect(changePasswordFailure(refusal(403))).toBe('Failed to update record.');

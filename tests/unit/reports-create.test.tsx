@@ -25,9 +25,17 @@ globalThis.ResizeObserver ??= class {
 
 // The page reads the mirror through the sync engine; a stand-in engine
 // gives it a real database and a connection state the test sets.
-const fake = vi.hoisted(() => ({ db: null as unknown as ScmsDatabase, status: { online: true, syncing: false, authRequired: false, lastError: null } as EngineStatus }));
+const fake = vi.hoisted(() => ({
+  db: null as unknown as ScmsDatabase,
+  status: { online: true, syncing: false, authRequired: false, lastError: null } as EngineStatus,
+}));
 vi.mock('../../src/data/DataProvider.tsx', () => ({
-  useSyncEngine: () => ({ db: fake.db, subscribe: () => () => undefined, getStatus: () => fake.status, loadReportRange: async () => undefined }),
+  useSyncEngine: () => ({
+    db: fake.db,
+    subscribe: () => () => undefined,
+    getStatus: () => fake.status,
+    loadReportRange: async () => undefined,
+  }),
 }));
 
 const USER = 'officer00000001';
@@ -38,18 +46,74 @@ let run = 0;
 beforeEach(async () => {
   fake.db = userDatabase(`${USER.slice(0, 7)}${String(++run).padStart(8, '0')}`);
   fake.status = { online: true, syncing: false, authRequired: false, lastError: null };
-  pb.authStore.save('test-token', { id: USER, collectionId: '_pb_users_auth_', collectionName: 'users', type: 'regular', community: COMMUNITY, first_name: 'Sam', last_name: 'Lee' });
+  pb.authStore.save('test-token', {
+    id: USER,
+    collectionId: '_pb_users_auth_',
+    collectionName: 'users',
+    type: 'regular',
+    community: COMMUNITY,
+    first_name: 'Sam',
+    last_name: 'Lee',
+  });
   await fake.db.houses.put({
-    id: 'house0000000001', ...{ created: stamp, updated: stamp }, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: 'M-77',
-    security_code: '', note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: COMMUNITY,
+    id: 'house0000000001',
+    ...{ created: stamp, updated: stamp },
+    address: '12 Palm Way',
+    apt: '',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    image: '',
+    member_number: 'M-77',
+    security_code: '',
+    note: '',
+    pending_call_concerns_ids: '',
+    house_check: false,
+    house_check_start_date: '',
+    house_check_end_date: '',
+    house_check_last_date: '',
+    house_check_note: '',
+    community: COMMUNITY,
   });
   await fake.db.residents.bulkPut([
-    { id: 'resident0000002', created: '2026-01-11 08:00:00.000Z', updated: stamp, first_name: 'Later', last_name: 'One', owner: false, house: 'house0000000001' },
-    { id: 'resident0000001', created: stamp, updated: stamp, first_name: 'Ana', last_name: 'Cruz', owner: true, house: 'house0000000001' },
+    {
+      id: 'resident0000002',
+      created: '2026-01-11 08:00:00.000Z',
+      updated: stamp,
+      first_name: 'Later',
+      last_name: 'One',
+      owner: false,
+      house: 'house0000000001',
+    },
+    {
+      id: 'resident0000001',
+      created: stamp,
+      updated: stamp,
+      first_name: 'Ana',
+      last_name: 'Cruz',
+      owner: true,
+      house: 'house0000000001',
+    },
   ]);
   await fake.db.phones.bulkPut([
-    { id: 'phone0000000001', created: stamp, updated: stamp, phone_number: '+15615550100', primary: false, type: 'home', house: 'house0000000001' },
-    { id: 'phone0000000002', created: '2026-01-12 08:00:00.000Z', updated: stamp, phone_number: '+15615550199', primary: true, type: 'cell', house: 'house0000000001' },
+    {
+      id: 'phone0000000001',
+      created: stamp,
+      updated: stamp,
+      phone_number: '+15615550100',
+      primary: false,
+      type: 'home',
+      house: 'house0000000001',
+    },
+    {
+      id: 'phone0000000002',
+      created: '2026-01-12 08:00:00.000Z',
+      updated: stamp,
+      phone_number: '+15615550199',
+      primary: true,
+      type: 'cell',
+      house: 'house0000000001',
+    },
   ]);
 });
 
@@ -104,11 +168,15 @@ describe('create report', () => {
     expect([before.getHours(), new Date().getHours()]).toContain(hour);
     expect([before.getMinutes(), new Date().getMinutes()]).toContain(minute);
     const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
-    expect(screen.getByRole('button', { name: /^Incident date/ }).textContent).toBe(`${months[before.getMonth()]} ${before.getDate()}, ${before.getFullYear()}`);
+    expect(screen.getByRole('button', { name: /^Incident date/ }).textContent).toBe(
+      `${months[before.getMonth()]} ${before.getDate()}, ${before.getFullYear()}`,
+    );
   });
 
   it('the Ai Generated tab appears only once Ai Assist has answered, and is then shown', async () => {
-    const send = vi.spyOn(pb, 'send').mockResolvedValue({ data: 'The gate was found open at night.', source: 'offline-editor' });
+    const send = vi
+      .spyOn(pb, 'send')
+      .mockResolvedValue({ data: 'The gate was found open at night.', source: 'offline-editor' });
     const user = renderPage();
     const assist = screen.getByRole('button', { name: 'Ai Assist' });
     expect(screen.queryByRole('tab', { name: 'Ai Generated' })).toBeNull();
@@ -120,16 +188,24 @@ describe('create report', () => {
     await user.click(assist);
 
     const aiTab = await screen.findByRole('tab', { name: 'Ai Generated' });
-    expect(send).toHaveBeenCalledWith('/api/scms/ai-assist', { method: 'POST', body: { user_input: 'gate open nite' } });
+    expect(send).toHaveBeenCalledWith('/api/scms/ai-assist', {
+      method: 'POST',
+      body: { user_input: 'gate open nite' },
+    });
     expect(aiTab.getAttribute('aria-selected')).toBe('true');
-    expect((screen.getByLabelText('Ai generated narrative') as HTMLTextAreaElement).value).toBe('The gate was found open at night.');
+    expect((screen.getByLabelText('Ai generated narrative') as HTMLTextAreaElement).value).toBe(
+      'The gate was found open at night.',
+    );
     expect(screen.getByText('Edited by the built-in editor')).toBeTruthy();
     await user.click(screen.getByRole('tab', { name: 'Original' }));
     expect(screen.getByRole('tab', { name: 'Original' }).getAttribute('aria-selected')).toBe('true');
   });
 
   it('an Ai Assist failure shows Fail with the server message and no AI tab', async () => {
-    vi.spyOn(pb, 'send').mockRejectedValue({ status: 502, response: { status: 502, message: 'The AI service could not be reached. Please try again later.', data: {} } });
+    vi.spyOn(pb, 'send').mockRejectedValue({
+      status: 502,
+      response: { status: 502, message: 'The AI service could not be reached. Please try again later.', data: {} },
+    });
     const user = renderPage();
     await user.type(screen.getByLabelText('Original narrative'), 'gate open');
     await user.click(screen.getByRole('button', { name: 'Ai Assist' }));
@@ -169,8 +245,18 @@ describe('create report', () => {
     expect(screen.getByText('Report created successfully')).toBeTruthy();
     const [report] = await fake.db.reports.toArray();
     expect(report).toMatchObject({
-      type: 'open_garage_door', weather: 'clear', narative: 'Garage open at 21:05.', ai_generated_narative: '', house: 'house0000000001',
-      resident: 'resident0000001', phone_number: '+15615550199', injury: true, ems_pbso: false, created_by: USER, community: COMMUNITY, _pending: 1,
+      type: 'open_garage_door',
+      weather: 'clear',
+      narative: 'Garage open at 21:05.',
+      ai_generated_narative: '',
+      house: 'house0000000001',
+      resident: 'resident0000001',
+      phone_number: '+15615550199',
+      injury: true,
+      ems_pbso: false,
+      created_by: USER,
+      community: COMMUNITY,
+      _pending: 1,
     });
     const incident = new Date(report!.incident_time.replace(' ', 'T'));
     expect([incident.getHours(), incident.getMinutes()]).toEqual([21, 5]);
@@ -196,7 +282,11 @@ describe('create report', () => {
     expect(screen.queryByRole('heading', { name: 'Report list' })).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Discard this report?' })).getByRole('button', { name: 'Discard' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Discard this report?' })).getByRole('button', {
+        name: 'Discard',
+      }),
+    );
     expect(await screen.findByRole('heading', { name: 'Report list' })).toBeTruthy();
     expect(await fake.db.outbox.count()).toBe(0);
   });

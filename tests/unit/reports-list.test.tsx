@@ -25,7 +25,12 @@ const fake = vi.hoisted(() => ({
   loadReportRange: (async () => undefined) as (from: Date, to: Date) => Promise<void>,
 }));
 vi.mock('../../src/data/DataProvider.tsx', () => ({
-  useSyncEngine: () => ({ db: fake.db, subscribe: () => () => undefined, getStatus: () => fake.status, loadReportRange: (from: Date, to: Date) => fake.loadReportRange(from, to) }),
+  useSyncEngine: () => ({
+    db: fake.db,
+    subscribe: () => () => undefined,
+    getStatus: () => fake.status,
+    loadReportRange: (from: Date, to: Date) => fake.loadReportRange(from, to),
+  }),
 }));
 
 const COMMUNITY = 'community000001';
@@ -35,8 +40,22 @@ let run = 0;
 
 function report(id: string, overrides: Record<string, unknown>) {
   return {
-    id, created: pbDate(now), updated: pbDate(now), narative: 'original text', ai_generated_narative: '', type: 'accident', weather: 'clear',
-    incident_time: pbDate(now), phone_number: '', injury: false, ems_pbso: false, photos: [] as string[], community: COMMUNITY, house: '', resident: '', created_by: 'officer00000001',
+    id,
+    created: pbDate(now),
+    updated: pbDate(now),
+    narative: 'original text',
+    ai_generated_narative: '',
+    type: 'accident',
+    weather: 'clear',
+    incident_time: pbDate(now),
+    phone_number: '',
+    injury: false,
+    ems_pbso: false,
+    photos: [] as string[],
+    community: COMMUNITY,
+    house: '',
+    resident: '',
+    created_by: 'officer00000001',
     ...overrides,
   };
 }
@@ -50,23 +69,77 @@ beforeEach(async () => {
   fake.status = { online: true, syncing: false, authRequired: false, lastError: null };
   fake.loadReportRange = async () => undefined;
   const db = fake.db;
-  await db.users.put({ id: 'officer00000001', created: stamp, updated: stamp, email: 'sam@example.test', emailVisibility: true, verified: true, first_name: 'Sam', last_name: 'Lee', type: 'regular', community: COMMUNITY });
-  await db.houses.put({
-    id: 'house0000000001', created: stamp, updated: stamp, address: '12 Palm Way', apt: '', city: 'Jupiter', state: 'FL', zip: '33458', image: '', member_number: 'M-77',
-    security_code: '', note: '', pending_call_concerns_ids: '', house_check: false, house_check_start_date: '', house_check_end_date: '', house_check_last_date: '', house_check_note: '', community: COMMUNITY,
+  await db.users.put({
+    id: 'officer00000001',
+    created: stamp,
+    updated: stamp,
+    email: 'sam@example.test',
+    emailVisibility: true,
+    verified: true,
+    first_name: 'Sam',
+    last_name: 'Lee',
+    type: 'regular',
+    community: COMMUNITY,
   });
-  await db.residents.put({ id: 'resident0000001', created: stamp, updated: stamp, first_name: 'Ana', last_name: 'Cruz', owner: true, house: 'house0000000001' });
+  await db.houses.put({
+    id: 'house0000000001',
+    created: stamp,
+    updated: stamp,
+    address: '12 Palm Way',
+    apt: '',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    image: '',
+    member_number: 'M-77',
+    security_code: '',
+    note: '',
+    pending_call_concerns_ids: '',
+    house_check: false,
+    house_check_start_date: '',
+    house_check_end_date: '',
+    house_check_last_date: '',
+    house_check_note: '',
+    community: COMMUNITY,
+  });
+  await db.residents.put({
+    id: 'resident0000001',
+    created: stamp,
+    updated: stamp,
+    first_name: 'Ana',
+    last_name: 'Cruz',
+    owner: true,
+    house: 'house0000000001',
+  });
   await db.reports.bulkPut([
     report('report000000001', {
-      type: 'loud_noise', incident_time: pbDate(thisMonth), created: pbDate(subDays(now, 2)), house: 'house0000000001', resident: 'resident0000001',
-      narative: '<p>Music <b>loud</b> at 2am</p>', ai_generated_narative: '<p>Loud music was reported at 02:00.</p>', phone_number: '+15615550100', injury: true,
+      type: 'loud_noise',
+      incident_time: pbDate(thisMonth),
+      created: pbDate(subDays(now, 2)),
+      house: 'house0000000001',
+      resident: 'resident0000001',
+      narative: '<p>Music <b>loud</b> at 2am</p>',
+      ai_generated_narative: '<p>Loud music was reported at 02:00.</p>',
+      phone_number: '+15615550100',
+      injury: true,
       photos: ['gate_abc123.jpg'],
     }),
-    { ...report('report000000002', { type: 'false_alarm', incident_time: pbDate(thisMonth), created: pbDate(subDays(now, 1)), narative: 'Alarm tripped by wind', photos: ['pending-0'] }), _pending: 1 as const },
+    {
+      ...report('report000000002', {
+        type: 'false_alarm',
+        incident_time: pbDate(thisMonth),
+        created: pbDate(subDays(now, 1)),
+        narative: 'Alarm tripped by wind',
+        photos: ['pending-0'],
+      }),
+      _pending: 1 as const,
+    },
     report('report000000003', { type: 'youths_fishing', incident_time: pbDate(older), created: pbDate(older) }),
   ]);
   // As after the first sync: the previous month onwards is in the mirror.
-  await setSyncState(db, REPORT_RANGES_KEY, [{ from: startOfMonth(subMonths(now, 1)).getTime(), to: Number.MAX_SAFE_INTEGER }]);
+  await setSyncState(db, REPORT_RANGES_KEY, [
+    { from: startOfMonth(subMonths(now, 1)).getTime(), to: Number.MAX_SAFE_INTEGER },
+  ]);
 });
 
 afterEach(() => {
@@ -91,7 +164,10 @@ const card = (type: string) => screen.getByRole('article', { name: type });
 describe('report list', () => {
   it('opens on the current month, newest first, unfiltered', async () => {
     await renderList();
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['False alarm', 'Loud noise']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'False alarm',
+      'Loud noise',
+    ]);
     expect(screen.queryByRole('button', { name: 'Clear filter' })).toBeNull();
     expect(screen.getByRole('link', { name: 'Create Report' }).getAttribute('href')).toBe('/reports/create');
     expect(screen.getByPlaceholderText('Address, type, resident, member number, etc...')).toBeTruthy();
@@ -110,7 +186,9 @@ describe('report list', () => {
     expect(fact('EMS/PBSO')).toBe('No');
     expect(within(loud).getByText('Created 2 days ago')).toBeTruthy();
     // On paper the date and time instead.
-    expect(within(loud).getByText(`Created ${format(subDays(now, 2), 'MMM d, yyyy HH:mm')}`).className).toContain('print:inline');
+    expect(within(loud).getByText(`Created ${format(subDays(now, 2), 'MMM d, yyyy HH:mm')}`).className).toContain(
+      'print:inline',
+    );
     const narrative = within(loud).getByTestId('narrative');
     expect(narrative.textContent).toBe('Loud music was reported at 02:00.');
     expect(within(loud).getByRole('button', { name: 'Ai assist' }).getAttribute('aria-pressed')).toBe('true');
@@ -137,7 +215,9 @@ describe('report list', () => {
     expect(within(card('False alarm')).getByText('Photo waiting to upload')).toBeTruthy();
     expect(within(card('Loud noise')).queryByText('Not yet sent')).toBeNull();
     const thumb = within(card('Loud noise')).getByRole('button', { name: 'Open photo 1' }).querySelector('img')!;
-    expect(thumb.getAttribute('src')).toBe(`${pb.baseURL.replace(/\/+$/, '')}/api/files/reports/report000000001/gate_abc123.jpg?thumb=400x300`);
+    expect(thumb.getAttribute('src')).toBe(
+      `${pb.baseURL.replace(/\/+$/, '')}/api/files/reports/report000000001/gate_abc123.jpg?thumb=400x300`,
+    );
   });
 
   it('searches the resident and the type', async () => {
@@ -147,7 +227,9 @@ describe('report list', () => {
     expect(await screen.findByText('1 report(s)')).toBeTruthy();
     await user.clear(search);
     await user.type(search, 'alarm');
-    await waitFor(() => expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['False alarm']));
+    await waitFor(() =>
+      expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['False alarm']),
+    );
     await user.type(search, ' nothing-like-this');
     expect(await screen.findByText('No reports found')).toBeTruthy();
     expect(screen.getByText('0 report(s)')).toBeTruthy();
@@ -186,7 +268,10 @@ describe('report list', () => {
 
     await user.click(screen.getByRole('button', { name: 'Clear filter' }));
     expect(await screen.findByText('2 report(s)')).toBeTruthy();
-    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual(['False alarm', 'Loud noise']);
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'False alarm',
+      'Loud noise',
+    ]);
     expect(screen.queryByRole('button', { name: 'Clear filter' })).toBeNull();
   });
 
@@ -194,17 +279,29 @@ describe('report list', () => {
     await user.click(screen.getByRole('button', { name: 'Filter + Sort' }));
     const dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: /^From date/ }));
-    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Choose the Year' }), String(from.getFullYear()));
-    await user.selectOptions(within(dialog).getByRole('combobox', { name: 'Choose the Month' }), String(from.getMonth()));
+    await user.selectOptions(
+      within(dialog).getByRole('combobox', { name: 'Choose the Year' }),
+      String(from.getFullYear()),
+    );
+    await user.selectOptions(
+      within(dialog).getByRole('combobox', { name: 'Choose the Month' }),
+      String(from.getMonth()),
+    );
     await user.click(within(dialog).getByRole('button', { name: new RegExp(`^${format(from, 'd MMMM yyyy, EEEE')}`) }));
     await user.click(within(dialog).getByRole('button', { name: 'Filter' }));
   }
 
   it('an older range is pulled into the mirror with a spinner meanwhile', async () => {
     let finish: () => void = () => undefined;
-    const load = vi.fn((_from: Date, _to: Date) => new Promise<void>((resolve) => {
-      finish = () => void setSyncState(fake.db, REPORT_RANGES_KEY, [{ from: startOfMonth(older).getTime(), to: Number.MAX_SAFE_INTEGER }]).then(resolve);
-    }));
+    const load = vi.fn(
+      (_from: Date, _to: Date) =>
+        new Promise<void>((resolve) => {
+          finish = () =>
+            void setSyncState(fake.db, REPORT_RANGES_KEY, [
+              { from: startOfMonth(older).getTime(), to: Number.MAX_SAFE_INTEGER },
+            ]).then(resolve);
+        }),
+    );
     fake.loadReportRange = load;
     const user = await renderList();
     const from = startOfMonth(older);
@@ -223,7 +320,9 @@ describe('report list', () => {
     fake.status = { ...fake.status, online: false };
     const user = await renderList();
     await filterFrom(user, startOfMonth(older));
-    expect(await screen.findByText('You are offline — older reports need a connection. Showing the reports on this device.')).toBeTruthy();
+    expect(
+      await screen.findByText('You are offline — older reports need a connection. Showing the reports on this device.'),
+    ).toBeTruthy();
     expect(screen.getByText('3 report(s)')).toBeTruthy();
     expect(load).not.toHaveBeenCalled();
   });
@@ -250,7 +349,10 @@ describe('CSV export', () => {
 });
 
 describe('printing', () => {
-  const copies = () => [...document.querySelectorAll('article[aria-labelledby^="print-report-"]')].map((a) => a.getAttribute('aria-labelledby'));
+  const copies = () =>
+    [...document.querySelectorAll('article[aria-labelledby^="print-report-"]')].map((a) =>
+      a.getAttribute('aria-labelledby'),
+    );
   const jsdomPrint = window.print;
   afterEach(() => {
     window.print = jsdomPrint;

@@ -10,7 +10,14 @@ import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/cs
 import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { formatCreated } from '../../src/features/reports/format.ts';
 import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
-import { MAX_PHOTOS, MAX_PHOTO_BYTES, PHOTO_TOO_LARGE, pickPhotos, TOO_MANY_PHOTOS, WRONG_PHOTO_TYPE } from '../../src/features/reports/photos.ts';
+import {
+  MAX_PHOTOS,
+  MAX_PHOTO_BYTES,
+  PHOTO_TOO_LARGE,
+  pickPhotos,
+  TOO_MANY_PHOTOS,
+  WRONG_PHOTO_TYPE,
+} from '../../src/features/reports/photos.ts';
 import { applyDraft, defaultFilter } from '../../src/features/reports/reportFilter.ts';
 import { incidentTime, primaryPhone, reportFormDefaults } from '../../src/features/reports/reportForm.ts';
 import { reportSchema } from '../../src/domain/schemas.ts';
@@ -18,12 +25,28 @@ import { reportSchema } from '../../src/domain/schemas.ts';
 const stamp = '2026-03-01 10:00:00.000Z';
 const base = { created: stamp, updated: stamp };
 
-function linked(overrides: Partial<ReportWithLinks['report']> = {}, links: Partial<ReportWithLinks> = {}): ReportWithLinks {
+function linked(
+  overrides: Partial<ReportWithLinks['report']> = {},
+  links: Partial<ReportWithLinks> = {},
+): ReportWithLinks {
   return {
     report: {
-      id: 'report000000001', ...base, narative: 'Saw a car', ai_generated_narative: '', type: 'vehicle_tailgaite', weather: 'rainy',
-      incident_time: '2026-03-01 09:30:00.000Z', phone_number: '+15615550100', injury: false, ems_pbso: true, photos: [],
-      community: 'c', house: 'h', resident: 'r', created_by: 'u', ...overrides,
+      id: 'report000000001',
+      ...base,
+      narative: 'Saw a car',
+      ai_generated_narative: '',
+      type: 'vehicle_tailgaite',
+      weather: 'rainy',
+      incident_time: '2026-03-01 09:30:00.000Z',
+      phone_number: '+15615550100',
+      injury: false,
+      ems_pbso: true,
+      photos: [],
+      community: 'c',
+      house: 'h',
+      resident: 'r',
+      created_by: 'u',
+      ...overrides,
     },
     ...links,
   };
@@ -52,17 +75,27 @@ describe('CSV export', () => {
     const resident = { ...base, id: 'r', first_name: 'Ana', last_name: 'Cruz' } as ResidentRecord;
     const officer = { ...base, id: 'u', first_name: 'Sam', last_name: 'Lee' } as UserRecord;
     const rows = [
-      linked({ narative: '<p>Tailgated, then "left"\nquickly</p>', ai_generated_narative: 'A vehicle tailgated.', injury: true }, { house, resident, officer }),
+      linked(
+        {
+          narative: '<p>Tailgated, then "left"\nquickly</p>',
+          ai_generated_narative: 'A vehicle tailgated.',
+          injury: true,
+        },
+        { house, resident, officer },
+      ),
       linked({ id: 'report000000002', narative: 'n', ems_pbso: false }),
     ];
     const csv = reportsCsv(rows);
     expect(csv.endsWith('\r\n')).toBe(true);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
-    expect(lines[0]).toBe('Incident time,Type,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created');
+    expect(lines[0]).toBe(
+      'Incident time,Type,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created',
+    );
     const created = parsePbDate(stamp)!;
     const pad = (n: number) => String(n).padStart(2, '0');
-    const local = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    const local = (d: Date) =>
+      `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
     const incident = parsePbDate('2026-03-01 09:30:00.000Z')!;
     expect(lines[1]).toBe(
       `${local(incident)},Vehicle tailgate,Rainy,"12 Palm Way, 4B",Ana Cruz,+15615550100,M-77,Yes,Yes,Sam Lee,"Tailgated, then ""left""\nquickly",A vehicle tailgated.,${local(created)}`,
@@ -126,7 +159,13 @@ describe('created time (DESIGN.md seven-day rule)', () => {
 describe('report filter', () => {
   test('opens on the whole current month, newest first, unfiltered', () => {
     const filter = defaultFilter(new Date(2026, 1, 14, 10));
-    expect(filter).toEqual({ from: new Date(2026, 1, 1), to: new Date(2026, 1, 28, 23, 59, 59, 999), types: [], sort: 'newest', filtered: false });
+    expect(filter).toEqual({
+      from: new Date(2026, 1, 1),
+      to: new Date(2026, 1, 28, 23, 59, 59, 999),
+      types: [],
+      sort: 'newest',
+      filtered: false,
+    });
   });
   test('missing dates: Filter error, Dates must be selected, no filter', () => {
     for (const draft of [
@@ -134,20 +173,59 @@ describe('report filter', () => {
       { from: new Date(2026, 0, 5), to: undefined },
       { from: undefined, to: undefined },
     ]) {
-      expect(applyDraft({ ...draft, types: [], sort: 'newest' })).toEqual({ ok: false, title: 'Filter error', message: 'Dates must be selected' });
+      expect(applyDraft({ ...draft, types: [], sort: 'newest' })).toEqual({
+        ok: false,
+        title: 'Filter error',
+        message: 'Dates must be selected',
+      });
     }
   });
   test('dates given: From at 00:00, To at the end of its day, in order', () => {
-    const outcome = applyDraft({ from: new Date(2026, 0, 9, 15), to: new Date(2026, 0, 5, 8), types: ['accident'], sort: 'oldest' });
-    expect(outcome).toEqual({ ok: true, filter: { from: new Date(2026, 0, 5), to: new Date(2026, 0, 9, 23, 59, 59, 999), types: ['accident'], sort: 'oldest', filtered: true } });
+    const outcome = applyDraft({
+      from: new Date(2026, 0, 9, 15),
+      to: new Date(2026, 0, 5, 8),
+      types: ['accident'],
+      sort: 'oldest',
+    });
+    expect(outcome).toEqual({
+      ok: true,
+      filter: {
+        from: new Date(2026, 0, 5),
+        to: new Date(2026, 0, 9, 23, 59, 59, 999),
+        types: ['accident'],
+        sort: 'oldest',
+        filtered: true,
+      },
+    });
   });
 });
 
 describe('create report form', () => {
   test('defaults for every field pass the schema once the required ones are filled', () => {
     const defaults = reportFormDefaults();
-    expect(defaults).toEqual({ type: '', weather: 'clear', incident_date: undefined, hour: '', minute: '', narative: '', ai_generated_narative: '', house: '', resident: '', injury: false, ems_pbso: false });
-    expect(reportSchema.safeParse({ ...defaults, type: 'accident', incident_date: new Date(), hour: '7', minute: '05', narative: 'x' }).success).toBe(true);
+    expect(defaults).toEqual({
+      type: '',
+      weather: 'clear',
+      incident_date: undefined,
+      hour: '',
+      minute: '',
+      narative: '',
+      ai_generated_narative: '',
+      house: '',
+      resident: '',
+      injury: false,
+      ems_pbso: false,
+    });
+    expect(
+      reportSchema.safeParse({
+        ...defaults,
+        type: 'accident',
+        incident_date: new Date(),
+        hour: '7',
+        minute: '05',
+        narative: 'x',
+      }).success,
+    ).toBe(true);
   });
   test('the incident time is the picked day at the typed hour and minute, local time', () => {
     expect(incidentTime(new Date(2026, 4, 3), '23', '07')).toEqual(new Date(2026, 4, 3, 23, 7));
@@ -155,7 +233,15 @@ describe('create report form', () => {
     expect(() => incidentTime(new Date(2026, 4, 3), '24', '00')).toThrow('Incorrect hour and/or minute');
   });
   test('the phone is the primary one, else the oldest', () => {
-    const phone = (id: string, created: string, primary: boolean) => ({ id, created, updated: created, phone_number: `+1561555010${id}`, primary, type: 'cell' as const, house: 'h' });
+    const phone = (id: string, created: string, primary: boolean) => ({
+      id,
+      created,
+      updated: created,
+      phone_number: `+1561555010${id}`,
+      primary,
+      type: 'cell' as const,
+      house: 'h',
+    });
     expect(primaryPhone([phone('2', '2026-02', false), phone('1', '2026-01', false)])?.id).toBe('1');
     expect(primaryPhone([phone('1', '2026-01', false), phone('2', '2026-02', true)])?.id).toBe('2');
     expect(primaryPhone([])).toBeUndefined();

@@ -26,6 +26,10 @@ test('every collection has created and updated autodates (the sync pulls by upda
 });
 
 test('concern and note limits follow DESIGN.md', () => {
-  expect([field(schema, 'concerns', 'name').max, field(schema, 'concerns', 'hint').max, field(schema, 'concerns', 'say').max]).toEqual([100, 200, 350]);
+  expect([
+    field(schema, 'concerns', 'name').max,
+    field(schema, 'concerns', 'hint').max,
+    field(schema, 'concerns', 'say').max,
+  ]).toEqual([100, 200, 350]);
   expect(field(schema, 'houses', 'note').max).toBe(4500);
 });

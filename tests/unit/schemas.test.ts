@@ -39,7 +39,10 @@ const text = (length: number) => 'a'.repeat(length);
 
 /** Table rows for values that also name the test, shortened so oversized input does not make a 100 kB title. */
 const rows = (values: unknown[]) =>
-  values.map((value) => ({ value, shown: typeof value === 'string' && value.length > 40 ? `<${value.length} characters>` : value }));
+  values.map((value) => ({
+    value,
+    shown: typeof value === 'string' && value.length > 40 ? `<${value.length} characters>` : value,
+  }));
 
 // ---- valid baselines: each case below changes one field of these ------------
 const login = { email: 'officer@example.com', password: 'secret123' };
@@ -57,7 +60,13 @@ const house = {
 };
 const resident = { id: '', first_name: 'Ann', last_name: 'Lee', owner: false };
 const phone = { id: '', phone_number: '+15615550100', type: 'cell', primary: true };
-const houseUpdate = { ...house, house_check: false, house_check_start_date: null, house_check_end_date: null, house_check_note: '' };
+const houseUpdate = {
+  ...house,
+  house_check: false,
+  house_check_start_date: null,
+  house_check_end_date: null,
+  house_check_note: '',
+};
 const houseCheck = { everything_ok: 'yes', remark: '' };
 const user = { first_name: 'Ada', last_name: 'Lovelace', type: 'regular' };
 const newUser = { ...user, email: 'ada@example.com' };
@@ -106,43 +115,242 @@ interface TextLimit {
 }
 
 const houseTextLimits = (name: string, schema: z.ZodType, baseline: Record<string, unknown>): TextLimit[] => [
-  { schema, name, baseline, field: 'address', min: 1, max: LIMITS.house.address, tooShort: 'Address must be longer than a character', tooLong: 'Address must not exceed 100 characters', trims: true },
-  { schema, name, baseline, field: 'apt', min: 0, max: LIMITS.house.apt, tooLong: 'Apt. must not exceed 100 characters', trims: true },
-  { schema, name, baseline, field: 'city', min: 1, max: LIMITS.house.city, tooShort: 'City must be at least 1 character long', tooLong: 'City must not exceed 100 characters', trims: true },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'address',
+    min: 1,
+    max: LIMITS.house.address,
+    tooShort: 'Address must be longer than a character',
+    tooLong: 'Address must not exceed 100 characters',
+    trims: true,
+  },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'apt',
+    min: 0,
+    max: LIMITS.house.apt,
+    tooLong: 'Apt. must not exceed 100 characters',
+    trims: true,
+  },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'city',
+    min: 1,
+    max: LIMITS.house.city,
+    tooShort: 'City must be at least 1 character long',
+    tooLong: 'City must not exceed 100 characters',
+    trims: true,
+  },
   // DESIGN.md corrects the spec's 'longk'.
-  { schema, name, baseline, field: 'zip', min: 1, max: LIMITS.house.zip, tooShort: 'Zip must be at least 1 character long', tooLong: 'Zip must not exceed 100 characters', trims: true },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'zip',
+    min: 1,
+    max: LIMITS.house.zip,
+    tooShort: 'Zip must be at least 1 character long',
+    tooLong: 'Zip must not exceed 100 characters',
+    trims: true,
+  },
   // DESIGN.md: 4500 on add as well as on update (the spec had 256 on add).
-  { schema, name, baseline, field: 'note', min: 0, max: LIMITS.house.note, tooLong: 'Note must not exceed 4500 characters', trims: true },
-  { schema, name, baseline, field: 'member_number', min: 0, max: LIMITS.house.memberNumber, tooLong: 'Member number must not exceed 14 characters', trims: true },
-  { schema, name, baseline, field: 'security_code', min: 0, max: LIMITS.house.securityCode, tooLong: 'Security code must not exceed 8 characters', trims: true },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'note',
+    min: 0,
+    max: LIMITS.house.note,
+    tooLong: 'Note must not exceed 4500 characters',
+    trims: true,
+  },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'member_number',
+    min: 0,
+    max: LIMITS.house.memberNumber,
+    tooLong: 'Member number must not exceed 14 characters',
+    trims: true,
+  },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'security_code',
+    min: 0,
+    max: LIMITS.house.securityCode,
+    tooLong: 'Security code must not exceed 8 characters',
+    trims: true,
+  },
 ];
 
 const userTextLimits = (name: string, schema: z.ZodType, baseline: Record<string, unknown>): TextLimit[] => [
-  { schema, name, baseline, field: 'first_name', min: 1, max: LIMITS.user.name, tooShort: 'First name must not be empty', tooLong: 'First name must not exceed 30 characters', trims: true },
-  { schema, name, baseline, field: 'last_name', min: 1, max: LIMITS.user.name, tooShort: 'Last name must not be empty', tooLong: 'Last name must not exceed 30 characters', trims: true },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'first_name',
+    min: 1,
+    max: LIMITS.user.name,
+    tooShort: 'First name must not be empty',
+    tooLong: 'First name must not exceed 30 characters',
+    trims: true,
+  },
+  {
+    schema,
+    name,
+    baseline,
+    field: 'last_name',
+    min: 1,
+    max: LIMITS.user.name,
+    tooShort: 'Last name must not be empty',
+    tooLong: 'Last name must not exceed 30 characters',
+    trims: true,
+  },
 ];
 
 const textLimits: TextLimit[] = [
   // Passwords are never trimmed: spaces are characters of the password.
-  { schema: loginSchema, name: 'login', baseline: login, field: 'password', min: 8, max: 24, tooShort: 'Password must be between 8 and 24 characters', tooLong: 'Password must be between 8 and 24 characters', trims: false },
+  {
+    schema: loginSchema,
+    name: 'login',
+    baseline: login,
+    field: 'password',
+    min: 8,
+    max: 24,
+    tooShort: 'Password must be between 8 and 24 characters',
+    tooLong: 'Password must be between 8 and 24 characters',
+    trims: false,
+  },
   ...houseTextLimits('addHouse', addHouseSchema, house),
   ...houseTextLimits('updateHouse', updateHouseSchema, houseUpdate),
   // Each resident row of the house forms.
-  { schema: residentSchema, name: 'resident', baseline: resident, field: 'first_name', min: 0, max: LIMITS.resident.name, tooLong: 'First name must not exceed 30 characters', trims: true },
-  { schema: residentSchema, name: 'resident', baseline: resident, field: 'last_name', min: 0, max: LIMITS.resident.name, tooLong: 'Last name must not exceed 30 characters', trims: true },
-  { schema: updateHouseSchema, name: 'updateHouse', baseline: houseUpdate, field: 'house_check_note', min: 0, max: LIMITS.house.houseCheckNote, tooLong: 'House check note must not exceed 4500 characters', trims: true },
-  { schema: houseCheckSchema, name: 'houseCheck', baseline: houseCheck, field: 'remark', min: 0, max: LIMITS.report.narrative, tooLong: 'Remark must not exceed 4500 characters', trims: true },
+  {
+    schema: residentSchema,
+    name: 'resident',
+    baseline: resident,
+    field: 'first_name',
+    min: 0,
+    max: LIMITS.resident.name,
+    tooLong: 'First name must not exceed 30 characters',
+    trims: true,
+  },
+  {
+    schema: residentSchema,
+    name: 'resident',
+    baseline: resident,
+    field: 'last_name',
+    min: 0,
+    max: LIMITS.resident.name,
+    tooLong: 'Last name must not exceed 30 characters',
+    trims: true,
+  },
+  {
+    schema: updateHouseSchema,
+    name: 'updateHouse',
+    baseline: houseUpdate,
+    field: 'house_check_note',
+    min: 0,
+    max: LIMITS.house.houseCheckNote,
+    tooLong: 'House check note must not exceed 4500 characters',
+    trims: true,
+  },
+  {
+    schema: houseCheckSchema,
+    name: 'houseCheck',
+    baseline: houseCheck,
+    field: 'remark',
+    min: 0,
+    max: LIMITS.report.narrative,
+    tooLong: 'Remark must not exceed 4500 characters',
+    trims: true,
+  },
   ...userTextLimits('updateUser', updateUserSchema, user),
   ...userTextLimits('addUser', addUserSchema, newUser),
   // DESIGN.md: one set of concern limits for create and edit.
-  { schema: concernSchema, name: 'concern', baseline: concern, field: 'name', min: 1, max: 100, tooShort: 'Field must be longer than a character', tooLong: 'Field must not exceed 100 characters', trims: true },
-  { schema: concernSchema, name: 'concern', baseline: concern, field: 'hint', min: 1, max: 200, tooShort: 'Field must be longer than a character', tooLong: 'Field must not exceed 200 characters', trims: true },
-  { schema: concernSchema, name: 'concern', baseline: concern, field: 'say', min: 1, max: 350, tooShort: 'Field must be longer than a character', tooLong: 'Field must not exceed 350 characters', trims: true },
-  { schema: reportSchema, name: 'report', baseline: report, field: 'narative', min: 1, max: 4500, tooShort: 'Missing content', tooLong: 'Narrative must not exceed 4500 characters', trims: true },
-  { schema: reportSchema, name: 'report', baseline: report, field: 'ai_generated_narative', min: 0, max: 4500, tooLong: 'AI narrative must not exceed 4500 characters', trims: false },
+  {
+    schema: concernSchema,
+    name: 'concern',
+    baseline: concern,
+    field: 'name',
+    min: 1,
+    max: 100,
+    tooShort: 'Field must be longer than a character',
+    tooLong: 'Field must not exceed 100 characters',
+    trims: true,
+  },
+  {
+    schema: concernSchema,
+    name: 'concern',
+    baseline: concern,
+    field: 'hint',
+    min: 1,
+    max: 200,
+    tooShort: 'Field must be longer than a character',
+    tooLong: 'Field must not exceed 200 characters',
+    trims: true,
+  },
+  {
+    schema: concernSchema,
+    name: 'concern',
+    baseline: concern,
+    field: 'say',
+    min: 1,
+    max: 350,
+    tooShort: 'Field must be longer than a character',
+    tooLong: 'Field must not exceed 350 characters',
+    trims: true,
+  },
+  {
+    schema: reportSchema,
+    name: 'report',
+    baseline: report,
+    field: 'narative',
+    min: 1,
+    max: 4500,
+    tooShort: 'Missing content',
+    tooLong: 'Narrative must not exceed 4500 characters',
+    trims: true,
+  },
+  {
+    schema: reportSchema,
+    name: 'report',
+    baseline: report,
+    field: 'ai_generated_narative',
+    min: 0,
+    max: 4500,
+    tooLong: 'AI narrative must not exceed 4500 characters',
+    trims: false,
+  },
   // Ids: empty means none chosen; PocketBase ids are 15 characters, the form allows 17.
-  { schema: reportSchema, name: 'report', baseline: report, field: 'house', min: 0, max: 17, tooLong: 'Invalid house', trims: false },
-  { schema: reportSchema, name: 'report', baseline: report, field: 'resident', min: 0, max: 17, tooLong: 'Invalid resident', trims: false },
+  {
+    schema: reportSchema,
+    name: 'report',
+    baseline: report,
+    field: 'house',
+    min: 0,
+    max: 17,
+    tooLong: 'Invalid house',
+    trims: false,
+  },
+  {
+    schema: reportSchema,
+    name: 'report',
+    baseline: report,
+    field: 'resident',
+    min: 0,
+    max: 17,
+    tooLong: 'Invalid resident',
+    trims: false,
+  },
 ];
 
 interface LengthCase {
@@ -158,17 +366,42 @@ const lengthCases: LengthCase[] = textLimits.flatMap((l) => {
   const cases: LengthCase[] = [
     { title: title(`min (${l.min}) passes`), schema: l.schema, input: at(text(l.min)), expected: {} },
     { title: title(`max (${l.max}) passes`), schema: l.schema, input: at(text(l.max)), expected: {} },
-    { title: title(`max+1 (${l.max + 1}) fails`), schema: l.schema, input: at(text(l.max + 1)), expected: { [l.field]: l.tooLong } },
-    { title: title(`${OVERSIZED} characters fail with the max message`), schema: l.schema, input: at(text(OVERSIZED)), expected: { [l.field]: l.tooLong } },
+    {
+      title: title(`max+1 (${l.max + 1}) fails`),
+      schema: l.schema,
+      input: at(text(l.max + 1)),
+      expected: { [l.field]: l.tooLong },
+    },
+    {
+      title: title(`${OVERSIZED} characters fail with the max message`),
+      schema: l.schema,
+      input: at(text(OVERSIZED)),
+      expected: { [l.field]: l.tooLong },
+    },
   ];
   if (l.min > 0 && l.tooShort) {
-    cases.push({ title: title(`min-1 (${l.min - 1}) fails`), schema: l.schema, input: at(text(l.min - 1)), expected: { [l.field]: l.tooShort } });
+    cases.push({
+      title: title(`min-1 (${l.min - 1}) fails`),
+      schema: l.schema,
+      input: at(text(l.min - 1)),
+      expected: { [l.field]: l.tooShort },
+    });
   }
   if (l.trims) {
     // Trimming happens before the length checks: padding does not count...
-    cases.push({ title: title('max padded with spaces passes'), schema: l.schema, input: at(`  ${text(l.max)}  `), expected: {} });
+    cases.push({
+      title: title('max padded with spaces passes'),
+      schema: l.schema,
+      input: at(`  ${text(l.max)}  `),
+      expected: {},
+    });
     // ...and whitespace alone is empty.
-    cases.push({ title: title('whitespace only'), schema: l.schema, input: at(' \t\n '), expected: l.tooShort ? { [l.field]: l.tooShort } : {} });
+    cases.push({
+      title: title('whitespace only'),
+      schema: l.schema,
+      input: at(' \t\n '),
+      expected: l.tooShort ? { [l.field]: l.tooShort } : {},
+    });
   }
   return cases;
 });
@@ -248,13 +481,19 @@ describe('house', () => {
 
   test('residents and phones: each row is checked, with its place in the message path', () => {
     const residents = [resident, { ...resident, last_name: text(31) }];
-    expect(errors(updateHouseSchema, { ...houseUpdate, residents })).toEqual({ 'residents.1.last_name': 'Last name must not exceed 30 characters' });
-    expect(errors(addHouseSchema, { ...house, phones: [phone, { ...phone, phone_number: '561', primary: false }] })).toEqual({ 'phones.1.phone_number': 'Invalid phone number' });
+    expect(errors(updateHouseSchema, { ...houseUpdate, residents })).toEqual({
+      'residents.1.last_name': 'Last name must not exceed 30 characters',
+    });
+    expect(
+      errors(addHouseSchema, { ...house, phones: [phone, { ...phone, phone_number: '561', primary: false }] }),
+    ).toEqual({ 'phones.1.phone_number': 'Invalid phone number' });
   });
 
   test('only one phone can be primary (phones without a number do not count)', () => {
     const second = { ...phone, phone_number: '+15615550101' };
-    expect(errors(addHouseSchema, { ...house, phones: [phone, second] })).toEqual({ 'phones.1.primary': 'Only one phone can be primary' });
+    expect(errors(addHouseSchema, { ...house, phones: [phone, second] })).toEqual({
+      'phones.1.primary': 'Only one phone can be primary',
+    });
     expect(errors(updateHouseSchema, { ...houseUpdate, phones: [phone, { ...second, primary: false }] })).toEqual({});
     expect(errors(addHouseSchema, { ...house, phones: [phone, { ...second, phone_number: '' }] })).toEqual({});
   });
@@ -265,9 +504,17 @@ describe('house', () => {
     ['off with one date', false, new Date(2025, 0, 1), null, {}],
     ['on without a start', true, null, new Date(2025, 0, 7), { house_check_start_date: 'Field required' }],
     ['on without an end', true, new Date(2025, 0, 1), null, { house_check_end_date: 'Field required' }],
-    ['on without dates', true, null, null, { house_check_start_date: 'Field required', house_check_end_date: 'Field required' }],
+    [
+      'on without dates',
+      true,
+      null,
+      null,
+      { house_check_start_date: 'Field required', house_check_end_date: 'Field required' },
+    ],
   ])('house check %s', (_what, house_check, house_check_start_date, house_check_end_date, expected) => {
-    expect(errors(updateHouseSchema, { ...houseUpdate, house_check, house_check_start_date, house_check_end_date })).toEqual(expected);
+    expect(
+      errors(updateHouseSchema, { ...houseUpdate, house_check, house_check_start_date, house_check_end_date }),
+    ).toEqual(expected);
   });
 
   test('house check dates are reported together with other field errors', () => {
@@ -292,7 +539,9 @@ describe('phone numbers', () => {
     ['whitespace only (no phone)', '   '],
   ])('%s passes', (_what, phone) => {
     expect(phoneNumberSchema.safeParse(phone).success).toBe(true);
-    expect(errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] })).toEqual({});
+    expect(
+      errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] }),
+    ).toEqual({});
   });
 
   test('the stored value is trimmed', () => {
@@ -314,7 +563,9 @@ describe('phone numbers', () => {
     ['oversized', `+1${'5'.repeat(OVERSIZED)}`],
   ])('%s fails', (_what, phone) => {
     expect(errors(phoneNumberSchema, phone)).toEqual({ '': 'Invalid phone number' });
-    expect(errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] })).toEqual({ 'phones.0.phone_number': 'Invalid phone number' });
+    expect(
+      errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] }),
+    ).toEqual({ 'phones.0.phone_number': 'Invalid phone number' });
   });
 
   test('every number the client accepts matches the server pattern', () => {
@@ -358,9 +609,12 @@ describe('report', () => {
   });
 
   // 'vehicle_tailgate' is the label's spelling, not the wire value.
-  test.each(rows(['', 'Accident', 'vehicle_tailgate', 'bogus', text(OVERSIZED)]))('type $shown fails', ({ value: type }) => {
-    expect(errors(reportSchema, { ...report, type })).toEqual({ type: 'Invalid choice' });
-  });
+  test.each(rows(['', 'Accident', 'vehicle_tailgate', 'bogus', text(OVERSIZED)]))(
+    'type $shown fails',
+    ({ value: type }) => {
+      expect(errors(reportSchema, { ...report, type })).toEqual({ type: 'Invalid choice' });
+    },
+  );
 
   test.each([...WEATHER_VALUES])('weather %s passes', (weather) => {
     expect(errors(reportSchema, { ...report, weather })).toEqual({});
@@ -376,24 +630,32 @@ describe('report', () => {
     ['an invalid date', new Date('not a date')],
     ['a date string', '2025-01-15'],
   ])('incident date %s fails', (_what, incident_date) => {
-    expect(errors(reportSchema, { ...report, incident_date })).toEqual({ incident_date: 'An incident date is required' });
+    expect(errors(reportSchema, { ...report, incident_date })).toEqual({
+      incident_date: 'An incident date is required',
+    });
   });
 
   test.each(['0', '00', '7', '09', '12', '23'])('hour %j passes', (hour) => {
     expect(errors(reportSchema, { ...report, hour })).toEqual({});
   });
 
-  test.each(rows(['', ' ', '24', '99', '-1', '1.5', 'ab', '1e1', '0x1', '100', text(OVERSIZED)]))('hour $shown fails', ({ value: hour }) => {
-    expect(errors(reportSchema, { ...report, hour })).toEqual({ hour: 'Incorrect hour and/or minute' });
-  });
+  test.each(rows(['', ' ', '24', '99', '-1', '1.5', 'ab', '1e1', '0x1', '100', text(OVERSIZED)]))(
+    'hour $shown fails',
+    ({ value: hour }) => {
+      expect(errors(reportSchema, { ...report, hour })).toEqual({ hour: 'Incorrect hour and/or minute' });
+    },
+  );
 
   test.each(['0', '00', '5', '30', '59'])('minute %j passes', (minute) => {
     expect(errors(reportSchema, { ...report, minute })).toEqual({});
   });
 
-  test.each(rows(['', '60', '99', '-1', '1.5', 'xx', '100', text(OVERSIZED)]))('minute $shown fails', ({ value: minute }) => {
-    expect(errors(reportSchema, { ...report, minute })).toEqual({ minute: 'Incorrect hour and/or minute' });
-  });
+  test.each(rows(['', '60', '99', '-1', '1.5', 'xx', '100', text(OVERSIZED)]))(
+    'minute $shown fails',
+    ({ value: minute }) => {
+      expect(errors(reportSchema, { ...report, minute })).toEqual({ minute: 'Incorrect hour and/or minute' });
+    },
+  );
 
   test.each(['injury', 'ems_pbso'])('%s takes both booleans', (key) => {
     expect(errors(reportSchema, { ...report, [key]: true })).toEqual({});

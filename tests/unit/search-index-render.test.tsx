@@ -45,7 +45,9 @@ test('a change of the homes list is drawn after the task that applied it, then s
   const seen: string[] = [];
   // Called after the screen's own listener, in the index's task; the check runs after every
   // microtask queued so far, where a synchronous render (useSyncExternalStore) would have drawn.
-  const unsubscribe = index.subscribe('homes', () => queueMicrotask(() => seen.push(screen.getByText(/^homes: /).textContent!)));
+  const unsubscribe = index.subscribe('homes', () =>
+    queueMicrotask(() => seen.push(screen.getByText(/^homes: /).textContent!)),
+  );
   await db.houses.put(houseRecord());
   await screen.findByText('homes: 1');
   unsubscribe();

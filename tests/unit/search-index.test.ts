@@ -10,7 +10,14 @@
 import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { ConcernRecord, HouseRecord, PhoneRecord, ReportRecord, ResidentRecord, UserRecord } from '../../src/api/records.ts';
+import type {
+  ConcernRecord,
+  HouseRecord,
+  PhoneRecord,
+  ReportRecord,
+  ResidentRecord,
+  UserRecord,
+} from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { queryHouses, queryReports, searchReports, type HouseWithPeople } from '../../src/data/queries.ts';
@@ -36,14 +43,54 @@ afterEach(() => {
 function house(id: string, overrides: Partial<HouseRecord> = {}): HouseRecord {
   return houseRecord({ id, address: '1 Palm Way', ...overrides });
 }
-const resident = (id: string, houseId: string, first: string, created = stamp): ResidentRecord => ({ id, created, updated: stamp, first_name: first, last_name: 'Lee', owner: false, house: houseId });
-const phone = (id: string, houseId: string): PhoneRecord => ({ id, created: stamp, updated: stamp, phone_number: '+15615550100', primary: true, type: 'cell', house: houseId });
+const resident = (id: string, houseId: string, first: string, created = stamp): ResidentRecord => ({
+  id,
+  created,
+  updated: stamp,
+  first_name: first,
+  last_name: 'Lee',
+  owner: false,
+  house: houseId,
+});
+const phone = (id: string, houseId: string): PhoneRecord => ({
+  id,
+  created: stamp,
+  updated: stamp,
+  phone_number: '+15615550100',
+  primary: true,
+  type: 'cell',
+  house: houseId,
+});
 const user = (id: string, first: string, last: string): UserRecord =>
-  ({ id, created: stamp, updated: stamp, first_name: first, last_name: last, email: `${id}@x.test`, type: 'regular', community: 'c1' }) as UserRecord;
+  ({
+    id,
+    created: stamp,
+    updated: stamp,
+    first_name: first,
+    last_name: last,
+    email: `${id}@x.test`,
+    type: 'regular',
+    community: 'c1',
+  }) as UserRecord;
 const report = (id: string, overrides: Partial<ReportRecord> = {}): ReportRecord =>
   ({
-    id, created: stamp, updated: stamp, narative: '', ai_generated_narative: '', type: 'accident', weather: 'clear', incident_time: '2026-01-10 10:00:00.000Z', phone_number: '', injury: false,
-    ems_pbso: false, community: 'c1', house: '', resident: '', created_by: '', photos: [], ...overrides,
+    id,
+    created: stamp,
+    updated: stamp,
+    narative: '',
+    ai_generated_narative: '',
+    type: 'accident',
+    weather: 'clear',
+    incident_time: '2026-01-10 10:00:00.000Z',
+    phone_number: '',
+    injury: false,
+    ems_pbso: false,
+    community: 'c1',
+    house: '',
+    resident: '',
+    created_by: '',
+    photos: [],
+    ...overrides,
   }) as ReportRecord;
 
 const addresses = (homes: HouseWithPeople[]) => homes.map((h) => h.house.address);
@@ -52,7 +99,10 @@ describe('the index follows the mirror', () => {
   test('homes: inserts, updates, deletes, residents and phones, and a cleared table', async () => {
     const db = newDb();
     const index = searchIndexOf(db);
-    await db.houses.bulkPut([house('h1', { address: '9 Heron Way' }), house('h2', { address: '101 Banyan Cir', member_number: 'M-7' })]);
+    await db.houses.bulkPut([
+      house('h1', { address: '9 Heron Way' }),
+      house('h2', { address: '101 Banyan Cir', member_number: 'M-7' }),
+    ]);
     expect(addresses(await queryHouses(db))).toEqual(['101 Banyan Cir', '9 Heron Way']);
 
     await db.houses.put(house('h3', { address: '10 Heron Way' }));
@@ -98,7 +148,11 @@ describe('the index follows the mirror', () => {
     const index = searchIndexOf(screen);
     await index.ready('homes');
     expect(index.homes.search('')).toEqual([]);
-    await worker.houses.bulkPut(Array.from({ length: 120 }, (_, i) => house(`w${String(i).padStart(3, '0')}`, { address: `${i + 1} Marlin Way` })));
+    await worker.houses.bulkPut(
+      Array.from({ length: 120 }, (_, i) =>
+        house(`w${String(i).padStart(3, '0')}`, { address: `${i + 1} Marlin Way` }),
+      ),
+    );
     await index.idle();
     expect(index.homes.search('marlin')).toHaveLength(120);
     await worker.houses.where('id').startsWith('w0').delete();
@@ -119,7 +173,16 @@ describe('the index follows the mirror', () => {
     await db.houses.put(house('h1'));
     await index.idle();
     expect(heard).toBe(2);
-    await db.concerns.put({ id: 'k1', created: stamp, updated: stamp, name: 'Gate', hint: '', say: '', added_by: 'u1', community: 'c1' } as ConcernRecord);
+    await db.concerns.put({
+      id: 'k1',
+      created: stamp,
+      updated: stamp,
+      name: 'Gate',
+      hint: '',
+      say: '',
+      added_by: 'u1',
+      community: 'c1',
+    } as ConcernRecord);
     await index.idle();
     expect(heard).toBe(2);
     expect(index.version('concerns')).toBe(-1);
@@ -138,7 +201,13 @@ describe('the index follows the mirror', () => {
     await db.residents.put(resident('r1', 'h1', 'Ann'));
     await db.users.put(user('u1', 'Olga', 'Officer'));
     await db.reports.bulkPut([
-      report('a', { created: '2026-01-10 10:00:00.000Z', house: 'h1', resident: 'r1', created_by: 'u1', type: 'loud_noise' }),
+      report('a', {
+        created: '2026-01-10 10:00:00.000Z',
+        house: 'h1',
+        resident: 'r1',
+        created_by: 'u1',
+        type: 'loud_noise',
+      }),
       report('b', { created: '2026-01-11 10:00:00.000Z', incident_time: '2026-01-11 10:00:00.000Z', type: 'accident' }),
       report('c', { created: '2026-01-12 10:00:00.000Z', incident_time: '2026-02-03 10:00:00.000Z', house: 'h1' }),
     ]);
@@ -166,9 +235,19 @@ describe('the index follows the mirror', () => {
 });
 
 describe('narrowing', () => {
-  test('a query that extends a recent one, and a query going back, give the rule\'s results', () => {
-    const list = new SearchList<{ id: string; name: string }, string>((c) => c.name, (a, b) => a.localeCompare(b), (c) => [c.name]);
-    for (const [id, name] of [['1', 'Palm Way'], ['2', 'Palisade'], ['3', 'Pine Ct'], ['4', 'Way Palm']] as const) list.put(id, { id, name });
+  test("a query that extends a recent one, and a query going back, give the rule's results", () => {
+    const list = new SearchList<{ id: string; name: string }, string>(
+      (c) => c.name,
+      (a, b) => a.localeCompare(b),
+      (c) => [c.name],
+    );
+    for (const [id, name] of [
+      ['1', 'Palm Way'],
+      ['2', 'Palisade'],
+      ['3', 'Pine Ct'],
+      ['4', 'Way Palm'],
+    ] as const)
+      list.put(id, { id, name });
     const names = (q: string) => list.search(q).map((c) => c.name);
     expect(names('p')).toEqual(['Palisade', 'Palm Way', 'Pine Ct', 'Way Palm']);
     expect(names('pa')).toEqual(['Palisade', 'Palm Way', 'Way Palm']);
@@ -187,18 +266,40 @@ describe('narrowing', () => {
 });
 
 /** Letters that collide across case and words, some outside ASCII, and whitespace of several kinds. */
-const text = fc.string({ unit: fc.constantFrom('a', 'B', 'c', 'É', 'é', 'ß', '1', '-', ' ', '\t', 'İ', 'σ', 'Σ'), maxLength: 8 });
-const houseArb = fc.record({ address: text, apt: text, city: text, state: fc.constantFrom('FL', 'Ak', ''), zip: text, member_number: text, security_code: text });
+const text = fc.string({
+  unit: fc.constantFrom('a', 'B', 'c', 'É', 'é', 'ß', '1', '-', ' ', '\t', 'İ', 'σ', 'Σ'),
+  maxLength: 8,
+});
+const houseArb = fc.record({
+  address: text,
+  apt: text,
+  city: text,
+  state: fc.constantFrom('FL', 'Ak', ''),
+  zip: text,
+  member_number: text,
+  security_code: text,
+});
 
 describe('the index finds what the rule of src/domain/search.ts finds', () => {
   test('homes, through any sequence of searches and changes (SearchList, in memory)', () => {
     fc.assert(
       fc.property(
         fc.array(houseArb, { maxLength: 40 }),
-        fc.array(fc.oneof(fc.record({ query: text }), fc.record({ put: fc.nat(60), fields: houseArb }), fc.record({ remove: fc.nat(60) })), { maxLength: 30 }),
+        fc.array(
+          fc.oneof(
+            fc.record({ query: text }),
+            fc.record({ put: fc.nat(60), fields: houseArb }),
+            fc.record({ remove: fc.nat(60) }),
+          ),
+          { maxLength: 30 },
+        ),
         (initial, steps) => {
           // No order of its own: ties go by id.
-          const list = new SearchList<HouseWithPeople, number>(() => 0, () => 0, homeSearchFields);
+          const list = new SearchList<HouseWithPeople, number>(
+            () => 0,
+            () => 0,
+            homeSearchFields,
+          );
           const byId = new Map<string, HouseWithPeople>();
           const put = (i: number, fields: Partial<HouseRecord>) => {
             const id = `h${String(i).padStart(3, '0')}`;
@@ -229,7 +330,14 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(houseArb, { minLength: 1, maxLength: 25 }),
-        fc.array(fc.record({ type: fc.constantFrom('accident', 'loud_noise', 'house_check'), house: fc.nat(30), day: fc.integer({ min: 1, max: 28 }) }), { maxLength: 25 }),
+        fc.array(
+          fc.record({
+            type: fc.constantFrom('accident', 'loud_noise', 'house_check'),
+            house: fc.nat(30),
+            day: fc.integer({ min: 1, max: 28 }),
+          }),
+          { maxLength: 25 },
+        ),
         fc.array(text, { minLength: 1, maxLength: 6 }),
         async (houses, reports, queries) => {
           const db = newDb();
@@ -239,7 +347,12 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
           const rows = houses.map((fields, i) => house(`h${String(i).padStart(3, '0')}`, fields));
           await db.houses.bulkPut(rows);
           const reportRows = reports.map((r, i) =>
-            report(`r${String(i).padStart(3, '0')}`, { type: r.type, house: `h${String(r.house).padStart(3, '0')}`, incident_time: pbDate(new Date(Date.UTC(2026, 0, r.day, 12))), created: pbDate(new Date(Date.UTC(2026, 0, 1, 0, i))) }),
+            report(`r${String(i).padStart(3, '0')}`, {
+              type: r.type,
+              house: `h${String(r.house).padStart(3, '0')}`,
+              incident_time: pbDate(new Date(Date.UTC(2026, 0, r.day, 12))),
+              created: pbDate(new Date(Date.UTC(2026, 0, 1, 0, i))),
+            }),
           );
           await db.reports.bulkPut(reportRows);
           await index.idle();
@@ -253,7 +366,9 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
             const expected = sortHomes(searchList(homes, query, homeSearchFields), 'address', (h) => h.house);
             expect(addresses(index.homes.search(query))).toEqual(addresses(expected));
             const expectedReports = searchList(linked, query, reportSearchFields).reverse();
-            expect(searchReports(index, { ...range, search: query }).map((r) => r.report.id)).toEqual(expectedReports.map((r) => r.report.id));
+            expect(searchReports(index, { ...range, search: query }).map((r) => r.report.id)).toEqual(
+              expectedReports.map((r) => r.report.id),
+            );
           }
           db.close();
         },
@@ -266,7 +381,9 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
 describe('a large list loads in slices', () => {
   test('homes are indexed a few hundred per task, so the page can draw and take input meanwhile (no long task)', async () => {
     const db = newDb();
-    const homes = Array.from({ length: 2_400 }, (_, i) => house(`h${String(i).padStart(14, '0')}`, { address: `${i} Palm Way` }));
+    const homes = Array.from({ length: 2_400 }, (_, i) =>
+      house(`h${String(i).padStart(14, '0')}`, { address: `${i} Palm Way` }),
+    );
     await db.houses.bulkPut(homes);
     const index = searchIndexOf(db);
     // Between two tasks of the load, this loop samples how many homes the list holds.

@@ -11,9 +11,12 @@ describe('isLoopbackHost', () => {
   test.each(['127.0.0.1', '127.1.2.3', 'localhost', 'LOCALHOST', '::1', '[::1]'])('%s is this machine only', (host) => {
     expect(isLoopbackHost(host)).toBe(true);
   });
-  test.each(['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'patrol.example.com', '128.0.0.1', '127.0.0.1.example.com'])('%s can be reached from elsewhere', (host) => {
-    expect(isLoopbackHost(host)).toBe(false);
-  });
+  test.each(['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'patrol.example.com', '128.0.0.1', '127.0.0.1.example.com'])(
+    '%s can be reached from elsewhere',
+    (host) => {
+      expect(isLoopbackHost(host)).toBe(false);
+    },
+  );
 });
 
 describe('demoExposureWarning', () => {
@@ -33,9 +36,15 @@ describe('allowedOrigins', () => {
     expect(allowedOrigins(undefined, 'https://patrol.example.com/app')).toEqual(['https://patrol.example.com']);
   });
   test('a list, trimmed, with a trailing slash tolerated', () => {
-    expect(allowedOrigins(' https://a.example , https://b.example:8443/ ,', 'http://127.0.0.1:8090')).toEqual(['https://a.example', 'https://b.example:8443']);
+    expect(allowedOrigins(' https://a.example , https://b.example:8443/ ,', 'http://127.0.0.1:8090')).toEqual([
+      'https://a.example',
+      'https://b.example:8443',
+    ]);
   });
-  test.each(['*', 'patrol.example.com', 'https://a.example/path', 'ftp://a.example', 'https://a.example?x=1'])('%s is refused at start', (value) => {
-    expect(() => allowedOrigins(value, 'http://127.0.0.1:8090')).toThrow(/SCMS_ALLOWED_ORIGINS/);
-  });
+  test.each(['*', 'patrol.example.com', 'https://a.example/path', 'ftp://a.example', 'https://a.example?x=1'])(
+    '%s is refused at start',
+    (value) => {
+      expect(() => allowedOrigins(value, 'http://127.0.0.1:8090')).toThrow(/SCMS_ALLOWED_ORIGINS/);
+    },
+  );
 });

@@ -34,7 +34,13 @@ beforeAll(() => {
 
 beforeEach(async () => {
   db = new ScmsDatabase(`sync-progress-test-${++dbCount}`);
-  status = { online: true, syncing: true, authRequired: false, lastError: null, loading: { houses: { loaded: 2_000, total: 5_000 } } };
+  status = {
+    online: true,
+    syncing: true,
+    authRequired: false,
+    lastError: null,
+    loading: { houses: { loaded: 2_000, total: 5_000 } },
+  };
   engine.current = {
     db,
     subscribe: (listener: () => void) => {

@@ -31,7 +31,13 @@ describe('SCMS_PUBLIC_URL with real Twilio', () => {
     expect(publicUrlProblem(url)).toMatch(/^SCMS_PUBLIC_URL /);
   });
 
-  const reachable = ['https://patrol.example.com', 'https://patrol.example.com:8443/scms', 'http://203.0.113.7', 'http://172.32.0.1', 'https://[2001:db8::1]'];
+  const reachable = [
+    'https://patrol.example.com',
+    'https://patrol.example.com:8443/scms',
+    'http://203.0.113.7',
+    'http://172.32.0.1',
+    'https://[2001:db8::1]',
+  ];
   it.each(reachable)('%s is accepted', (url) => {
     expect(publicUrlProblem(url)).toBe('');
   });
@@ -49,7 +55,10 @@ describe('SCMS_PUBLIC_URL with real Twilio', () => {
 
 describe('signatureUrlForms (what validateRequest accepts)', () => {
   it.each([
-    ['https://p.example.com/api/scms/call-status', ['https://p.example.com/api/scms/call-status', 'https://p.example.com:443/api/scms/call-status']],
+    [
+      'https://p.example.com/api/scms/call-status',
+      ['https://p.example.com/api/scms/call-status', 'https://p.example.com:443/api/scms/call-status'],
+    ],
     ['https://p.example.com:443/cb?x=1', ['https://p.example.com:443/cb?x=1', 'https://p.example.com/cb?x=1']],
     ['http://p.example.com/cb', ['http://p.example.com/cb', 'http://p.example.com:80/cb']],
     ['http://p.example.com:80', ['http://p.example.com:80', 'http://p.example.com']],

@@ -9,7 +9,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { STANDIN_NUMBERS as N, startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
+import {
+  STANDIN_NUMBERS as N,
+  startTelephonyStandin,
+  type TelephonyStandin,
+} from '../../scripts/standins/telephony.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
 
 const ACCOUNT = 'AC' + 'fedcba9876543210'.repeat(2);
@@ -32,7 +36,11 @@ beforeAll(async () => {
     req.on('end', () => {
       const form = Object.fromEntries(new URLSearchParams(body));
       const url = base + (req.url ?? '');
-      hooks.push({ path: req.url ?? '', form, signatureOk: req.headers['x-twilio-signature'] === twilioSignature(TOKEN, url, form) });
+      hooks.push({
+        path: req.url ?? '',
+        form,
+        signatureOk: req.headers['x-twilio-signature'] === twilioSignature(TOKEN, url, form),
+      });
       res.writeHead(200, { 'Content-Type': 'text/xml' }).end('<Response/>');
     });
   });
@@ -70,7 +78,10 @@ const dial = (to: string) =>
     AsyncAmd: 'true',
     AsyncAmdStatusCallback: `${base}/amd`,
   });
-const finals = () => hooks.filter((h) => h.path === '/status' && ['completed', 'busy', 'no-answer', 'failed'].includes(h.form.CallStatus ?? ''));
+const finals = () =>
+  hooks.filter(
+    (h) => h.path === '/status' && ['completed', 'busy', 'no-answer', 'failed'].includes(h.form.CallStatus ?? ''),
+  );
 
 describe('the path is chosen by the number dialled', () => {
   it.each([
@@ -105,7 +116,12 @@ describe('the path is chosen by the number dialled', () => {
 
   it('without MachineDetection no verdict is sent', async () => {
     s = await startTelephonyStandin({ accountSid: ACCOUNT, authToken: TOKEN, stepDelayMs: 10 });
-    await post('/Calls.json', { To: N.voicemail, From: '+15615550100', Twiml: twiml, StatusCallback: `${base}/status` });
+    await post('/Calls.json', {
+      To: N.voicemail,
+      From: '+15615550100',
+      Twiml: twiml,
+      StatusCallback: `${base}/status`,
+    });
     await vi.waitFor(() => expect(finals()).toHaveLength(1), { timeout: 3000, interval: 10 });
     expect(hooks.filter((h) => h.path === '/amd')).toEqual([]);
     expect(finals()[0]!.form.AnsweredBy).toBeUndefined();
@@ -130,9 +146,19 @@ describe('updating a live call and sending texts', () => {
     s = await startTelephonyStandin({ accountSid: ACCOUNT, authToken: TOKEN, stepDelayMs: 10 });
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
-      const sent = await post('/Messages.json', { To: N.noAnswer, From: '+15615550100', Body: 'Hello. Thank you. Good bye.' });
+      const sent = await post('/Messages.json', {
+        To: N.noAnswer,
+        From: '+15615550100',
+        Body: 'Hello. Thank you. Good bye.',
+      });
       expect(sent.status).toBe(201);
-      expect(sent.json).toMatchObject({ to: N.noAnswer, from: '+15615550100', body: 'Hello. Thank you. Good bye.', status: 'queued', direction: 'outbound-api' });
+      expect(sent.json).toMatchObject({
+        to: N.noAnswer,
+        from: '+15615550100',
+        body: 'Hello. Thank you. Good bye.',
+        status: 'queued',
+        direction: 'outbound-api',
+      });
       expect(String(sent.json.sid)).toMatch(/^SM[0-9a-f]{32}$/);
       expect(s.messages.map((m) => m.body)).toEqual(['Hello. Thank you. Good bye.']);
       expect(log).toHaveBeenCalledWith(`telephony stand-in: text to ${N.noAnswer}: Hello. Thank you. Good bye.`);
@@ -156,7 +182,10 @@ describe('updating a live call and sending texts', () => {
 
   it('refuses an unknown MachineDetection and a bad AMD callback URL', async () => {
     s = await startTelephonyStandin({ accountSid: ACCOUNT, authToken: TOKEN, stepDelayMs: 10 });
-    const extras: Array<Record<string, string>> = [{ MachineDetection: 'Maybe' }, { MachineDetection: 'Enable', AsyncAmdStatusCallback: 'not a url' }];
+    const extras: Array<Record<string, string>> = [
+      { MachineDetection: 'Maybe' },
+      { MachineDetection: 'Enable', AsyncAmdStatusCallback: 'not a url' },
+    ];
     for (const extra of extras) {
       const r = await post('/Calls.json', { To: N.answers, From: '+15615550100', Twiml: twiml, ...extra });
       expect([r.status, r.json.code]).toEqual([400, 21200]);

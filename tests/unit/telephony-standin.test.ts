@@ -56,7 +56,9 @@ afterEach(async () => {
   received.length = 0;
 });
 
-async function start(opts: { finalStatus?: 'completed' | 'busy' | 'no-answer' | 'failed' } = {}): Promise<TelephonyStandin> {
+async function start(
+  opts: { finalStatus?: 'completed' | 'busy' | 'no-answer' | 'failed' } = {},
+): Promise<TelephonyStandin> {
   const s = await startTelephonyStandin({ port: 0, accountSid: ACCOUNT, authToken: TOKEN, stepDelayMs: 20, ...opts });
   standins.push(s);
   return s;
@@ -216,7 +218,9 @@ describe('telephony stand-in: a call', () => {
       const signature = c.headers['x-twilio-signature'];
       expect(validTwilioSignature(TOKEN, callbackUrl, params, signature)).toBe(true);
       expect(validTwilioSignature('other-token', callbackUrl, params, signature)).toBe(false);
-      expect(validTwilioSignature(TOKEN, `${receiverBase}/api/twilio/status?alert=zzzz`, params, signature)).toBe(false);
+      expect(validTwilioSignature(TOKEN, `${receiverBase}/api/twilio/status?alert=zzzz`, params, signature)).toBe(
+        false,
+      );
       expect(validTwilioSignature(TOKEN, callbackUrl, { ...params, CallStatus: 'busy' }, signature)).toBe(false);
     }
 
@@ -242,7 +246,11 @@ describe('telephony stand-in: a call', () => {
 
   it('sends no final status when completed is not among the events', async () => {
     const s = await start();
-    await createCall(s.url, { ...goodCall, StatusCallback: `${receiverBase}/cb`, StatusCallbackEvent: 'initiated answered' });
+    await createCall(s.url, {
+      ...goodCall,
+      StatusCallback: `${receiverBase}/cb`,
+      StatusCallbackEvent: 'initiated answered',
+    });
     const got = await callbacks(2);
     await vi.waitFor(() => expect(s.calls[0]?.status).toBe('completed'), { timeout: 1000, interval: 10 });
     await new Promise((r) => setTimeout(r, 50));
@@ -279,7 +287,14 @@ describe('telephony stand-in: a call', () => {
         StatusCallbackEvent: 'ringing completed',
       });
       const got = await callbacks(6);
-      expect(got.map((c) => c.form.get('CallStatus'))).toEqual(['ringing', 'ringing', 'ringing', 'completed', 'completed', 'completed']);
+      expect(got.map((c) => c.form.get('CallStatus'))).toEqual([
+        'ringing',
+        'ringing',
+        'ringing',
+        'completed',
+        'completed',
+        'completed',
+      ]);
       expect(s.calls[0]?.callbacks.map((c) => [c.callStatus, c.attempts, c.httpStatus])).toEqual([
         ['ringing', 3, 500],
         ['completed', 3, 500],

@@ -172,16 +172,26 @@ describe('validTwilioSignature', () => {
   });
 
   it('rejects a tampered URL or a different token', () => {
-    expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL.replace('foo=1', 'foo=2'), DOC_PARAMS, DOC_SIGNATURE)).toBe(false);
-    expect(lib.validTwilioSignature(DOC_TOKEN, 'http://mycompany.com/myapp.php?foo=1&bar=2', DOC_PARAMS, DOC_SIGNATURE)).toBe(
+    expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL.replace('foo=1', 'foo=2'), DOC_PARAMS, DOC_SIGNATURE)).toBe(
       false,
     );
+    expect(
+      lib.validTwilioSignature(DOC_TOKEN, 'http://mycompany.com/myapp.php?foo=1&bar=2', DOC_PARAMS, DOC_SIGNATURE),
+    ).toBe(false);
     expect(lib.validTwilioSignature('12346', DOC_URL, DOC_PARAMS, DOC_SIGNATURE)).toBe(false);
   });
 
   it('rejects a tampered, truncated, extended or missing signature', () => {
     const flipped = (DOC_SIGNATURE[0] === 'A' ? 'B' : 'A') + DOC_SIGNATURE.slice(1);
-    for (const bad of [flipped, DOC_SIGNATURE.slice(0, -1), DOC_SIGNATURE + '=', DOC_SIGNATURE + '\u0000', '', undefined, null]) {
+    for (const bad of [
+      flipped,
+      DOC_SIGNATURE.slice(0, -1),
+      DOC_SIGNATURE + '=',
+      DOC_SIGNATURE + '\u0000',
+      '',
+      undefined,
+      null,
+    ]) {
       expect(lib.validTwilioSignature(DOC_TOKEN, DOC_URL, DOC_PARAMS, bad), String(bad)).toBe(false);
     }
     expect(lib.validTwilioSignature('', DOC_URL, DOC_PARAMS, hmac('', DOC_URL))).toBe(false);

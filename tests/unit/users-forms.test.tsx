@@ -16,8 +16,16 @@ afterEach(cleanup);
 
 const stamp = '2026-01-10 08:00:00.000Z';
 const user = (type: UserRecord['type']): UserRecord => ({
-  id: 'user00000000001', created: stamp, updated: stamp, email: 'bob.stone@palmgrove.example', emailVisibility: true, verified: true,
-  first_name: 'Bob', last_name: 'Stone', type, community: 'community000001',
+  id: 'user00000000001',
+  created: stamp,
+  updated: stamp,
+  email: 'bob.stone@palmgrove.example',
+  emailVisibility: true,
+  verified: true,
+  first_name: 'Bob',
+  last_name: 'Stone',
+  type,
+  community: 'community000001',
 });
 
 const field = (name: string) => screen.getByLabelText(name);
@@ -34,13 +42,23 @@ describe('Add User form', () => {
     const onSubmit = vi.fn<(values: AddUserValues) => Promise<void>>();
     render(<AddUserForm onSubmit={onSubmit} blockedReason={null} />);
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
-    expect(alerts()).toEqual(['First name must not be empty', 'Last name must not be empty', 'Invalid type', 'Email must be at least one character long']);
+    expect(alerts()).toEqual([
+      'First name must not be empty',
+      'Last name must not be empty',
+      'Invalid type',
+      'Email must be at least one character long',
+    ]);
 
     await userEvent.type(field('First name'), 'x'.repeat(31));
     await userEvent.type(field('Last name'), 'y'.repeat(31));
     await userEvent.type(field('Email'), 'not-an-email');
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
-    expect(alerts()).toEqual(['First name must not exceed 30 characters', 'Last name must not exceed 30 characters', 'Invalid type', 'Not a valid email']);
+    expect(alerts()).toEqual([
+      'First name must not exceed 30 characters',
+      'Last name must not exceed 30 characters',
+      'Invalid type',
+      'Not a valid email',
+    ]);
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -54,7 +72,12 @@ describe('Add User form', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
     expect(alerts()).toEqual([]);
     expect(onSubmit).toHaveBeenCalledTimes(1);
-    expect(onSubmit.mock.calls[0]![0]).toEqual({ first_name: 'x'.repeat(30), last_name: 'Y', type: 'manager', email: 'new.officer@palmgrove.example' });
+    expect(onSubmit.mock.calls[0]![0]).toEqual({
+      first_name: 'x'.repeat(30),
+      last_name: 'Y',
+      type: 'manager',
+      email: 'new.officer@palmgrove.example',
+    });
   });
 
   it('cannot be sent offline, and says why', () => {
@@ -91,13 +114,21 @@ describe('Edit User form', () => {
 
 describe('failure texts (spec §8)', () => {
   const failure = (status: number, data: Record<string, unknown> = {}, message = 'Server says no.') =>
-    new ClientResponseError({ url: 'http://x/api/collections/users/records', status, response: { status, message, data } });
+    new ClientResponseError({
+      url: 'http://x/api/collections/users/records',
+      status,
+      response: { status, message, data },
+    });
 
   it('404 gives the server message', () => {
-    expect(userFailureMessage(failure(404, {}, "The requested resource wasn't found."), 'update')).toBe("The requested resource wasn't found.");
+    expect(userFailureMessage(failure(404, {}, "The requested resource wasn't found."), 'update')).toBe(
+      "The requested resource wasn't found.",
+    );
   });
   it('400 with password errors gives "Passwords do not match"', () => {
-    const error = failure(400, { passwordConfirm: { code: 'validation_values_mismatch', message: 'Values don’t match.' } });
+    const error = failure(400, {
+      passwordConfirm: { code: 'validation_values_mismatch', message: 'Values don’t match.' },
+    });
     expect(userFailureMessage(error, 'create')).toBe('Passwords do not match');
     expect(userFailureMessage(error, 'update')).toBe('Passwords do not match');
   });
@@ -105,8 +136,15 @@ describe('failure texts (spec §8)', () => {
     expect(userFailureMessage(failure(400), 'delete')).toBe('Failed to delete user');
   });
   it('other failures use the common builder', () => {
-    expect(userFailureMessage(failure(400, { email: { code: 'validation_not_unique', message: 'Value must be unique.' } }), 'create')).toBe('email: Value must be unique.');
-    expect(userFailureMessage(new ClientResponseError(new TypeError('Failed to fetch')), 'create')).toBe('An error occurred');
+    expect(
+      userFailureMessage(
+        failure(400, { email: { code: 'validation_not_unique', message: 'Value must be unique.' } }),
+        'create',
+      ),
+    ).toBe('email: Value must be unique.');
+    expect(userFailureMessage(new ClientResponseError(new TypeError('Failed to fetch')), 'create')).toBe(
+      'An error occurred',
+    );
   });
   it('the throwaway password differs every time and fits the password rules', () => {
     const a = throwawayPassword();

@@ -21,7 +21,18 @@ const stamp = '2026-01-10 08:00:00.000Z';
 
 function staff(id: string, first: string, last: string, type: UserType): UserRecord {
   const email = `${first}.${last}@palmgrove.example`.toLowerCase();
-  return { id, created: stamp, updated: stamp, email, emailVisibility: true, verified: true, first_name: first, last_name: last, type, community: COMMUNITY };
+  return {
+    id,
+    created: stamp,
+    updated: stamp,
+    email,
+    emailVisibility: true,
+    verified: true,
+    first_name: first,
+    last_name: last,
+    type,
+    community: COMMUNITY,
+  };
 }
 
 const ann = staff('director0000001', 'Ann', 'Lee', 'director');
@@ -63,7 +74,11 @@ describe('users screen', () => {
   it.each([bob, cy])('a $type sees the staff but no management controls', async (who) => {
     await renderAs(who);
     const cards = screen.getAllByRole('listitem');
-    expect(cards.map((card) => within(card).getByRole('heading').textContent)).toEqual(['Lee, Ann', 'Ortiz, Cy', 'Stone, Bob']);
+    expect(cards.map((card) => within(card).getByRole('heading').textContent)).toEqual([
+      'Lee, Ann',
+      'Ortiz, Cy',
+      'Stone, Bob',
+    ]);
     expect(within(cards[0]!).getByText('ann.lee@palmgrove.example')).toBeTruthy();
     expect(cards[0]!.textContent).toContain('Director');
     expect(cards[0]!.querySelector('img')?.getAttribute('src')).toBe('/default-avatar.svg');
@@ -74,11 +89,14 @@ describe('users screen', () => {
   it('a director sees Add User, edit on every card and delete on every card but their own', async () => {
     await renderAs(ann);
     expect(screen.getByRole('button', { name: 'Add User' })).toBeTruthy();
-    for (const name of ['Lee, Ann', 'Ortiz, Cy', 'Stone, Bob']) expect(screen.getByRole('button', { name: `Edit ${name}` })).toBeTruthy();
+    for (const name of ['Lee, Ann', 'Ortiz, Cy', 'Stone, Bob'])
+      expect(screen.getByRole('button', { name: `Edit ${name}` })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete Ortiz, Cy' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Delete Stone, Bob' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Delete Lee, Ann' })).toBeNull();
-    expect(screen.getByRole('heading', { name: 'Lee, Ann' }).closest<HTMLElement>('[role="listitem"]')?.textContent).toContain('You');
+    expect(
+      screen.getByRole('heading', { name: 'Lee, Ann' }).closest<HTMLElement>('[role="listitem"]')?.textContent,
+    ).toContain('You');
   });
 
   it('search narrows by name, e-mail or type, every word matching', async () => {

@@ -30,7 +30,17 @@ beforeAll(() => {
   HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
     if (this.getAttribute('role') !== 'list') return boundingRect.call(this);
     const top = LIST_TOP - window.scrollY;
-    return { x: 0, y: top, top, left: 0, width: WIDTH, height: 0, right: WIDTH, bottom: top, toJSON: () => ({}) } as DOMRect;
+    return {
+      x: 0,
+      y: top,
+      top,
+      left: 0,
+      width: WIDTH,
+      height: 0,
+      right: WIDTH,
+      bottom: top,
+      toJSON: () => ({}),
+    } as DOMRect;
   };
 });
 

@@ -37,7 +37,10 @@ function fitting(text) {
   const { fail } = require(`${__hooks}/lib/respond.js`);
   throw fail(
     422,
-    'The rewritten narrative has ' + grouped(length) + ' characters, more than the ' + grouped(MAX_INPUT_LENGTH) +
+    'The rewritten narrative has ' +
+      grouped(length) +
+      ' characters, more than the ' +
+      grouped(MAX_INPUT_LENGTH) +
       ' a narrative may hold. Shorten the original narrative and try Ai Assist again.',
   );
 }

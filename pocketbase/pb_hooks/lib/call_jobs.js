@@ -124,7 +124,8 @@ function createJob(tx, job) {
   tx.save(call);
   let sequence = 0;
   job.plan.forEach(function (phone) {
-    if (phone.getBool('do_not_call')) newAttempt(tx, call, ++sequence, phone, 'skipped', { reason: DO_NOT_CALL_REASON });
+    if (phone.getBool('do_not_call'))
+      newAttempt(tx, call, ++sequence, phone, 'skipped', { reason: DO_NOT_CALL_REASON });
   });
   const attempt = newAttempt(tx, call, ++sequence, first, 'dialling', { due_at: dateText(Date.now()) });
   const house = tx.findRecordById('houses', job.house.id);
@@ -170,7 +171,8 @@ function afterAttempt(tx, call, attempt) {
   const settings = lib('call_settings').readCallSettings(tx, call.getString('community'));
   const outcome = attempt.getString('outcome');
   if (call.getString('progress') === 'done') return { text: false, dueNow: false };
-  if (outcome === 'answered' || outcome === 'voicemail') return { text: finishJob(tx, call, outcome, settings), dueNow: false };
+  if (outcome === 'answered' || outcome === 'voicemail')
+    return { text: finishJob(tx, call, outcome, settings), dueNow: false };
 
   const attempts = attemptsOf(tx, call.id);
   const tried = {};
@@ -233,7 +235,11 @@ function dialClaimed(app, config, attemptId) {
   const twilio = lib('twilio_client');
   const attempt = app.findRecordById('call_attempts', attemptId);
   const call = app.findRecordById('calls', attempt.getString('call'));
-  const placed = twilio.placeCall(config, attempt.getString('to_number'), callTwimlFor(config, call.getString('script')));
+  const placed = twilio.placeCall(
+    config,
+    attempt.getString('to_number'),
+    callTwimlFor(config, call.getString('script')),
+  );
   let then = { text: false, dueNow: false };
   app.runInTransaction(function (tx) {
     const a = tx.findRecordById('call_attempts', attemptId);
@@ -345,9 +351,16 @@ function runDueAttempts(app) {
   const result = { dialled: 0, interrupted: 0, recovered: 0 };
   if (config.missing.length > 0 || config.addressProblem !== '') return result;
 
-  const stale = app.findRecordsByFilter('call_attempts', "state = 'dialling' && provider_call_id = '' && updated < {:before}", 'updated', 50, 0, {
-    before: dateText(Date.now() - STALE_DIALLING_MS),
-  });
+  const stale = app.findRecordsByFilter(
+    'call_attempts',
+    "state = 'dialling' && provider_call_id = '' && updated < {:before}",
+    'updated',
+    50,
+    0,
+    {
+      before: dateText(Date.now() - STALE_DIALLING_MS),
+    },
+  );
   for (let i = 0; i < stale.length; i++) {
     const id = stale[i].id;
     let then = null;
@@ -357,7 +370,10 @@ function runDueAttempts(app) {
       a.set('state', 'ended');
       a.set('outcome', 'failed');
       a.set('ended_at', dateText(Date.now()));
-      a.set('reason', 'The server stopped while placing this call; it was not dialled again, so the resident is never called twice.');
+      a.set(
+        'reason',
+        'The server stopped while placing this call; it was not dialled again, so the resident is never called twice.',
+      );
       tx.save(a);
       then = afterAttempt(tx, tx.findRecordById('calls', a.getString('call')), a);
     });
@@ -376,7 +392,13 @@ function runDueAttempts(app) {
     if (next === '' || !statuses.isFinal(next)) continue;
     let then = null;
     app.runInTransaction(function (tx) {
-      then = recordStatus(tx, silent[i].id, { next: next, callStatus: found.status, duration: found.duration, answeredBy: found.answeredBy, errorCode: '' });
+      then = recordStatus(tx, silent[i].id, {
+        next: next,
+        callStatus: found.status,
+        duration: found.duration,
+        answeredBy: found.answeredBy,
+        errorCode: '',
+      });
     });
     result.recovered++;
     if (then && then.text) sendTextFallback(app, config, then.callId);
@@ -385,7 +407,9 @@ function runDueAttempts(app) {
   // Each pass dials what is due; a refusal may make the next phone due at once.
   for (let pass = 0; pass < 10; pass++) {
     const now = Date.now();
-    const due = app.findRecordsByFilter('call_attempts', "state = 'scheduled' && due_at <= {:now}", 'due_at', 20, 0, { now: dateText(now) });
+    const due = app.findRecordsByFilter('call_attempts', "state = 'scheduled' && due_at <= {:now}", 'due_at', 20, 0, {
+      now: dateText(now),
+    });
     if (due.length === 0) break;
     for (let i = 0; i < due.length; i++) {
       const id = claim(app, due[i].id, now);
@@ -409,9 +433,13 @@ function recordStatus(tx, attemptId, info) {
   const call = tx.findRecordById('calls', a.getString('call'));
   const result = { text: false, dueNow: false, callId: call.id };
   // The job's live status follows its current attempt only.
-  if (call.getString('provider_call_id') === a.getString('provider_call_id') && statuses.canMove(call.getString('status'), info.next)) {
+  if (
+    call.getString('provider_call_id') === a.getString('provider_call_id') &&
+    statuses.canMove(call.getString('status'), info.next)
+  ) {
     call.set('status', info.next);
-    if (info.next === 'failed' && info.errorCode) call.set('error', ('Provider error ' + info.errorCode).slice(0, MAX_ERROR_LENGTH));
+    if (info.next === 'failed' && info.errorCode)
+      call.set('error', ('Provider error ' + info.errorCode).slice(0, MAX_ERROR_LENGTH));
     tx.save(call);
   }
   if (a.getString('state') === 'ended' || a.getString('state') === 'skipped') return result;
@@ -425,7 +453,8 @@ function recordStatus(tx, attemptId, info) {
   const answeredBy = a.getString('answered_by');
   let outcome = OUTCOME_OF_FINAL[info.next] || 'answered';
   // A fax machine takes no message: the number is no way to reach the resident.
-  if (info.next === 'completed') outcome = answeredBy === 'fax' ? 'failed' : /^machine/.test(answeredBy) ? 'voicemail' : 'answered';
+  if (info.next === 'completed')
+    outcome = answeredBy === 'fax' ? 'failed' : /^machine/.test(answeredBy) ? 'voicemail' : 'answered';
   a.set('state', 'ended');
   a.set('outcome', outcome);
   a.set('ended_at', dateText(Date.now()));

@@ -65,7 +65,8 @@ function validateCallRequest(body) {
 
   // Placing a call in the community's quiet hours needs the caller's explicit yes (issue 14).
   const override = body.override_quiet_hours;
-  if (override !== undefined && typeof override !== 'boolean') throw invalid('override_quiet_hours', 'override_quiet_hours must be true or false.');
+  if (override !== undefined && typeof override !== 'boolean')
+    throw invalid('override_quiet_hours', 'override_quiet_hours must be true or false.');
 
   return { houseId: houseId, concernIds: chosen, overrideQuietHours: override === true };
 }

@@ -41,7 +41,9 @@ function callTwiml(script, gatherUrl) {
 
 /** The answer to a key press: thanks for a 1, else nothing more. */
 function gatherReplyTwiml(acknowledged) {
-  return acknowledged ? '<Response>' + say(require(`${__hooks}/lib/generated/call_script.js`).ACKNOWLEDGED_REPLY) + '</Response>' : '<Response/>';
+  return acknowledged
+    ? '<Response>' + say(require(`${__hooks}/lib/generated/call_script.js`).ACKNOWLEDGED_REPLY) + '</Response>'
+    : '<Response/>';
 }
 
 module.exports = { xmlEscape: xmlEscape, sayTwiml: sayTwiml, callTwiml: callTwiml, gatherReplyTwiml: gatherReplyTwiml };

@@ -38,7 +38,10 @@ function checkTimeZone(e) {
   const zone = e.record.getString('time_zone');
   if (!quiet().isKnownTimeZone(zone)) {
     throw new BadRequestError('Failed to save the call settings.', {
-      time_zone: new ValidationError('validation_invalid_time_zone', 'Time zone must be one of ' + quiet().TIME_ZONES.join(', ') + '.'),
+      time_zone: new ValidationError(
+        'validation_invalid_time_zone',
+        'Time zone must be one of ' + quiet().TIME_ZONES.join(', ') + '.',
+      ),
     });
   }
   return e.next();

@@ -30,7 +30,8 @@ function callResident(e) {
   if (config.missing.length > 0) {
     throw fail(503, 'Calling residents is not set up on this server (missing ' + config.missing.join(', ') + ').');
   }
-  if (config.addressProblem !== '') throw fail(503, 'Calling residents is not set up on this server: ' + config.addressProblem);
+  if (config.addressProblem !== '')
+    throw fail(503, 'Calling residents is not set up on this server: ' + config.addressProblem);
 
   const communityId = user.getString('community');
   const house = findOrNull(e.app, 'houses', request.houseId);
@@ -53,7 +54,7 @@ function callResident(e) {
     return !p.getBool('do_not_call');
   });
   if (callable.length === 0) {
-    const message = 'Not called: the resident asked not to be called on any of this home\'s numbers.';
+    const message = "Not called: the resident asked not to be called on any of this home's numbers.";
     throw fail(400, message, { phones: { code: 'validation_do_not_call', message: message } });
   }
 
@@ -115,7 +116,8 @@ function callResident(e) {
       });
     });
   } catch (err) {
-    if (jobs.activeJob(e.app, house.id)) throw fail(409, 'This home is already being called. Wait for that call to end.');
+    if (jobs.activeJob(e.app, house.id))
+      throw fail(409, 'This home is already being called. Wait for that call to end.');
     throw err;
   }
 
@@ -251,10 +253,23 @@ function callAmd(e) {
     if (a.getString('state') === 'placed') script = tx.findRecordById('calls', a.getString('call')).getString('script');
   });
   // A machine records the script after its beep; a fax machine is hung up on.
-  const twiml = /^machine_end_/.test(answeredBy) ? lib('call_script').sayTwiml(script) : answeredBy === 'fax' ? '<Response><Hangup/></Response>' : '';
+  const twiml = /^machine_end_/.test(answeredBy)
+    ? lib('call_script').sayTwiml(script)
+    : answeredBy === 'fax'
+      ? '<Response><Hangup/></Response>'
+      : '';
   if (twiml !== '' && script !== '') {
     const updated = lib('twilio_client').updateCall(config, params.CallSid, twiml);
-    if (!updated.ok) e.app.logger().warn('scms: the call could not be changed after machine detection', 'sid', params.CallSid, 'detail', updated.detail);
+    if (!updated.ok)
+      e.app
+        .logger()
+        .warn(
+          'scms: the call could not be changed after machine detection',
+          'sid',
+          params.CallSid,
+          'detail',
+          updated.detail,
+        );
   }
   return e.noContent(204);
 }
@@ -285,4 +300,10 @@ function runJobs(e) {
   return e.json(200, lib('call_jobs').runDueAttempts(e.app));
 }
 
-module.exports = { callResident: callResident, callStatus: callStatus, callAmd: callAmd, callGather: callGather, runJobs: runJobs };
+module.exports = {
+  callResident: callResident,
+  callStatus: callStatus,
+  callAmd: callAmd,
+  callGather: callGather,
+  runJobs: runJobs,
+};

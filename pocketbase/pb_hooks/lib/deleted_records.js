@@ -28,7 +28,10 @@ function communityOf(app, record) {
 /** The tombstone of `id` in `collectionName`, or null. */
 function tombstoneOf(app, collectionName, id) {
   try {
-    return app.findFirstRecordByFilter('deleted_records', 'collection_name = {:c} && record_id = {:id}', { c: collectionName, id: id });
+    return app.findFirstRecordByFilter('deleted_records', 'collection_name = {:c} && record_id = {:id}', {
+      c: collectionName,
+      id: id,
+    });
   } catch {
     return null;
   }
@@ -82,7 +85,14 @@ function refuseDeletedId(e) {
     throw new ApiError(409, DELETED_MESSAGE, { id: new ValidationError(DELETED_CODE, DELETED_MESSAGE) });
   }
   const { ID_REFUSED } = require(`${__hooks}/lib/passwords.js`);
-  throw new BadRequestError('Failed to save the record.', { id: new ValidationError('validation_invalid_id', ID_REFUSED) });
+  throw new BadRequestError('Failed to save the record.', {
+    id: new ValidationError('validation_invalid_id', ID_REFUSED),
+  });
 }
 
-module.exports = { TRACKED: TRACKED, DELETED_CODE: DELETED_CODE, recordDeletion: recordDeletion, refuseDeletedId: refuseDeletedId };
+module.exports = {
+  TRACKED: TRACKED,
+  DELETED_CODE: DELETED_CODE,
+  recordDeletion: recordDeletion,
+  refuseDeletedId: refuseDeletedId,
+};

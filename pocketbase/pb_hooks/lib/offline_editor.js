@@ -42,36 +42,36 @@
  * "requested" to others, and guessing would change a fact.
  */
 const ABBREVIATIONS = Object.freeze({
-  'approx': 'approximately',
-  'appt': 'appointment',
-  'apt': 'apartment',
-  'ave': 'avenue',
+  approx: 'approximately',
+  appt: 'appointment',
+  apt: 'apartment',
+  ave: 'avenue',
   'b/c': 'because',
-  'bldg': 'building',
-  'blvd': 'boulevard',
-  'dept': 'department',
-  'dr': 'Drive',
-  'govt': 'government',
-  'info': 'information',
-  'lic': 'license',
-  'mgr': 'manager',
-  'msg': 'message',
-  'nbr': 'neighbor',
-  'ofc': 'officer',
-  'ofcr': 'officer',
-  'pkg': 'package',
-  'pkgs': 'packages',
-  'plt': 'plate',
-  'ppl': 'people',
-  'rcvd': 'received',
-  'rd': 'road',
-  'res': 'resident',
-  'sec': 'security',
-  'st': 'Street',
-  'susp': 'suspicious',
-  'thru': 'through',
-  'veh': 'vehicle',
-  'vehs': 'vehicles',
+  bldg: 'building',
+  blvd: 'boulevard',
+  dept: 'department',
+  dr: 'Drive',
+  govt: 'government',
+  info: 'information',
+  lic: 'license',
+  mgr: 'manager',
+  msg: 'message',
+  nbr: 'neighbor',
+  ofc: 'officer',
+  ofcr: 'officer',
+  pkg: 'package',
+  pkgs: 'packages',
+  plt: 'plate',
+  ppl: 'people',
+  rcvd: 'received',
+  rd: 'road',
+  res: 'resident',
+  sec: 'security',
+  st: 'Street',
+  susp: 'suspicious',
+  thru: 'through',
+  veh: 'vehicle',
+  vehs: 'vehicles',
   'w/': 'with',
   'w/o': 'without',
 });
@@ -85,12 +85,43 @@ const STREET_ONLY = { st: true, dr: true };
 const PREFIX_WORDS = { approx: true, ofc: true, ofcr: true, apt: true, bldg: true, lic: true, plt: true };
 // Words "susp" may describe.
 const SUSP_NOUNS = {
-  person: true, persons: true, people: true, ppl: true, individual: true, individuals: true,
-  male: true, males: true, female: true, females: true, subject: true, subjects: true,
-  veh: true, vehs: true, vehicle: true, vehicles: true, car: true, cars: true, truck: true,
-  van: true, activity: true, activities: true, behavior: true, behaviour: true,
-  package: true, packages: true, pkg: true, pkgs: true, bag: true, item: true, items: true,
-  circumstances: true, noise: true, odor: true, odour: true, smell: true, call: true,
+  person: true,
+  persons: true,
+  people: true,
+  ppl: true,
+  individual: true,
+  individuals: true,
+  male: true,
+  males: true,
+  female: true,
+  females: true,
+  subject: true,
+  subjects: true,
+  veh: true,
+  vehs: true,
+  vehicle: true,
+  vehicles: true,
+  car: true,
+  cars: true,
+  truck: true,
+  van: true,
+  activity: true,
+  activities: true,
+  behavior: true,
+  behaviour: true,
+  package: true,
+  packages: true,
+  pkg: true,
+  pkgs: true,
+  bag: true,
+  item: true,
+  items: true,
+  circumstances: true,
+  noise: true,
+  odor: true,
+  odour: true,
+  smell: true,
+  call: true,
 };
 
 // A dot after an abbreviation, followed by one of these lowercase words, is
@@ -98,19 +129,94 @@ const SUSP_NOUNS = {
 // words it is only the abbreviation's dot ("the veh. was parked").
 const SENTENCE_STARTERS = {};
 [
-  'the', 'a', 'an', 'he', 'she', 'they', 'we', 'i', 'it', 'you', 'this', 'that', 'these',
-  'those', 'there', 'then', 'his', 'her', 'their', 'my', 'our', 'upon', 'after', 'when',
-  'while', 'no', 'all', 'both', 'later', 'once', 'writer',
-].forEach((w) => { SENTENCE_STARTERS[w] = true; });
+  'the',
+  'a',
+  'an',
+  'he',
+  'she',
+  'they',
+  'we',
+  'i',
+  'it',
+  'you',
+  'this',
+  'that',
+  'these',
+  'those',
+  'there',
+  'then',
+  'his',
+  'her',
+  'their',
+  'my',
+  'our',
+  'upon',
+  'after',
+  'when',
+  'while',
+  'no',
+  'all',
+  'both',
+  'later',
+  'once',
+  'writer',
+].forEach((w) => {
+  SENTENCE_STARTERS[w] = true;
+});
 
 // Acronyms kept in capitals when an ALL-CAPS narrative is lowered.
 const ACRONYMS = {};
 [
-  'EMS', 'EMT', 'PBSO', 'HOA', 'POA', 'PD', 'FD', 'FHP', 'FBI', 'DEA', 'ID', 'DL', 'DOB',
-  'ETA', 'OK', 'TV', 'GPS', 'ATM', 'CCTV', 'DVR', 'SUV', 'VIN', 'BOLO', 'DUI', 'DWI',
-  'CPR', 'AED', 'ER', 'ICU', 'LEO', 'USPS', 'UPS', 'DHL', 'FPL', 'ADT', 'USA', 'AM', 'PM',
-  'HVAC', 'SOP', 'LLC', 'ATV', 'RV', 'DOA', 'FYI', 'ASAP', 'FL',
-].forEach((a) => { ACRONYMS[a] = true; });
+  'EMS',
+  'EMT',
+  'PBSO',
+  'HOA',
+  'POA',
+  'PD',
+  'FD',
+  'FHP',
+  'FBI',
+  'DEA',
+  'ID',
+  'DL',
+  'DOB',
+  'ETA',
+  'OK',
+  'TV',
+  'GPS',
+  'ATM',
+  'CCTV',
+  'DVR',
+  'SUV',
+  'VIN',
+  'BOLO',
+  'DUI',
+  'DWI',
+  'CPR',
+  'AED',
+  'ER',
+  'ICU',
+  'LEO',
+  'USPS',
+  'UPS',
+  'DHL',
+  'FPL',
+  'ADT',
+  'USA',
+  'AM',
+  'PM',
+  'HVAC',
+  'SOP',
+  'LLC',
+  'ATV',
+  'RV',
+  'DOA',
+  'FYI',
+  'ASAP',
+  'FL',
+].forEach((a) => {
+  ACRONYMS[a] = true;
+});
 
 // Titles after which an ALL-CAPS name is written "Smith" when lowering.
 const TITLES_RE = /(^|[^A-Za-z])(mr|mrs|ms|sgt|lt|det|ofc|ofcr|dep|capt|cpl)\. ([a-z][a-z'\u2019-]*)/g;
@@ -119,16 +225,47 @@ const TITLES_RE = /(^|[^A-Za-z])(mr|mrs|ms|sgt|lt|det|ofc|ofcr|dep|capt|cpl)\. (
 // does not end a sentence, so the next word is not capitalised.
 const NON_TERMINAL = {};
 [
-  'mr', 'mrs', 'ms', 'dr', 'st', 'sgt', 'lt', 'capt', 'cpl', 'det', 'dep', 'ofc', 'ofcr',
-  'jr', 'sr', 'no', 'vs', 'etc', 'approx', 'inc', 'ltd', 'co', 'mt', 'ft',
-].forEach((w) => { NON_TERMINAL[w] = true; });
+  'mr',
+  'mrs',
+  'ms',
+  'dr',
+  'st',
+  'sgt',
+  'lt',
+  'capt',
+  'cpl',
+  'det',
+  'dep',
+  'ofc',
+  'ofcr',
+  'jr',
+  'sr',
+  'no',
+  'vs',
+  'etc',
+  'approx',
+  'inc',
+  'ltd',
+  'co',
+  'mt',
+  'ft',
+].forEach((w) => {
+  NON_TERMINAL[w] = true;
+});
 
 // Words whose letters are ignored when deciding whether a text is shouted:
 // abbreviations and their expansions change case through editing itself.
 const IGNORED_FOR_CAPS = {};
 Object.keys(ABBREVIATIONS).forEach((k) => {
-  k.split(/[^a-z]+/).forEach((w) => { if (w) IGNORED_FOR_CAPS[w] = true; });
-  ABBREVIATIONS[k].toLowerCase().split(/[^a-z]+/).forEach((w) => { if (w) IGNORED_FOR_CAPS[w] = true; });
+  k.split(/[^a-z]+/).forEach((w) => {
+    if (w) IGNORED_FOR_CAPS[w] = true;
+  });
+  ABBREVIATIONS[k]
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .forEach((w) => {
+      if (w) IGNORED_FOR_CAPS[w] = true;
+    });
 });
 
 // Placeholders for protected text (links, e-mail addresses, file names,
@@ -142,7 +279,8 @@ const ELLIPSIS_RE = /\uE002/g;
 
 const URL_RE = /(^|[^A-Za-z0-9_])((?:https?|ftp):\/\/|www\.)([^ \n]+)/gi;
 const EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const FILE_RE = /(^|[^A-Za-z0-9_-])([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|net|org|gov|edu|mil|pdf|jpe?g|png|gif|heic|webp|mp4|mov|docx?|xlsx?|txt|csv))(?![A-Za-z0-9_])/gi;
+const FILE_RE =
+  /(^|[^A-Za-z0-9_-])([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|net|org|gov|edu|mil|pdf|jpe?g|png|gif|heic|webp|mp4|mov|docx?|xlsx?|txt|csv))(?![A-Za-z0-9_])/gi;
 
 const LIST_RE = /^([-*\u2022]|\d{1,2}[.)]) +(?=\S)/;
 
@@ -172,10 +310,12 @@ function makeMasker() {
   return {
     put,
     restore(s) {
-      return s.replace(PH_RE, (m, c) => {
-        const v = saved[c.charCodeAt(0) - PH_BASE];
-        return v === undefined ? m : v;
-      }).replace(ELLIPSIS_RE, '...');
+      return s
+        .replace(PH_RE, (m, c) => {
+          const v = saved[c.charCodeAt(0) - PH_BASE];
+          return v === undefined ? m : v;
+        })
+        .replace(ELLIPSIS_RE, '...');
     },
   };
 }
@@ -228,7 +368,10 @@ function fixPunctuation(s) {
 function dotEndsSentence(str, dot) {
   let i = dot - 1;
   let run = '';
-  while (i >= 0 && isLetter(str.charAt(i))) { run = str.charAt(i) + run; i--; }
+  while (i >= 0 && isLetter(str.charAt(i))) {
+    run = str.charAt(i) + run;
+    i--;
+  }
   if (run.length === 1 && !isDigit(str.charAt(i))) return false; // initials, a.m., e.g. (not "4b.")
   if (run && NON_TERMINAL[run.toLowerCase()]) return false;
   return true;
@@ -285,7 +428,8 @@ function inStreetContext(str, wordStart) {
 }
 
 const SLASH_RE = /(^|[^A-Za-z0-9_/])([wWbB])\/((?:[oOcC](?![A-Za-z0-9_/\uE000-\uF8FF]))?)(?!\/)/g;
-const WORD_RE = /(^|[^A-Za-z0-9_'\u2019\-/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=[ \n]|$))?(?=$|[^A-Za-z0-9_\-/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
+const WORD_RE =
+  /(^|[^A-Za-z0-9_'\u2019\-/@.&\uE000-\uF8FF])([A-Za-z]+)(\.(?=[ \n]|$))?(?=$|[^A-Za-z0-9_\-/@&'\u2019\uE000-\uF8FF]|['\u2019]s(?![A-Za-z0-9]))/g;
 
 /**
  * Like String#replace with a global regex, but left to right on the string as
@@ -432,10 +576,13 @@ function capsStats(units) {
 }
 
 function unshout(s) {
-  s = s.split(/([ \n]+)/).map((tok) => {
-    if (!tok || /[ \n]/.test(tok.charAt(0)) || /[0-9@\uE000-\uF8FF]/.test(tok)) return tok;
-    return tok.replace(/[A-Za-z]+/g, (run) => (ACRONYMS[run] ? run : run.toLowerCase()));
-  }).join('');
+  s = s
+    .split(/([ \n]+)/)
+    .map((tok) => {
+      if (!tok || /[ \n]/.test(tok.charAt(0)) || /[0-9@\uE000-\uF8FF]/.test(tok)) return tok;
+      return tok.replace(/[A-Za-z]+/g, (run) => (ACRONYMS[run] ? run : run.toLowerCase()));
+    })
+    .join('');
   return s.replace(TITLES_RE, (m, pre, title, name) => pre + capitalise(title) + '. ' + capitalise(name));
 }
 
@@ -448,8 +595,14 @@ function parse(lines) {
   const paragraphs = [];
   let current = null;
   lines.forEach((line) => {
-    if (!line) { current = null; return; }
-    if (!current) { current = []; paragraphs.push(current); }
+    if (!line) {
+      current = null;
+      return;
+    }
+    if (!current) {
+      current = [];
+      paragraphs.push(current);
+    }
     const lm = LIST_RE.exec(line);
     const last = current[current.length - 1];
     if (lm) current.push({ marker: lm[0], body: line.slice(lm[0].length), list: true });
@@ -483,16 +636,22 @@ function editNarrative(text) {
   const stats = capsStats(all);
   const shouting = stats.total >= 6 && stats.upper / stats.total > 0.7;
 
-  return paragraphs.map((units) => units.map((u, idx) => {
-    let b = u.body;
-    if (shouting) b = unshout(b);
-    b = expandAbbreviations(b);
-    b = sentenceCase(b);
-    b = capitalI(b);
-    const next = units[idx + 1];
-    b = finish(b, !!(next && next.list));
-    return masker.restore(u.marker + b);
-  }).join('\n')).join('\n\n');
+  return paragraphs
+    .map((units) =>
+      units
+        .map((u, idx) => {
+          let b = u.body;
+          if (shouting) b = unshout(b);
+          b = expandAbbreviations(b);
+          b = sentenceCase(b);
+          b = capitalI(b);
+          const next = units[idx + 1];
+          b = finish(b, !!(next && next.list));
+          return masker.restore(u.marker + b);
+        })
+        .join('\n'),
+    )
+    .join('\n\n');
 }
 
 module.exports = { editNarrative, ABBREVIATIONS };

@@ -82,14 +82,18 @@ function providerMessage(json) {
 function contentText(content) {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
-    return content
-      .map((p) => (typeof p === 'string' ? p : p && typeof p.text === 'string' ? p.text : ''))
-      .join('');
+    return content.map((p) => (typeof p === 'string' ? p : p && typeof p.text === 'string' ? p.text : '')).join('');
   }
   return '';
 }
 
-const QUOTE_PAIRS = [['"', '"'], ["'", "'"], ['\u201C', '\u201D'], ['\u2018', '\u2019'], ['`', '`']];
+const QUOTE_PAIRS = [
+  ['"', '"'],
+  ["'", "'"],
+  ['\u201C', '\u201D'],
+  ['\u2018', '\u2019'],
+  ['`', '`'],
+];
 
 /** Strip one wrapping ``` fence and one wrapping pair of quotes, if present. */
 function unwrap(text) {

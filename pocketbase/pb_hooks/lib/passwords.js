@@ -83,14 +83,12 @@ function changesWithPassword(field) {
 function changedFields(record) {
   const original = record.original();
   const changed = [];
-  record
-    .collection()
-    .fields.forEach(function (field) {
-      if (changesWithPassword(field)) return;
-      const before = JSON.stringify(original.get(field.name));
-      const after = JSON.stringify(record.get(field.name));
-      if (before !== after) changed.push(field.name);
-    });
+  record.collection().fields.forEach(function (field) {
+    if (changesWithPassword(field)) return;
+    const before = JSON.stringify(original.get(field.name));
+    const after = JSON.stringify(record.get(field.name));
+    if (before !== after) changed.push(field.name);
+  });
   return changed;
 }
 
@@ -114,7 +112,8 @@ function checkUserUpdate(e) {
   // Knowing a colleague's password (the temporary one a director was shown)
   // does not let anyone set the next one: that is the reset route's job.
   const passwordSent = has(body, 'password') || has(body, 'oldPassword') || has(body, 'passwordConfirm');
-  if (passwordSent && !ownPasswordChange) throw new ForbiddenError('Only the user can change their password; a director resets it.');
+  if (passwordSent && !ownPasswordChange)
+    throw new ForbiddenError('Only the user can change their password; a director resets it.');
   if (ownPasswordChange) {
     if (changed.length > 0) throw new ForbiddenError('Only your password can be changed here.');
     // The flag is cleared only for a new password: the temporary one, kept,
@@ -142,7 +141,8 @@ function resetPassword(e) {
     user = null;
   }
   // Another community's user is answered as if there were none.
-  if (!user || user.getString('community') !== auth.getString('community')) throw respond.fail(404, "The requested resource wasn't found.");
+  if (!user || user.getString('community') !== auth.getString('community'))
+    throw respond.fail(404, "The requested resource wasn't found.");
   if (user.id === auth.id) throw respond.fail(400, 'Use Change password to change your own password.');
   const temporaryPassword = $security.randomString(TEMPORARY_PASSWORD_LENGTH);
   // A new password also gives the user a new token key, which voids every

@@ -37,7 +37,13 @@ function telephonyConfig() {
     return required[name] === '';
   });
   // With real Twilio, a public URL it cannot reach loses every callback.
-  config.addressProblem = config.publicUrl === '' ? '' : require(`${__hooks}/lib/generated/telephony_address.js`).telephonyAddressProblem(config.apiBase, config.publicUrl);
+  config.addressProblem =
+    config.publicUrl === ''
+      ? ''
+      : require(`${__hooks}/lib/generated/telephony_address.js`).telephonyAddressProblem(
+          config.apiBase,
+          config.publicUrl,
+        );
   return config;
 }
 
@@ -100,16 +106,33 @@ function placeCall(config, to, twiml) {
  * → {ok: true, status, answeredBy, duration} or {ok: false, detail}.
  */
 function fetchCall(config, sid) {
-  const url = config.apiBase + '/2010-04-01/Accounts/' + encodeURIComponent(config.accountSid) + '/Calls/' + encodeURIComponent(sid) + '.json';
+  const url =
+    config.apiBase +
+    '/2010-04-01/Accounts/' +
+    encodeURIComponent(config.accountSid) +
+    '/Calls/' +
+    encodeURIComponent(sid) +
+    '.json';
   let res;
   try {
-    res = $http.send({ url: url, method: 'GET', headers: { Accept: 'application/json', Authorization: basicAuth(config.accountSid, config.authToken) }, timeout: 20 });
+    res = $http.send({
+      url: url,
+      method: 'GET',
+      headers: { Accept: 'application/json', Authorization: basicAuth(config.accountSid, config.authToken) },
+      timeout: 20,
+    });
   } catch (err) {
     return { ok: false, detail: 'Provider unreachable: ' + String(err) };
   }
   const json = res.json && typeof res.json === 'object' ? res.json : {};
-  if (res.statusCode !== 200 || typeof json.status !== 'string') return { ok: false, detail: 'Provider answered HTTP ' + res.statusCode };
-  return { ok: true, status: json.status, answeredBy: typeof json.answered_by === 'string' ? json.answered_by : '', duration: Number(json.duration) || 0 };
+  if (res.statusCode !== 200 || typeof json.status !== 'string')
+    return { ok: false, detail: 'Provider answered HTTP ' + res.statusCode };
+  return {
+    ok: true,
+    status: json.status,
+    answeredBy: typeof json.answered_by === 'string' ? json.answered_by : '',
+    duration: Number(json.duration) || 0,
+  };
 }
 
 /** Replaces the TwiML of a live call (Twilio's "update a call"). */
@@ -158,8 +181,11 @@ function post(config, path, pairs) {
     return { ok: true, sid: json.sid };
   }
   // Twilio's errors are {code, message, more_info, status}.
-  const providerMessage = typeof json.message === 'string' && json.message !== '' ? json.message : 'HTTP ' + res.statusCode;
-  const detail = json.code ? 'Provider error ' + json.code + ': ' + providerMessage : 'Provider error: ' + providerMessage;
+  const providerMessage =
+    typeof json.message === 'string' && json.message !== '' ? json.message : 'HTTP ' + res.statusCode;
+  const detail = json.code
+    ? 'Provider error ' + json.code + ': ' + providerMessage
+    : 'Provider error: ' + providerMessage;
   return { ok: false, message: 'The call could not be placed: ' + providerMessage, detail: detail };
 }
 

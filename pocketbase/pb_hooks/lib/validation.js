@@ -33,13 +33,16 @@ function recordWrite(app, method, path) {
   } catch {
     return null; // PocketBase answers the unknown collection itself
   }
-  return rules().RULED_COLLECTIONS.indexOf(name) >= 0 ? { collection: name, create: create, id: m[2] === undefined ? '' : decodeURIComponent(m[2]) } : null;
+  return rules().RULED_COLLECTIONS.indexOf(name) >= 0
+    ? { collection: name, create: create, id: m[2] === undefined ? '' : decodeURIComponent(m[2]) }
+    : null;
 }
 
 /** The answer PocketBase gives a refused record write, with our field errors (as sentences, like PocketBase's). */
 function refusal(create, errors) {
   const data = {};
-  for (const field of Object.keys(errors)) data[field] = { code: errors[field].code, message: sentence(errors[field].message) };
+  for (const field of Object.keys(errors))
+    data[field] = { code: errors[field].code, message: sentence(errors[field].message) };
   return { status: 400, message: create ? 'Failed to create record.' : 'Failed to update record.', data: data };
 }
 
@@ -88,7 +91,8 @@ function readBody(e, maxBytes) {
         } catch {
           return { error: '@jsonPayload must be a JSON object.' };
         }
-        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: '@jsonPayload must be a JSON object.' };
+        if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+          return { error: '@jsonPayload must be a JSON object.' };
         Object.assign(json, parsed);
       }
     }
@@ -108,7 +112,8 @@ function readBody(e, maxBytes) {
   if (raw.trim() === '') return { json: {}, form: {} };
   try {
     const parsed = JSON.parse(raw);
-    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { error: 'The request body must be a JSON object.' };
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))
+      return { error: 'The request body must be a JSON object.' };
     return { json: parsed, form: {} };
   } catch {
     return { error: 'The request body must be valid JSON.' };
@@ -147,7 +152,10 @@ function existingValues(e, write) {
 
 /** Field errors of one create/update, or null. */
 function writeErrors(e, write, body) {
-  const errors = rules().checkWrite(write.collection, body, { create: write.create, existing: existingValues(e, write) });
+  const errors = rules().checkWrite(write.collection, body, {
+    create: write.create,
+    existing: existingValues(e, write),
+  });
   return Object.keys(errors).length > 0 ? errors : null;
 }
 
@@ -166,7 +174,10 @@ function checkRawRequest(e) {
   // PocketBase's per-collection body limit is in place already (its
   // middleware runs before ours), so the read below stops at it.
   const body = readBody(e, 0);
-  if (body.error) return body.status ? e.json(body.status, { status: body.status, message: body.error, data: {} }) : badRequest(e, body.error);
+  if (body.error)
+    return body.status
+      ? e.json(body.status, { status: body.status, message: body.error, data: {} })
+      : badRequest(e, body.error);
   const errors = writeErrors(e, write, body);
   if (errors) return e.json(400, refusal(write.create, errors));
   return e.next();
@@ -175,7 +186,10 @@ function checkRawRequest(e) {
 /** A batch: each create/update/upsert inside it, with the batch failure shape PocketBase uses (the outbox reads the index). */
 function checkBatch(e) {
   const body = readBody(e, e.app.settings().batch.maxBodySize || 128 << 20);
-  if (body.error) return body.status ? e.json(body.status, { status: body.status, message: body.error, data: {} }) : badRequest(e, body.error);
+  if (body.error)
+    return body.status
+      ? e.json(body.status, { status: body.status, message: body.error, data: {} })
+      : badRequest(e, body.error);
   const requests = body.json.requests;
   // PocketBase refuses a batch without a list of requests itself.
   if (!Array.isArray(requests)) return e.next();
@@ -187,7 +201,10 @@ function checkBatch(e) {
     if (!write) continue;
     const own = request.body;
     if (own !== undefined && (own === null || typeof own !== 'object' || Array.isArray(own))) {
-      return e.json(400, batchRefusal(i, { status: 400, message: 'The request body must be a JSON object.', data: {} }));
+      return e.json(
+        400,
+        batchRefusal(i, { status: 400, message: 'The request body must be a JSON object.', data: {} }),
+      );
     }
     const errors = writeErrors(e, write, { json: own || {}, form: {} });
     if (errors) return e.json(400, batchRefusal(i, refusal(write.create, errors)));

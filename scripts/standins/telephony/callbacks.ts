@@ -5,7 +5,17 @@
  * step and aborts the requests in flight.
  */
 import { twilioSignature } from '../twilio-signature.ts';
-import { API_VERSION, callbackParams, enterStatus, gatherAction, wantsCallback, type CallStatus, type Scenario, type StandinCall, type StandinCallback } from './resource.ts';
+import {
+  API_VERSION,
+  callbackParams,
+  enterStatus,
+  gatherAction,
+  wantsCallback,
+  type CallStatus,
+  type Scenario,
+  type StandinCall,
+  type StandinCallback,
+} from './resource.ts';
 
 // Twilio gives up on a webhook after 15 s.
 const CALLBACK_TIMEOUT_MS = 15_000;
@@ -17,7 +27,11 @@ export interface CallbackScheduler {
   stop(): void;
 }
 
-export function createCallbackScheduler(options: { accountSid: string; authToken: string; stepDelayMs: number }): CallbackScheduler {
+export function createCallbackScheduler(options: {
+  accountSid: string;
+  authToken: string;
+  stepDelayMs: number;
+}): CallbackScheduler {
   const { accountSid, authToken, stepDelayMs } = options;
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const inFlight = new AbortController();
@@ -87,13 +101,22 @@ export function createCallbackScheduler(options: { accountSid: string; authToken
   }
 
   /** One signed POST of `params` to `url` (an AMD result, a <Gather> action), once. */
-  async function webhook(call: StandinCall, kind: 'amd' | 'gather', url: string, params: Record<string, string>): Promise<void> {
+  async function webhook(
+    call: StandinCall,
+    kind: 'amd' | 'gather',
+    url: string,
+    params: Record<string, string>,
+  ): Promise<void> {
     const entry = { kind, url, params, httpStatus: null as number | null };
     call.webhooks.push(entry);
     try {
       const res = await fetch(url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'User-Agent': 'TwilioProxy/1.1', 'X-Twilio-Signature': twilioSignature(authToken, url, params) },
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          'User-Agent': 'TwilioProxy/1.1',
+          'X-Twilio-Signature': twilioSignature(authToken, url, params),
+        },
         body: new URLSearchParams(params).toString(),
         signal: AbortSignal.any([inFlight.signal, AbortSignal.timeout(CALLBACK_TIMEOUT_MS)]),
       });
@@ -110,16 +133,35 @@ export function createCallbackScheduler(options: { accountSid: string; authToken
    *  the TwiML playing by then (a machine's message has none). */
   async function whileAnswered(call: StandinCall, scenario: Scenario | undefined): Promise<void> {
     if (!scenario) return;
-    const base = { AccountSid: accountSid, ApiVersion: API_VERSION, CallSid: call.sid, Called: call.to, Caller: call.from, From: call.from, To: call.to, Direction: 'outbound-api' };
+    const base = {
+      AccountSid: accountSid,
+      ApiVersion: API_VERSION,
+      CallSid: call.sid,
+      Called: call.to,
+      Caller: call.from,
+      From: call.from,
+      To: call.to,
+      Direction: 'outbound-api',
+    };
     if (call.machineDetection !== null && scenario.answeredBy !== null) {
       call.answeredBy = scenario.answeredBy;
       if (call.asyncAmd && call.asyncAmdStatusCallback) {
-        await webhook(call, 'amd', call.asyncAmdStatusCallback, { AccountSid: accountSid, CallSid: call.sid, AnsweredBy: scenario.answeredBy, MachineDetectionDuration: '2400' });
+        await webhook(call, 'amd', call.asyncAmdStatusCallback, {
+          AccountSid: accountSid,
+          CallSid: call.sid,
+          AnsweredBy: scenario.answeredBy,
+          MachineDetectionDuration: '2400',
+        });
       }
     }
     const action = gatherAction(call.updates.at(-1) ?? call.twiml);
     if (scenario.digits !== null && action !== null && !stopped) {
-      await webhook(call, 'gather', new URL(action, call.statusCallback ?? undefined).href, { ...base, CallStatus: 'in-progress', Digits: scenario.digits, FinishedOnKey: '' });
+      await webhook(call, 'gather', new URL(action, call.statusCallback ?? undefined).href, {
+        ...base,
+        CallStatus: 'in-progress',
+        Digits: scenario.digits,
+        FinishedOnKey: '',
+      });
     }
   }
 
@@ -132,7 +174,8 @@ export function createCallbackScheduler(options: { accountSid: string; authToken
     later(stepDelayMs, () => {
       enterStatus(call, status, rest.length === 0);
       const lost = rest.length === 0 && scenario?.finalCallbackLost === true;
-      const delivered = call.statusCallback && wantsCallback(call, status) && !lost ? deliver(call, status) : Promise.resolve();
+      const delivered =
+        call.statusCallback && wantsCallback(call, status) && !lost ? deliver(call, status) : Promise.resolve();
       const done = status === 'in-progress' ? delivered.then(() => whileAnswered(call, scenario)) : delivered;
       void done.then(() => advance(call, rest, scenario));
     });

@@ -9,7 +9,12 @@ import type { TwilioError } from './resource.ts';
 const MORE_INFO = 'https://www.twilio.com/docs/errors/';
 const MAX_BODY_BYTES = 64 * 1024;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', ...headers });
   res.end(JSON.stringify(body));
 }

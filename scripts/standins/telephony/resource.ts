@@ -114,7 +114,10 @@ export function createCall(form: URLSearchParams, now = new Date()): StandinCall
   if (!E164.test(to)) return invalid(21211, `The 'To' number ${to} is not a valid phone number.`);
   if (!from) return invalid(21213, "No 'From' number is specified");
   if (!E164.test(from) && !/^client:\w+$/.test(from)) {
-    return invalid(21212, `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`);
+    return invalid(
+      21212,
+      `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`,
+    );
   }
   if (twiml === null && url === null) return invalid(21205, 'Url parameter is required.');
   if (twiml !== null && url !== null) return invalid(21205, 'Only one of Url or Twiml may be given.');
@@ -122,15 +125,18 @@ export function createCall(form: URLSearchParams, now = new Date()): StandinCall
   if (twiml !== null && twiml.length > MAX_TWIML_CHARS) {
     return invalid(32018, 'Twiml size exceeded maximum allowed value of 4000 characters');
   }
-  if (twiml !== null && !looksLikeTwiml(twiml)) return invalid(12100, 'Document parse failure: Twiml is not valid TwiML');
+  if (twiml !== null && !looksLikeTwiml(twiml))
+    return invalid(12100, 'Document parse failure: Twiml is not valid TwiML');
   if (statusCallback !== null && !isHttpUrl(statusCallback)) {
     return invalid(21609, `The StatusCallback URL ${statusCallback} is not a valid URL.`);
   }
   if (method !== 'POST' && method !== 'GET') return invalid(21200, 'StatusCallbackMethod must be GET or POST');
   const amd = param('MachineDetection');
-  if (amd !== null && amd !== 'Enable' && amd !== 'DetectMessageEnd') return invalid(21200, `MachineDetection must be Enable or DetectMessageEnd, not ${amd}`);
+  if (amd !== null && amd !== 'Enable' && amd !== 'DetectMessageEnd')
+    return invalid(21200, `MachineDetection must be Enable or DetectMessageEnd, not ${amd}`);
   const amdCallback = param('AsyncAmdStatusCallback');
-  if (amdCallback !== null && !isHttpUrl(amdCallback)) return invalid(21200, `AsyncAmdStatusCallback is not a valid URL: ${amdCallback}`);
+  if (amdCallback !== null && !isHttpUrl(amdCallback))
+    return invalid(21200, `AsyncAmdStatusCallback is not a valid URL: ${amdCallback}`);
 
   return {
     sid: `CA${randomBytes(16).toString('hex')}`,
@@ -240,7 +246,12 @@ export function wantsCallback(call: StandinCall, status: CallStatus): boolean {
 }
 
 /** The form of a status callback for `call` now in `status`. */
-export function callbackParams(call: StandinCall, status: CallStatus, accountSid: string, now = new Date()): Record<string, string> {
+export function callbackParams(
+  call: StandinCall,
+  status: CallStatus,
+  accountSid: string,
+  now = new Date(),
+): Record<string, string> {
   const params: Record<string, string> = {
     AccountSid: accountSid,
     ApiVersion: API_VERSION,
@@ -290,7 +301,11 @@ export const STANDIN_NUMBERS = {
 
 /** The scenario of the `dial`-th call (1-based) to `to`. */
 export function scenarioFor(to: string, dial: number): Scenario {
-  const answered = (answeredBy: Scenario['answeredBy'], digits: string | null = null): Scenario => ({ final: 'completed', answeredBy, digits });
+  const answered = (answeredBy: Scenario['answeredBy'], digits: string | null = null): Scenario => ({
+    final: 'completed',
+    answeredBy,
+    digits,
+  });
   switch (to) {
     case STANDIN_NUMBERS.voicemail:
       return answered('machine_end_beep');
@@ -316,7 +331,14 @@ export function scenarioFor(to: string, dial: number): Scenario {
 /** The action URL of the TwiML's <Gather>, or null. */
 export function gatherAction(twiml: string | null): string | null {
   const m = /<Gather\b[^>]*\baction="([^"]*)"/.exec(twiml ?? '');
-  return m?.[1] ? m[1].replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&apos;/g, "'") : null;
+  return m?.[1]
+    ? m[1]
+        .replace(/&amp;/g, '&')
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&apos;/g, "'")
+    : null;
 }
 
 /** A text message sent through POST .../Messages.json. */
@@ -339,9 +361,14 @@ export function createMessage(form: URLSearchParams, now = new Date()): StandinM
   if (!to) return invalid(21604, "A 'To' phone number is required.");
   if (!E164.test(to)) return invalid(21211, `The 'To' number ${to} is not a valid phone number.`);
   if (!from) return invalid(21603, "A 'From' phone number is required.");
-  if (!E164.test(from)) return invalid(21212, `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`);
+  if (!E164.test(from))
+    return invalid(
+      21212,
+      `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`,
+    );
   if (!body) return invalid(21602, 'Message body is required.');
-  if (body.length > MAX_MESSAGE_CHARS) return invalid(21617, 'The concatenated message body exceeds the 1600 character limit.');
+  if (body.length > MAX_MESSAGE_CHARS)
+    return invalid(21617, 'The concatenated message body exceeds the 1600 character limit.');
   return { sid: `SM${randomBytes(16).toString('hex')}`, to, from, body, dateCreated: now };
 }
 

@@ -13,7 +13,13 @@ import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from './passwords.ts';
 
-export function ChangePasswordForm({ temporary = false, onChanged }: { temporary?: boolean; onChanged: (outcome: ChangeOutcome) => void }) {
+export function ChangePasswordForm({
+  temporary = false,
+  onChanged,
+}: {
+  temporary?: boolean;
+  onChanged: (outcome: ChangeOutcome) => void;
+}) {
   const online = useBrowserOnline();
   const [failure, setFailure] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<ChangePasswordValues>({
@@ -43,9 +49,27 @@ export function ChangePasswordForm({ temporary = false, onChanged }: { temporary
           {failure}
         </p>
       )}
-      <TextInput label={temporary ? 'Temporary password' : 'Current password'} type="password" autoComplete="current-password" error={errors.oldPassword?.message} {...register('oldPassword')} />
-      <TextInput label="New password" type="password" autoComplete="new-password" error={errors.password?.message} {...register('password')} />
-      <TextInput label="Confirm new password" type="password" autoComplete="new-password" error={errors.passwordConfirm?.message} {...register('passwordConfirm')} />
+      <TextInput
+        label={temporary ? 'Temporary password' : 'Current password'}
+        type="password"
+        autoComplete="current-password"
+        error={errors.oldPassword?.message}
+        {...register('oldPassword')}
+      />
+      <TextInput
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.password?.message}
+        {...register('password')}
+      />
+      <TextInput
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        error={errors.passwordConfirm?.message}
+        {...register('passwordConfirm')}
+      />
       <button
         type="submit"
         disabled={formState.isSubmitting || !online}

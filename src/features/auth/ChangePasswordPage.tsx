@@ -27,13 +27,19 @@ export function ChangePasswordPage({ onLogOut }: { onLogOut: () => void }) {
     <div className="min-h-screen bg-gray-50">
       <header className="flex items-center justify-between bg-black px-6 py-4 text-white">
         <span className="text-xl font-bold">SCMS</span>
-        <button type="button" onClick={onLogOut} className="rounded border border-white/40 px-3 py-1.5 text-sm font-medium hover:bg-white/15">
+        <button
+          type="button"
+          onClick={onLogOut}
+          className="rounded border border-white/40 px-3 py-1.5 text-sm font-medium hover:bg-white/15"
+        >
           Log out
         </button>
       </header>
       <main className="mx-auto mt-8 max-w-sm rounded-lg bg-white p-6 shadow sm:mt-12">
         <h1 className="mb-2 text-lg font-semibold">Choose a new password</h1>
-        <p className="mb-4 text-sm text-gray-700">You logged in with a temporary password. Choose a password of your own (8 to 24 characters) to continue.</p>
+        <p className="mb-4 text-sm text-gray-700">
+          You logged in with a temporary password. Choose a password of your own (8 to 24 characters) to continue.
+        </p>
         <ChangePasswordForm temporary onChanged={changed} />
       </main>
     </div>

@@ -11,7 +11,13 @@ import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ASK_YOUR_DIRECTOR, RESET_OFFLINE_REASON } from './passwords.ts';
 
-type Step = { kind: 'closed' } | { kind: 'loading' } | { kind: 'director' } | { kind: 'offline' } | { kind: 'email'; sending: boolean; error?: string } | { kind: 'sent'; email: string };
+type Step =
+  | { kind: 'closed' }
+  | { kind: 'loading' }
+  | { kind: 'director' }
+  | { kind: 'offline' }
+  | { kind: 'email'; sending: boolean; error?: string }
+  | { kind: 'sent'; email: string };
 
 export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
   const [step, setStep] = useState<Step>({ kind: 'closed' });
@@ -39,7 +45,13 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
       setStep({ kind: 'sent', email: parsed.data });
     } catch (error) {
       const offline = (error as { status?: number } | null)?.status === 0;
-      setStep({ kind: 'email', sending: false, error: offline ? RESET_OFFLINE_REASON : 'The reset e-mail could not be sent. Try again later, or ask your director to reset your password.' });
+      setStep({
+        kind: 'email',
+        sending: false,
+        error: offline
+          ? RESET_OFFLINE_REASON
+          : 'The reset e-mail could not be sent. Try again later, or ask your director to reset your password.',
+      });
     }
   }
 
@@ -47,7 +59,12 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
     <div className="mt-4">
       {/* Offline it stays a button: once the connection is back, asking again works. */}
       {step.kind === 'closed' || step.kind === 'loading' || step.kind === 'offline' ? (
-        <button type="button" onClick={() => void open()} disabled={step.kind === 'loading'} className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black">
+        <button
+          type="button"
+          onClick={() => void open()}
+          disabled={step.kind === 'loading'}
+          className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black"
+        >
           Forgot password?
         </button>
       ) : (
@@ -57,14 +74,29 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
         {step.kind === 'director' && <p className="mt-2 text-gray-700">{ASK_YOUR_DIRECTOR}</p>}
         {step.kind === 'offline' && <p className="mt-2 text-gray-700">{RESET_OFFLINE_REASON}</p>}
         {step.kind === 'sent' && (
-          <p className="mt-2 text-gray-700">If {step.email} belongs to an account, an e-mail with a link to reset the password is on its way. The link works once.</p>
+          <p className="mt-2 text-gray-700">
+            If {step.email} belongs to an account, an e-mail with a link to reset the password is on its way. The link
+            works once.
+          </p>
         )}
       </div>
       {step.kind === 'email' && (
         <div className="mt-2 space-y-3">
           <p className="text-sm text-gray-700">We will send a link to reset your password to this e-mail.</p>
-          <TextInput label="Email for the reset link" type="email" autoComplete="username" value={email} onChange={(event) => setEmail(event.target.value)} error={step.error} />
-          <button type="button" onClick={() => void send()} disabled={step.sending} className="flex w-full items-center justify-center gap-2 rounded border border-black py-2 font-medium disabled:opacity-60">
+          <TextInput
+            label="Email for the reset link"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            error={step.error}
+          />
+          <button
+            type="button"
+            onClick={() => void send()}
+            disabled={step.sending}
+            className="flex w-full items-center justify-center gap-2 rounded border border-black py-2 font-medium disabled:opacity-60"
+          >
             {step.sending && <Spinner size={18} label="Sending" />}
             Send reset link
           </button>

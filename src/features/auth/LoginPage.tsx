@@ -23,7 +23,10 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const signedIn = useSignedInRecord() !== null;
   const [failed, setFailed] = useState(false);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
-  const { register, handleSubmit, formState, getValues } = useForm<LoginValues>({ resolver: zodResolver(loginSchema), defaultValues: { email: '', password: '' } });
+  const { register, handleSubmit, formState, getValues } = useForm<LoginValues>({
+    resolver: zodResolver(loginSchema),
+    defaultValues: { email: '', password: '' },
+  });
 
   useEffect(() => {
     // The demo hint exists only while the server runs in demo mode (DESIGN.md).
@@ -57,9 +60,25 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
           </p>
         )}
         <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
-          <TextInput label="Email" type="email" autoComplete="username" error={formState.errors.email?.message} {...register('email')} />
-          <TextInput label="Password" type="password" autoComplete="current-password" error={formState.errors.password?.message} {...register('password')} />
-          <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60">
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            error={formState.errors.email?.message}
+            {...register('email')}
+          />
+          <TextInput
+            label="Password"
+            type="password"
+            autoComplete="current-password"
+            error={formState.errors.password?.message}
+            {...register('password')}
+          />
+          <button
+            type="submit"
+            disabled={formState.isSubmitting}
+            className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
+          >
             {formState.isSubmitting && <Spinner size={18} label="Logging in" />}
             Login
           </button>

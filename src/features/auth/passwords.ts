@@ -8,7 +8,8 @@ import { errorMessage, fieldErrors } from '../../api/errorMessage.ts';
 
 export const PASSWORD_OFFLINE_REASON = 'You are offline — setting a new password needs a connection.';
 export const RESET_OFFLINE_REASON = 'You are offline — resetting a password needs a connection.';
-export const ASK_YOUR_DIRECTOR = 'Ask your director to reset your password. You will get a temporary password to log in with, and choose your own after.';
+export const ASK_YOUR_DIRECTOR =
+  'Ask your director to reset your password. You will get a temporary password to log in with, and choose your own after.';
 
 /** The words for a refused change. */
 export function changePasswordFailure(error: unknown): string {

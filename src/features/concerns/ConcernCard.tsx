@@ -9,21 +9,39 @@ interface Controls {
   onDelete: () => void;
 }
 
-const buttonClass = 'rounded border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-100 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent';
+const buttonClass =
+  'rounded border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-100 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent';
 
 /** Name, hint and the whole spoken script, as the resident hears it (spec §2). */
-export function ConcernCard({ concern, communityName, controls }: { concern: ConcernRecord; communityName: string; controls: Controls | null }) {
+export function ConcernCard({
+  concern,
+  communityName,
+  controls,
+}: {
+  concern: ConcernRecord;
+  communityName: string;
+  controls: Controls | null;
+}) {
   return (
     <div className="flex flex-col rounded-lg bg-white p-4 shadow-sm ring-1 ring-gray-200">
       <h2 className="font-semibold break-words">{concern.name}</h2>
       <p className="mt-1 text-sm text-gray-700 break-words">{concern.hint}</p>
       <figure className="mt-3 flex-1">
         <figcaption className="text-xs font-medium tracking-wide text-gray-700 uppercase">Spoken script</figcaption>
-        <blockquote className="mt-1 rounded bg-gray-100 px-3 py-2 text-sm text-gray-900 break-words">{composeScript(communityName, [concern.say])}</blockquote>
+        <blockquote className="mt-1 rounded bg-gray-100 px-3 py-2 text-sm text-gray-900 break-words">
+          {composeScript(communityName, [concern.say])}
+        </blockquote>
       </figure>
       {controls && (
         <div className="mt-3 flex justify-end gap-2">
-          <button type="button" aria-label={`Edit ${concern.name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onEdit} className={buttonClass}>
+          <button
+            type="button"
+            aria-label={`Edit ${concern.name}`}
+            title={controls.blockedReason ?? undefined}
+            disabled={controls.disabled}
+            onClick={controls.onEdit}
+            className={buttonClass}
+          >
             Edit
           </button>
           <button

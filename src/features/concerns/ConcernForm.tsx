@@ -42,7 +42,9 @@ export function ConcernForm({
       </div>
       <div>
         <h3 className="text-sm font-medium">Script preview</h3>
-        <p className="mt-1 rounded bg-gray-100 px-3 py-2 text-sm text-gray-800">{composeScript(communityName, [say])}</p>
+        <p className="mt-1 rounded bg-gray-100 px-3 py-2 text-sm text-gray-800">
+          {composeScript(communityName, [say])}
+        </p>
       </div>
       {blockedReason && <p className="text-sm text-amber-900">{blockedReason}</p>}
       <button

@@ -47,7 +47,9 @@ function ConcernsScreen({ me }: { me: Staff }) {
   return (
     <ListScreen
       title="Concerns"
-      add={director ? { label: 'Add Concern', disabled: !canManage, onClick: () => setSheet({ kind: 'add' }) } : undefined}
+      add={
+        director ? { label: 'Add Concern', disabled: !canManage, onClick: () => setSheet({ kind: 'add' }) } : undefined
+      }
       notice={blockedReason}
       search={{ value: search, onChange: setSearch, label: 'Search concerns', placeholder: 'Search concerns...' }}
       count={concerns?.length}
@@ -72,7 +74,14 @@ function ConcernsScreen({ me }: { me: Staff }) {
                 concern={concern}
                 communityName={communityName}
                 controls={
-                  director ? { disabled: !canManage, blockedReason, onEdit: () => setSheet({ kind: 'edit', concern }), onDelete: () => askDelete(concern) } : null
+                  director
+                    ? {
+                        disabled: !canManage,
+                        blockedReason,
+                        onEdit: () => setSheet({ kind: 'edit', concern }),
+                        onDelete: () => askDelete(concern),
+                      }
+                    : null
                 }
               />
             </ItemErrorBoundary>
@@ -80,7 +89,11 @@ function ConcernsScreen({ me }: { me: Staff }) {
         />
       }
     >
-      <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit Concern' : 'Add Concern'}>
+      <Sheet
+        open={sheet !== null}
+        onClose={() => setSheet(null)}
+        title={sheet?.kind === 'edit' ? 'Edit Concern' : 'Add Concern'}
+      >
         {sheet && (
           <ConcernForm
             key={sheet.kind === 'edit' ? sheet.concern.id : 'add'}
@@ -88,7 +101,8 @@ function ConcernsScreen({ me }: { me: Staff }) {
             communityName={communityName}
             blockedReason={blockedReason}
             onSubmit={async (values) => {
-              const done = sheet.kind === 'edit' ? await actions.update(sheet.concern, values) : await actions.create(values);
+              const done =
+                sheet.kind === 'edit' ? await actions.update(sheet.concern, values) : await actions.create(values);
               if (done) setSheet(null);
             }}
           />

@@ -19,7 +19,8 @@ export function useConcernActions(director: Staff) {
 
   // Spec §8 names the failure; the server's reason follows it, so a
   // director can tell a rejected field from a lost connection.
-  const fail = (message: string, error: unknown) => toast({ title: 'Fail', description: `${message}: ${errorMessage(error)}`, variant: 'destructive' });
+  const fail = (message: string, error: unknown) =>
+    toast({ title: 'Fail', description: `${message}: ${errorMessage(error)}`, variant: 'destructive' });
 
   return {
     async create(values: ConcernValues): Promise<boolean> {

@@ -53,7 +53,17 @@ function ServerHomeImage({ src, address }: { src: string; address: string }) {
   if (!file.settled) return <div aria-hidden="true" className={IMAGE_CLASS} />;
   const url = withFileToken(src, file.token);
   if (url === failed) return <DefaultHomeImage />;
-  return <img src={url} alt={`Home at ${address}`} onError={() => setFailed(url)} loading="lazy" width={400} height={300} className={IMAGE_CLASS} />;
+  return (
+    <img
+      src={url}
+      alt={`Home at ${address}`}
+      onError={() => setFailed(url)}
+      loading="lazy"
+      width={400}
+      height={300}
+      className={IMAGE_CLASS}
+    />
+  );
 }
 
 /**
@@ -77,7 +87,12 @@ function Note({ note }: { note: string }) {
       {preview.toggle && (
         <>
           {' '}
-          <button type="button" onClick={() => setExpanded(!expanded)} aria-expanded={expanded} className="font-medium text-blue-800 underline">
+          <button
+            type="button"
+            onClick={() => setExpanded(!expanded)}
+            aria-expanded={expanded}
+            className="font-medium text-blue-800 underline"
+          >
             {preview.toggle}
           </button>
         </>
@@ -89,18 +104,29 @@ function Note({ note }: { note: string }) {
 function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseCheck: () => void }) {
   if (notices.length === 0) return null;
   return (
-    <div aria-label="Notice" role="group" className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950 sm:p-2">
+    <div
+      aria-label="Notice"
+      role="group"
+      className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950 sm:p-2"
+    >
       {notices.includes('no-phone') && <span>Primary phone number missing</span>}
       {notices.includes('call-pending') && <span>Call pending</span>}
       {notices.includes('call-in-progress') && (
         // The dot pulses, not the words: fading text would drop below readable contrast.
         <span className="inline-flex items-center gap-1.5 font-semibold">
-          <span aria-hidden="true" className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none" />
+          <span
+            aria-hidden="true"
+            className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none"
+          />
           Call in progress...
         </span>
       )}
       {notices.includes('house-check-due') && (
-        <button type="button" onClick={onHouseCheck} className="rounded bg-amber-600 px-3 py-1 font-medium text-black hover:bg-amber-500">
+        <button
+          type="button"
+          onClick={onHouseCheck}
+          className="rounded bg-amber-600 px-3 py-1 font-medium text-black hover:bg-amber-500"
+        >
           House check
         </button>
       )}
@@ -109,13 +135,33 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
 }
 
 const PhoneIcon = () => (
-  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+  <svg
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
     <path d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z" />
   </svg>
 );
 
 const TrashIcon = () => (
-  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+  <svg
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
     <path d="M3 6h18" />
     <path d="M8 6V4h8v2" />
     <path d="M19 6l-1 14H6L5 6" />
@@ -123,7 +169,17 @@ const TrashIcon = () => (
 );
 
 const PencilIcon = () => (
-  <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+  <svg
+    width="18"
+    height="18"
+    viewBox="0 0 24 24"
+    aria-hidden="true"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="2"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  >
     <path d="M12 20h9" />
     <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
   </svg>
@@ -142,7 +198,16 @@ export interface HomeCardProps {
   onHouseCheck: () => void;
 }
 
-export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, onEdit, onDelete, onHouseCheck }: HomeCardProps) {
+export function HomeCard({
+  home,
+  imageUrl,
+  notices,
+  callDisabledReason,
+  onCall,
+  onEdit,
+  onDelete,
+  onHouseCheck,
+}: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
   const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
@@ -151,11 +216,19 @@ export function HomeCard({ home, imageUrl, notices, callDisabledReason, onCall, 
       aria-label={address}
       className="grid flex-1 grid-cols-[4rem_minmax(0,1fr)] content-start gap-x-3 gap-y-2 rounded-lg border border-gray-200 bg-white p-3 shadow-sm sm:flex sm:flex-col sm:gap-0 sm:p-0"
     >
-      {isPendingFileName(house.image) ? <PendingHomeImage houseId={house.id} address={address} /> : <HomeImage src={imageUrl} address={address} />}
+      {isPendingFileName(house.image) ? (
+        <PendingHomeImage houseId={house.id} address={address} />
+      ) : (
+        <HomeImage src={imageUrl} address={address} />
+      )}
       <div className="flex min-w-0 flex-col gap-1.5 sm:flex-1 sm:gap-2 sm:px-4 sm:pt-4">
         <div className="flex items-start justify-between gap-2">
           <h2 className="leading-snug font-semibold">{address}</h2>
-          {hasPendingChanges(home) && <span className="shrink-0 rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800">Not yet sent</span>}
+          {hasPendingChanges(home) && (
+            <span className="shrink-0 rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800">
+              Not yet sent
+            </span>
+          )}
         </div>
         {names.length > 0 && (
           <ul aria-label="Residents" className="flex flex-wrap text-sm text-gray-800">

@@ -7,14 +7,33 @@
 import { Field as HField, Label, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { Controller, useFieldArray, useForm, useWatch, type Control, type FieldErrors, type Resolver, type UseFormRegister, type UseFormSetValue } from 'react-hook-form';
+import {
+  Controller,
+  useFieldArray,
+  useForm,
+  useWatch,
+  type Control,
+  type FieldErrors,
+  type Resolver,
+  type UseFormRegister,
+  type UseFormSetValue,
+} from 'react-hook-form';
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
-import { emptyPhone, emptyResident, PHONE_TYPES, showsMemberFields, showsPhoneDetails, showsResidentDetails, type HomeFormMode, type HomeFormValues } from './homeForm.ts';
+import {
+  emptyPhone,
+  emptyResident,
+  PHONE_TYPES,
+  showsMemberFields,
+  showsPhoneDetails,
+  showsResidentDetails,
+  type HomeFormMode,
+  type HomeFormValues,
+} from './homeForm.ts';
 import { PhoneField } from './PhoneField.tsx';
 
 // One value shape for both forms; the add schema simply ignores (strips) the house-check fields.
@@ -45,7 +64,12 @@ function Checkbox({ label, ...props }: { label: string } & InputHTMLAttributes<H
 
 function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} aria-label={label} className="rounded border border-gray-300 px-3 py-1 text-sm font-medium hover:bg-gray-100">
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      className="rounded border border-gray-300 px-3 py-1 text-sm font-medium hover:bg-gray-100"
+    >
       Remove
     </button>
   );
@@ -53,7 +77,11 @@ function RemoveButton({ label, onClick }: { label: string; onClick: () => void }
 
 function AddButton({ label, onClick }: { label: string; onClick: () => void }) {
   return (
-    <button type="button" onClick={onClick} className="rounded border border-dashed border-gray-400 px-3 py-2 text-sm font-medium hover:bg-gray-100">
+    <button
+      type="button"
+      onClick={onClick}
+      className="rounded border border-dashed border-gray-400 px-3 py-2 text-sm font-medium hover:bg-gray-100"
+    >
       {label}
     </button>
   );
@@ -90,10 +118,22 @@ function Residents({ control, register, errors }: RowsProps) {
         return (
           <Row key={field.key} name={`Resident ${i + 1}`} onRemove={() => remove(i)}>
             <div className="grid gap-3 sm:grid-cols-2">
-              <TextInput label="First name" autoComplete="off" error={rowErrors?.first_name?.message} {...register(`residents.${i}.first_name`)} />
-              <TextInput label="Last name" autoComplete="off" error={rowErrors?.last_name?.message} {...register(`residents.${i}.last_name`)} />
+              <TextInput
+                label="First name"
+                autoComplete="off"
+                error={rowErrors?.first_name?.message}
+                {...register(`residents.${i}.first_name`)}
+              />
+              <TextInput
+                label="Last name"
+                autoComplete="off"
+                error={rowErrors?.last_name?.message}
+                {...register(`residents.${i}.last_name`)}
+              />
             </div>
-            {showsResidentDetails(row?.first_name, row?.last_name) && <Checkbox label="Owner" {...register(`residents.${i}.owner`)} />}
+            {showsResidentDetails(row?.first_name, row?.last_name) && (
+              <Checkbox label="Owner" {...register(`residents.${i}.owner`)} />
+            )}
           </Row>
         );
       })}
@@ -115,7 +155,15 @@ function Phones({ control, register, setValue, errors }: RowsProps & { setValue:
             <Controller
               control={control}
               name={`phones.${i}.phone_number`}
-              render={({ field: number, fieldState }) => <PhoneField label="Phone number" value={number.value} onChange={number.onChange} onBlur={number.onBlur} error={fieldState.error?.message} />}
+              render={({ field: number, fieldState }) => (
+                <PhoneField
+                  label="Phone number"
+                  value={number.value}
+                  onChange={number.onChange}
+                  onBlur={number.onBlur}
+                  error={fieldState.error?.message}
+                />
+              )}
             />
             {showsPhoneDetails(rows?.[i]?.phone_number) && (
               <div className="grid items-end gap-3 sm:grid-cols-2">
@@ -132,7 +180,8 @@ function Phones({ control, register, setValue, errors }: RowsProps & { setValue:
                     {...primary}
                     onChange={(event) => {
                       // One primary phone: choosing this one unticks the others.
-                      if (event.target.checked) rows?.forEach((_, j) => j !== i && setValue(`phones.${j}.primary`, false));
+                      if (event.target.checked)
+                        rows?.forEach((_, j) => j !== i && setValue(`phones.${j}.primary`, false));
                       return primary.onChange(event);
                     }}
                   />
@@ -144,7 +193,10 @@ function Phones({ control, register, setValue, errors }: RowsProps & { setValue:
         );
       })}
       {/* A phone added to a home without a primary one becomes the primary. */}
-      <AddButton label="Add phone" onClick={() => append(emptyPhone(!rows?.some((p) => p.primary && p.phone_number.trim())))} />
+      <AddButton
+        label="Add phone"
+        onClick={() => append(emptyPhone(!rows?.some((p) => p.primary && p.phone_number.trim())))}
+      />
     </>
   );
 }
@@ -160,7 +212,10 @@ export interface HomeFormProps {
 
 export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: HomeFormProps) {
   const [image, setImage] = useState<File | undefined>();
-  const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({ resolver: resolvers[mode], defaultValues });
+  const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({
+    resolver: resolvers[mode],
+    defaultValues,
+  });
   const [residents, start] = useWatch({ control, name: ['residents', 'house_check_start_date'] });
   const errors = formState.errors;
   const submit = handleSubmit((values) => onSubmit(values, image));
@@ -188,7 +243,12 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
         <div>
           <label className="block text-sm font-medium">
             Image
-            <input type="file" accept="image/*" onChange={(event) => setImage(event.target.files?.[0])} className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-gray-300 file:bg-white file:px-3 file:py-1" />
+            <input
+              type="file"
+              accept="image/*"
+              onChange={(event) => setImage(event.target.files?.[0])}
+              className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-gray-300 file:bg-white file:px-3 file:py-1"
+            />
           </label>
         </div>
       </Section>
@@ -259,11 +319,20 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
               )}
             />
           </div>
-          <TextArea label="House check note" rows={3} error={errors.house_check_note?.message} {...register('house_check_note')} />
+          <TextArea
+            label="House check note"
+            rows={3}
+            error={errors.house_check_note?.message}
+            {...register('house_check_note')}
+          />
         </Section>
       )}
 
-      <button type="submit" disabled={formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60">
+      <button
+        type="submit"
+        disabled={formState.isSubmitting}
+        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
+      >
         {formState.isSubmitting && <Spinner size={18} label="Saving" />}
         {submitLabel}
       </button>

@@ -14,7 +14,9 @@ import { HomeForm } from './HomeForm.tsx';
 import { addDefaults, toHomeForm, updateDefaults, type HomeFormValues } from './homeForm.ts';
 import { useSignedInUser } from '../../data/auth.ts';
 
-type HomeFormSheetProps = { mode: 'add'; home?: undefined; onClose: () => void } | { mode: 'update'; home: HouseWithPeople; onClose: () => void };
+type HomeFormSheetProps =
+  | { mode: 'add'; home?: undefined; onClose: () => void }
+  | { mode: 'update'; home: HouseWithPeople; onClose: () => void };
 
 export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   const { db } = useSyncEngine();

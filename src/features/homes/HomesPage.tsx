@@ -89,26 +89,39 @@ export function HomesPage() {
   const { marked, mark } = useCallMarkers();
   const now = useNow();
   // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
-  const homes = useMemo(() => (found && order !== 'address' ? dueFirst(found, (home) => home.house, now) : found), [found, order, now]);
+  const homes = useMemo(
+    () => (found && order !== 'address' ? dueFirst(found, (home) => home.house, now) : found),
+    [found, order, now],
+  );
   const close = () => setSheet(null);
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const director = useIsDirector();
   const toast = useToast();
   // Through the outbox like every home write: works offline, the mirror hides the home at once.
-  const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<HouseWithPeople>(async (home) => {
-    try {
-      if (!user) throw new Error('Not signed in');
-      await queueDeleteHome(db, user, home.house);
-      toast({ title: 'Success', description: 'Home deleted' });
-    } catch (error) {
-      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
-    }
-  });
+  const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<HouseWithPeople>(
+    async (home) => {
+      try {
+        if (!user) throw new Error('Not signed in');
+        await queueDeleteHome(db, user, home.house);
+        toast({ title: 'Success', description: 'Home deleted' });
+      } catch (error) {
+        toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+      }
+    },
+  );
   const reportCount = useHomeReportCount(deleting?.house.id);
-  const onAction = useCallback((action: HomeAction, home: HouseWithPeople) => (action === 'delete' ? askDelete(home) : setSheet({ kind: action, home })), [askDelete]);
+  const onAction = useCallback(
+    (action: HomeAction, home: HouseWithPeople) =>
+      action === 'delete' ? askDelete(home) : setSheet({ kind: action, home }),
+    [askDelete],
+  );
   const addButton = (
-    <button type="button" onClick={() => setSheet({ kind: 'add' })} className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800">
+    <button
+      type="button"
+      onClick={() => setSheet({ kind: 'add' })}
+      className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800"
+    >
       Add Home
     </button>
   );
@@ -125,9 +138,21 @@ export function HomesPage() {
           <label htmlFor="homes-search" className="sr-only">
             Search homes
           </label>
-          <input id="homes-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search homes..." className={`${inputClass} bg-white`} />
+          <input
+            id="homes-search"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search homes..."
+            className={`${inputClass} bg-white`}
+          />
         </div>
-        <SelectInput label="Sort by" className="col-start-2 row-start-2 w-[12.5rem] sm:row-start-1 sm:w-60" value={order} onChange={(event) => setOrder(event.target.value as HomeOrder)}>
+        <SelectInput
+          label="Sort by"
+          className="col-start-2 row-start-2 w-[12.5rem] sm:row-start-1 sm:w-60"
+          value={order}
+          onChange={(event) => setOrder(event.target.value as HomeOrder)}
+        >
           {HOME_ORDERS.map((value) => (
             <option key={value} value={value}>
               {HOME_ORDER_LABELS[value]}
@@ -184,7 +209,9 @@ export function HomesPage() {
       )}
       {sheet?.kind === 'add' && <HomeFormSheet mode="add" onClose={close} />}
       {sheet?.kind === 'update' && <HomeFormSheet mode="update" home={sheet.home} onClose={close} />}
-      {sheet?.kind === 'call' && <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />}
+      {sheet?.kind === 'call' && (
+        <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />
+      )}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
       <ConfirmDialog
         open={deleting !== null}

@@ -23,7 +23,15 @@ export const HOUSE_CHECK_SAVED = 'House check saved';
 // Offline the dialog closing alone left officers unsure the check was kept.
 export const HOUSE_CHECK_SAVED_OFFLINE = 'House check saved on this device; it will be sent when you are back online.';
 
-function Answer({ value, label, register }: { value: 'yes' | 'no'; label: string; register: UseFormRegister<HouseCheckValues> }) {
+function Answer({
+  value,
+  label,
+  register,
+}: {
+  value: 'yes' | 'no';
+  label: string;
+  register: UseFormRegister<HouseCheckValues>;
+}) {
   return (
     <label className="flex flex-1 cursor-pointer items-center justify-center gap-2 rounded border border-gray-300 px-4 py-2 font-medium has-[:checked]:border-black has-[:checked]:bg-black has-[:checked]:text-white has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black has-[:focus-visible]:ring-offset-2">
       <input type="radio" value={value} className="sr-only" {...register('everything_ok')} />
@@ -86,7 +94,11 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
           <FieldError id="everything-ok-error" message={formState.errors.everything_ok?.message} />
         </fieldset>
         <TextArea label="Remark" rows={4} error={formState.errors.remark?.message} {...register('remark')} />
-        <button type="submit" disabled={!answer || formState.isSubmitting} className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:bg-gray-400 disabled:text-gray-900">
+        <button
+          type="submit"
+          disabled={!answer || formState.isSubmitting}
+          className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:bg-gray-400 disabled:text-gray-900"
+        >
           {formState.isSubmitting && <Spinner size={18} label="Saving" />}
           Submit
         </button>

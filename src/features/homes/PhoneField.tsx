@@ -13,10 +13,26 @@ import { FieldError } from '../../ui/Field.tsx';
  * forbids and which would not show offline.
  */
 function CountryCode({ country }: FlagProps) {
-  return <span className="flex h-full w-full items-center justify-center text-sm font-semibold text-gray-900">{country}</span>;
+  return (
+    <span className="flex h-full w-full items-center justify-center text-sm font-semibold text-gray-900">
+      {country}
+    </span>
+  );
 }
 
-export function PhoneField({ label, value, onChange, onBlur, error }: { label: string; value: string; onChange: (value: string) => void; onBlur?: () => void; error?: string }) {
+export function PhoneField({
+  label,
+  value,
+  onChange,
+  onBlur,
+  error,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  error?: string;
+}) {
   const id = useId();
   return (
     <div>
@@ -37,7 +53,8 @@ export function PhoneField({ label, value, onChange, onBlur, error }: { label: s
         // The library's look, through its CSS variables: a bordered box for the country like our inputs.
         className="mt-1 gap-1 [--PhoneInput-color--focus:#000] [--PhoneInputCountryFlag-aspectRatio:1.4] [--PhoneInputCountryFlag-backgroundColor--loading:#fff] [--PhoneInputCountryFlag-borderColor:#d1d5db] [--PhoneInputCountryFlag-height:2.5rem]"
         numberInputProps={{
-          className: 'block w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600',
+          className:
+            'block w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600',
         }}
       />
       <FieldError id={`${id}-error`} message={error} />

@@ -20,7 +20,8 @@ import { addressLine } from './HomeCard.tsx';
 import { pendingConcernIds } from './homeNotices.ts';
 import { OFFLINE_CALL_REASON, useCommunityName } from './hooks.ts';
 
-const speechSupported = () => typeof window !== 'undefined' && 'speechSynthesis' in window && typeof SpeechSynthesisUtterance !== 'undefined';
+const speechSupported = () =>
+  typeof window !== 'undefined' && 'speechSynthesis' in window && typeof SpeechSynthesisUtterance !== 'undefined';
 
 function ScriptPreview({ script }: { script: string }) {
   const canSpeak = speechSupported();
@@ -36,7 +37,13 @@ function ScriptPreview({ script }: { script: string }) {
         <h3 id="script-heading" className="text-sm font-semibold">
           Script
         </h3>
-        <button type="button" onClick={play} disabled={!canSpeak} title={canSpeak ? undefined : 'This browser cannot speak the script.'} className="rounded border border-gray-400 bg-white px-3 py-1 text-sm font-medium disabled:opacity-60">
+        <button
+          type="button"
+          onClick={play}
+          disabled={!canSpeak}
+          title={canSpeak ? undefined : 'This browser cannot speak the script.'}
+          className="rounded border border-gray-400 bg-white px-3 py-1 text-sm font-medium disabled:opacity-60"
+        >
           Play
         </button>
       </div>
@@ -98,9 +105,17 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
         {chosen.length > 0 && (
           <ul aria-label="Chosen concerns" className="flex flex-wrap gap-2">
             {chosen.map((concern) => (
-              <li key={concern.id} className="flex items-center gap-1 rounded-full bg-black py-1 pr-1 pl-3 text-sm text-white">
+              <li
+                key={concern.id}
+                className="flex items-center gap-1 rounded-full bg-black py-1 pr-1 pl-3 text-sm text-white"
+              >
                 {concern.name}
-                <button type="button" onClick={() => toggle(concern.id)} aria-label={`Remove ${concern.name}`} className="rounded-full px-2 leading-none hover:bg-white/20">
+                <button
+                  type="button"
+                  onClick={() => toggle(concern.id)}
+                  aria-label={`Remove ${concern.name}`}
+                  className="rounded-full px-2 leading-none hover:bg-white/20"
+                >
                   ×
                 </button>
               </li>
@@ -111,7 +126,14 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
           <label htmlFor="concern-search" className="sr-only">
             Search concerns
           </label>
-          <input id="concern-search" type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Search concerns..." className={inputClass} />
+          <input
+            id="concern-search"
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search concerns..."
+            className={inputClass}
+          />
         </div>
         {shown === undefined ? (
           <p role="status" className="py-4 text-center text-sm text-gray-700">
@@ -120,11 +142,19 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
         ) : shown.length === 0 ? (
           <p className="py-4 text-center text-sm text-gray-700">No concerns found</p>
         ) : (
-          <ul aria-label="Concerns" className="max-h-64 divide-y divide-gray-200 overflow-y-auto rounded-lg border border-gray-200">
+          <ul
+            aria-label="Concerns"
+            className="max-h-64 divide-y divide-gray-200 overflow-y-auto rounded-lg border border-gray-200"
+          >
             {shown.map((concern) => (
               <li key={concern.id}>
                 <label className="flex cursor-pointer items-start gap-3 p-3 hover:bg-gray-50">
-                  <input type="checkbox" checked={selected.includes(concern.id)} onChange={() => toggle(concern.id)} className="mt-1 h-4 w-4 shrink-0 accent-black" />
+                  <input
+                    type="checkbox"
+                    checked={selected.includes(concern.id)}
+                    onChange={() => toggle(concern.id)}
+                    className="mt-1 h-4 w-4 shrink-0 accent-black"
+                  />
                   <span>
                     <span className="block font-medium">{concern.name}</span>
                     <span className="block text-sm text-gray-700">{concern.hint}</span>
@@ -134,7 +164,14 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
             ))}
           </ul>
         )}
-        {chosen.length > 0 && <ScriptPreview script={composeScript(communityName ?? '', chosen.map((c) => c.say))} />}
+        {chosen.length > 0 && (
+          <ScriptPreview
+            script={composeScript(
+              communityName ?? '',
+              chosen.map((c) => c.say),
+            )}
+          />
+        )}
         <div>
           <button
             type="button"

@@ -28,7 +28,9 @@ export function showsPhoneDetails(phoneNumber: string | undefined): boolean {
 }
 
 /** Member number and security code belong to the home; they show once a resident has both names. */
-export function showsMemberFields(residents: ReadonlyArray<Pick<ResidentValues, 'first_name' | 'last_name'>> | undefined): boolean {
+export function showsMemberFields(
+  residents: ReadonlyArray<Pick<ResidentValues, 'first_name' | 'last_name'>> | undefined,
+): boolean {
   return (residents ?? []).some((r) => showsResidentDetails(r.first_name, r.last_name));
 }
 
@@ -72,8 +74,24 @@ export function updateDefaults({ house, residents, phones }: HouseWithPeople): H
     note: house.note ?? '',
     member_number: house.member_number ?? '',
     security_code: house.security_code ?? '',
-    residents: residents.length > 0 ? residents.map((r) => ({ id: r.id, first_name: r.first_name ?? '', last_name: r.last_name ?? '', owner: r.owner ?? false })) : [emptyResident()],
-    phones: phones.length > 0 ? phones.map((p) => ({ id: p.id, phone_number: p.phone_number ?? '', type: p.type || 'cell', primary: p.primary ?? false })) : [emptyPhone(true)],
+    residents:
+      residents.length > 0
+        ? residents.map((r) => ({
+            id: r.id,
+            first_name: r.first_name ?? '',
+            last_name: r.last_name ?? '',
+            owner: r.owner ?? false,
+          }))
+        : [emptyResident()],
+    phones:
+      phones.length > 0
+        ? phones.map((p) => ({
+            id: p.id,
+            phone_number: p.phone_number ?? '',
+            type: p.type || 'cell',
+            primary: p.primary ?? false,
+          }))
+        : [emptyPhone(true)],
     house_check: house.house_check ?? false,
     house_check_start_date: parsePbDate(house.house_check_start_date),
     house_check_end_date: parsePbDate(house.house_check_end_date),
@@ -113,8 +131,24 @@ export function toHomeForm(values: HomeFormValues, mode: HomeFormMode, initial?:
   }
   return {
     house,
-    residents: values.residents.map(({ id, first_name, last_name, owner }) => ({ ...(id ? { id } : {}), first_name, last_name, owner })),
-    phones: values.phones.map(({ id, phone_number, primary, type }) => ({ ...(id ? { id } : {}), phone_number, primary, type })),
-    removed: mode === 'update' && initial ? { residents: removedIds(initial.residents, values.residents), phones: removedIds(initial.phones, values.phones) } : undefined,
+    residents: values.residents.map(({ id, first_name, last_name, owner }) => ({
+      ...(id ? { id } : {}),
+      first_name,
+      last_name,
+      owner,
+    })),
+    phones: values.phones.map(({ id, phone_number, primary, type }) => ({
+      ...(id ? { id } : {}),
+      phone_number,
+      primary,
+      type,
+    })),
+    removed:
+      mode === 'update' && initial
+        ? {
+            residents: removedIds(initial.residents, values.residents),
+            phones: removedIds(initial.phones, values.phones),
+          }
+        : undefined,
   };
 }

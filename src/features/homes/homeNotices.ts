@@ -20,7 +20,9 @@ export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concern
 }
 
 /** The homes whose newest call (by creation) has not ended. */
-export function housesWithActiveCall(calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created'>>): Set<string> {
+export function housesWithActiveCall(
+  calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created'>>,
+): Set<string> {
   const newest = new Map<string, Pick<CallRecord, 'status' | 'created'>>();
   for (const call of calls) {
     const seen = newest.get(call.house);
@@ -32,7 +34,14 @@ export function housesWithActiveCall(calls: ReadonlyArray<Pick<CallRecord, 'hous
 }
 
 export interface NoticeInput {
-  house: Pick<HouseRecord, 'pending_call_concerns_ids' | 'house_check' | 'house_check_start_date' | 'house_check_end_date' | 'house_check_last_date'>;
+  house: Pick<
+    HouseRecord,
+    | 'pending_call_concerns_ids'
+    | 'house_check'
+    | 'house_check_start_date'
+    | 'house_check_end_date'
+    | 'house_check_last_date'
+  >;
   phoneCount: number;
   /** A call is ringing now (from the mirror, or placed from this device moments ago). */
   callInProgress: boolean;

@@ -43,5 +43,10 @@ export function useHomeReportCount(houseId: string | undefined): number | undefi
 /** The community's name for the call script (from the mirror). */
 export function useCommunityName(communityId: string | undefined): string | undefined {
   const { db } = useSyncEngine();
-  return useMirrorQuery(db, ['communities'], async () => (communityId ? (await db.communities.get(communityId))?.name : undefined), [communityId]);
+  return useMirrorQuery(
+    db,
+    ['communities'],
+    async () => (communityId ? (await db.communities.get(communityId))?.name : undefined),
+    [communityId],
+  );
 }

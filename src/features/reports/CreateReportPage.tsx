@@ -51,7 +51,11 @@ export function CreateReportPage() {
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
   }, []);
-  const { register, control, handleSubmit, reset, setValue, getValues, formState } = useForm<ReportFormInput, unknown, ReportValues>({
+  const { register, control, handleSubmit, reset, setValue, getValues, formState } = useForm<
+    ReportFormInput,
+    unknown,
+    ReportValues
+  >({
     resolver,
     defaultValues: reportFormDefaults(),
   });
@@ -99,7 +103,11 @@ export function CreateReportPage() {
     try {
       const resident = values.house ? await firstResident(db, values.house) : undefined;
       const phoneNumber = values.house ? await housePhoneNumber(db, values.house) : '';
-      const report = toNewReport(values, { residentId: resident?.id ?? '', phoneNumber }, photos.map((p) => p.file));
+      const report = toNewReport(
+        values,
+        { residentId: resident?.id ?? '', phoneNumber },
+        photos.map((p) => p.file),
+      );
       await queueReport(db, user, report);
       reset(reportFormDefaults());
       photos.forEach((p) => URL.revokeObjectURL(p.url));
@@ -127,7 +135,11 @@ export function CreateReportPage() {
   return (
     <section className="mx-auto max-w-2xl">
       <h1 className="text-2xl font-semibold">Create report</h1>
-      <form noValidate onSubmit={(event) => void submit(event)} className="mt-4 space-y-5 rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6">
+      <form
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        className="mt-4 space-y-5 rounded-lg border border-gray-200 bg-white p-4 shadow-sm sm:p-6"
+      >
         <div className="grid gap-4 sm:grid-cols-2">
           <SelectInput label="Type" error={errors.type?.message} {...register('type')}>
             <option value="">Select type</option>
@@ -149,15 +161,46 @@ export function CreateReportPage() {
         <Controller
           control={control}
           name="incident_date"
-          render={({ field, fieldState }) => <DateField label="Incident date" value={field.value} onChange={(date) => field.onChange(date ?? undefined)} error={fieldState.error?.message} isDayDisabled={isFutureDay} yearsBack={10} />}
+          render={({ field, fieldState }) => (
+            <DateField
+              label="Incident date"
+              value={field.value}
+              onChange={(date) => field.onChange(date ?? undefined)}
+              error={fieldState.error?.message}
+              isDayDisabled={isFutureDay}
+              yearsBack={10}
+            />
+          )}
         />
 
         <fieldset>
           <legend className="text-sm font-medium">Incident time</legend>
           <div className="mt-1 flex items-end gap-3">
-            <TextInput label="Hour" type="number" inputMode="numeric" min={0} max={23} className="w-24" aria-invalid={errors.hour ? true : undefined} {...register('hour')} />
-            <TextInput label="Minute" type="number" inputMode="numeric" min={0} max={59} className="w-24" aria-invalid={errors.minute ? true : undefined} {...register('minute')} />
-            <button type="button" onClick={fillNow} className="rounded border border-gray-300 px-4 py-2 font-medium hover:bg-gray-100">
+            <TextInput
+              label="Hour"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={23}
+              className="w-24"
+              aria-invalid={errors.hour ? true : undefined}
+              {...register('hour')}
+            />
+            <TextInput
+              label="Minute"
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={59}
+              className="w-24"
+              aria-invalid={errors.minute ? true : undefined}
+              {...register('minute')}
+            />
+            <button
+              type="button"
+              onClick={fillNow}
+              className="rounded border border-gray-300 px-4 py-2 font-medium hover:bg-gray-100"
+            >
               Now
             </button>
           </div>
@@ -165,11 +208,23 @@ export function CreateReportPage() {
           <FieldError id="incident-time-error" message={timeError} />
         </fieldset>
 
-        <Controller control={control} name="house" render={({ field }) => <HouseCombobox value={field.value} onChange={field.onChange} />} />
+        <Controller
+          control={control}
+          name="house"
+          render={({ field }) => <HouseCombobox value={field.value} onChange={field.onChange} />}
+        />
 
         <div className="flex flex-wrap gap-6">
-          <Controller control={control} name="injury" render={({ field }) => <Toggle label="Injury" checked={field.value} onChange={field.onChange} />} />
-          <Controller control={control} name="ems_pbso" render={({ field }) => <Toggle label="EMS/PBSO" checked={field.value} onChange={field.onChange} />} />
+          <Controller
+            control={control}
+            name="injury"
+            render={({ field }) => <Toggle label="Injury" checked={field.value} onChange={field.onChange} />}
+          />
+          <Controller
+            control={control}
+            name="ems_pbso"
+            render={({ field }) => <Toggle label="EMS/PBSO" checked={field.value} onChange={field.onChange} />}
+          />
         </div>
 
         <NarrativeField
@@ -189,10 +244,19 @@ export function CreateReportPage() {
         <PhotoPicker value={photos} onChange={setPhotos} />
 
         <div className="flex gap-3">
-          <button type="button" onClick={cancel} disabled={formState.isSubmitting} className="rounded border border-gray-300 px-5 py-2.5 font-medium hover:bg-gray-100 disabled:opacity-60">
+          <button
+            type="button"
+            onClick={cancel}
+            disabled={formState.isSubmitting}
+            className="rounded border border-gray-300 px-5 py-2.5 font-medium hover:bg-gray-100 disabled:opacity-60"
+          >
             Cancel
           </button>
-          <button type="submit" disabled={formState.isSubmitting} className="flex flex-1 items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60">
+          <button
+            type="submit"
+            disabled={formState.isSubmitting}
+            className="flex flex-1 items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60"
+          >
             {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
             Create report
           </button>

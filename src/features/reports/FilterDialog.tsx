@@ -13,7 +13,17 @@ import { useToast } from '../../ui/toast.tsx';
 import { DateField } from '../../ui/DateField.tsx';
 import { applyDraft, draftOf, type FilterDraft, type ListFilter, type ReportSort } from './reportFilter.ts';
 
-export function FilterDialog({ open, filter, onClose, onApply }: { open: boolean; filter: ListFilter; onClose: () => void; onApply: (filter: ListFilter) => void }) {
+export function FilterDialog({
+  open,
+  filter,
+  onClose,
+  onApply,
+}: {
+  open: boolean;
+  filter: ListFilter;
+  onClose: () => void;
+  onApply: (filter: ListFilter) => void;
+}) {
   return (
     <Sheet open={open} onClose={onClose} title="Filter + Sort">
       {/* Mounted afresh on each opening, so the draft starts from the list's current filter. */}
@@ -48,16 +58,29 @@ function FilterForm({ filter, onApply }: { filter: ListFilter; onApply: (filter:
       }}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <DateField label="From date" value={draft.from} onChange={(from) => update({ from: from ?? undefined })} yearsBack={10} />
+        <DateField
+          label="From date"
+          value={draft.from}
+          onChange={(from) => update({ from: from ?? undefined })}
+          yearsBack={10}
+        />
         <DateField label="To date" value={draft.to} onChange={(to) => update({ to: to ?? undefined })} yearsBack={10} />
       </div>
       <Disclosure as="div" className="rounded border border-gray-300">
         <DisclosureButton className="group flex w-full items-center justify-between px-3 py-2 text-left text-sm font-medium">
           <span>
             Report types
-            <span className="ml-2 font-normal text-gray-600">{draft.types.length === 0 ? '(all)' : `(${draft.types.length} selected)`}</span>
+            <span className="ml-2 font-normal text-gray-600">
+              {draft.types.length === 0 ? '(all)' : `(${draft.types.length} selected)`}
+            </span>
           </span>
-          <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" className="transition group-data-[open]:rotate-180">
+          <svg
+            width="16"
+            height="16"
+            viewBox="0 0 24 24"
+            aria-hidden="true"
+            className="transition group-data-[open]:rotate-180"
+          >
             <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </DisclosureButton>
@@ -65,7 +88,12 @@ function FilterForm({ filter, onApply }: { filter: ListFilter; onApply: (filter:
           <legend className="sr-only">Report types</legend>
           {REPORT_TYPES.map((type) => (
             <label key={type.value} className="flex items-center gap-2 py-1 text-sm">
-              <input type="checkbox" className="size-4 accent-black" checked={draft.types.includes(type.value)} onChange={(e) => toggleType(type.value, e.target.checked)} />
+              <input
+                type="checkbox"
+                className="size-4 accent-black"
+                checked={draft.types.includes(type.value)}
+                onChange={(e) => toggleType(type.value, e.target.checked)}
+              />
               {type.label}
             </label>
           ))}

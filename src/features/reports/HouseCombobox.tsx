@@ -63,11 +63,19 @@ export function HouseCombobox({ value, onChange }: { value: string; onChange: (h
               >
                 <span className="font-medium">{house.apt ? `${house.address}, ${house.apt}` : house.address}</span>
                 <span className="block text-xs text-gray-600">
-                  {[house.city, house.member_number && `Member # ${house.member_number}`, residents[0] && `${residents[0].first_name} ${residents[0].last_name}`].filter(Boolean).join(' · ')}
+                  {[
+                    house.city,
+                    house.member_number && `Member # ${house.member_number}`,
+                    residents[0] && `${residents[0].first_name} ${residents[0].last_name}`,
+                  ]
+                    .filter(Boolean)
+                    .join(' · ')}
                 </span>
               </ComboboxOption>
             ))}
-            {houses && query.trim() !== '' && suggestions.length === 0 && <div className="px-3 py-2 text-sm text-gray-600">No homes found</div>}
+            {houses && query.trim() !== '' && suggestions.length === 0 && (
+              <div className="px-3 py-2 text-sm text-gray-600">No homes found</div>
+            )}
           </ComboboxOptions>
         </div>
       </Combobox>

@@ -11,7 +11,8 @@ import { Spinner } from '../../ui/Spinner.tsx';
 
 export const OFFLINE_AI_REASON = 'You are offline — Ai Assist needs a connection.';
 
-const tabClass = 'rounded-t border border-b-0 px-3 py-1.5 text-sm font-medium data-[selected]:border-gray-300 data-[selected]:bg-white border-transparent text-gray-700 data-[selected]:text-black';
+const tabClass =
+  'rounded-t border border-b-0 px-3 py-1.5 text-sm font-medium data-[selected]:border-gray-300 data-[selected]:bg-white border-transparent text-gray-700 data-[selected]:text-black';
 
 export function NarrativeField({
   original,
@@ -69,13 +70,29 @@ export function NarrativeField({
         <TabPanels>
           {/* Panels stay mounted so each text area keeps its place in the form. */}
           <TabPanel unmount={false}>
-            <textarea aria-label="Original narrative" rows={7} aria-invalid={error ? true : undefined} aria-describedby={error ? 'narrative-error' : undefined} className={`${inputClass} mt-2`} {...original} />
+            <textarea
+              aria-label="Original narrative"
+              rows={7}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'narrative-error' : undefined}
+              className={`${inputClass} mt-2`}
+              {...original}
+            />
           </TabPanel>
           {hasAi && (
             <TabPanel unmount={false}>
-              <textarea aria-label="Ai generated narrative" rows={7} aria-invalid={aiError ? true : undefined} aria-describedby={aiError ? 'ai-narrative-error' : undefined} className={`${inputClass} mt-2`} {...ai} />
+              <textarea
+                aria-label="Ai generated narrative"
+                rows={7}
+                aria-invalid={aiError ? true : undefined}
+                aria-describedby={aiError ? 'ai-narrative-error' : undefined}
+                className={`${inputClass} mt-2`}
+                {...ai}
+              />
               <FieldError id="ai-narrative-error" message={aiError} />
-              {aiSource === 'offline-editor' && <p className="mt-1 text-xs text-gray-600">Edited by the built-in editor</p>}
+              {aiSource === 'offline-editor' && (
+                <p className="mt-1 text-xs text-gray-600">Edited by the built-in editor</p>
+              )}
             </TabPanel>
           )}
         </TabPanels>

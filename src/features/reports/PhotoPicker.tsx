@@ -12,7 +12,13 @@ export interface Attachment {
   url: string;
 }
 
-export function PhotoPicker({ value, onChange }: { value: readonly Attachment[]; onChange: (next: Attachment[]) => void }) {
+export function PhotoPicker({
+  value,
+  onChange,
+}: {
+  value: readonly Attachment[];
+  onChange: (next: Attachment[]) => void;
+}) {
   const id = useId();
   const [message, setMessage] = useState<string | null>(null);
 
@@ -33,9 +39,14 @@ export function PhotoPicker({ value, onChange }: { value: readonly Attachment[];
     <div>
       <div className="flex items-center justify-between">
         <span className="text-sm font-medium" id={`${id}-label`}>
-          Photos <span className="font-normal text-gray-600">({value.length}/{MAX_PHOTOS})</span>
+          Photos{' '}
+          <span className="font-normal text-gray-600">
+            ({value.length}/{MAX_PHOTOS})
+          </span>
         </span>
-        <label className={`rounded border border-gray-300 px-3 py-1.5 text-sm font-medium ${value.length >= MAX_PHOTOS ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black'}`}>
+        <label
+          className={`rounded border border-gray-300 px-3 py-1.5 text-sm font-medium ${value.length >= MAX_PHOTOS ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black'}`}
+        >
           Add photos
           <input
             type="file"
@@ -61,7 +72,11 @@ export function PhotoPicker({ value, onChange }: { value: readonly Attachment[];
         <ul className="mt-2 flex flex-wrap gap-2" aria-labelledby={`${id}-label`}>
           {value.map((attachment, index) => (
             <li key={attachment.url} className="relative">
-              <img src={attachment.url} alt={`Photo ${index + 1}`} className="h-20 w-20 rounded border border-gray-200 object-cover" />
+              <img
+                src={attachment.url}
+                alt={`Photo ${index + 1}`}
+                className="h-20 w-20 rounded border border-gray-200 object-cover"
+              />
               <button
                 type="button"
                 onClick={() => remove(index)}

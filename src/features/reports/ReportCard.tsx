@@ -9,7 +9,16 @@
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { formatAddress, formatCreated, formatDateTime, formatPhone, NOT_AVAILABLE, personName, weatherLabel, yesNo } from './format.ts';
+import {
+  formatAddress,
+  formatCreated,
+  formatDateTime,
+  formatPhone,
+  NOT_AVAILABLE,
+  personName,
+  weatherLabel,
+  yesNo,
+} from './format.ts';
 import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
 
@@ -53,9 +62,16 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
         </h2>
         <div className="flex items-center gap-2">
           {report._pending && (
-            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 print:border print:border-amber-900">Not yet sent</span>
+            <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 print:border print:border-amber-900">
+              Not yet sent
+            </span>
           )}
-          <button type="button" onClick={onPrint} className="no-print rounded border border-gray-300 px-3 py-1 text-sm" aria-label={`Print ${reportTypeLabel(report.type)} report of ${formatDateTime(report.incident_time)}`}>
+          <button
+            type="button"
+            onClick={onPrint}
+            className="no-print rounded border border-gray-300 px-3 py-1 text-sm"
+            aria-label={`Print ${reportTypeLabel(report.type)} report of ${formatDateTime(report.incident_time)}`}
+          >
             Print
           </button>
         </div>
@@ -75,7 +91,11 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
           <h3 className="text-sm font-medium">
             Narrative <span className="hidden print:inline">({chosenLabel})</span>
           </h3>
-          <div role="group" aria-label="Narrative version" className="no-print inline-flex rounded border border-gray-300 text-sm">
+          <div
+            role="group"
+            aria-label="Narrative version"
+            className="no-print inline-flex rounded border border-gray-300 text-sm"
+          >
             {NARRATIVE_CHOICES.map((option) => (
               <button
                 key={option.value}

@@ -29,7 +29,8 @@ function PhotoList({ reportId, photos }: { reportId: string; photos: readonly st
   const [shown, setShown] = useState<number | null>(null);
   const file = useFileToken();
   // Until the first token is here, no URL: without one the server would refuse.
-  const src = (name: string, thumb?: string) => (file.settled ? withFileToken(photoUrl(reportId, name, thumb), file.token) : undefined);
+  const src = (name: string, thumb?: string) =>
+    file.settled ? withFileToken(photoUrl(reportId, name, thumb), file.token) : undefined;
   const shownName = shown === null ? undefined : photos[shown];
   return (
     <>
@@ -41,8 +42,18 @@ function PhotoList({ reportId, photos }: { reportId: string; photos: readonly st
                 Photo waiting to upload
               </div>
             ) : (
-              <button type="button" onClick={() => setShown(index)} className="block overflow-hidden rounded border border-gray-200" aria-label={`Open photo ${index + 1}`}>
-                <img src={src(name, '400x300')} alt="" loading="lazy" className="h-[75px] w-[100px] object-cover print:h-[150px] print:w-[200px]" />
+              <button
+                type="button"
+                onClick={() => setShown(index)}
+                className="block overflow-hidden rounded border border-gray-200"
+                aria-label={`Open photo ${index + 1}`}
+              >
+                <img
+                  src={src(name, '400x300')}
+                  alt=""
+                  loading="lazy"
+                  className="h-[75px] w-[100px] object-cover print:h-[150px] print:w-[200px]"
+                />
               </button>
             )}
           </li>
@@ -53,8 +64,18 @@ function PhotoList({ reportId, photos }: { reportId: string; photos: readonly st
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="relative max-h-full max-w-full">
             <DialogTitle className="sr-only">Photo {(shown ?? 0) + 1}</DialogTitle>
-            {shownName && <img src={src(shownName)} alt={`Report photo ${(shown ?? 0) + 1}`} className="max-h-[85vh] max-w-full rounded object-contain" />}
-            <button type="button" onClick={() => setShown(null)} className="absolute top-2 right-2 rounded bg-white/90 px-3 py-1 text-sm font-medium">
+            {shownName && (
+              <img
+                src={src(shownName)}
+                alt={`Report photo ${(shown ?? 0) + 1}`}
+                className="max-h-[85vh] max-w-full rounded object-contain"
+              />
+            )}
+            <button
+              type="button"
+              onClick={() => setShown(null)}
+              className="absolute top-2 right-2 rounded bg-white/90 px-3 py-1 text-sm font-medium"
+            >
               Close
             </button>
           </DialogPanel>

@@ -77,8 +77,14 @@ export function ReportsPage() {
     window.print();
   };
 
-  const pick = (reportId: string, choice: NarrativeChoice) => setPicks((previous) => new Map(previous).set(reportId, choice));
-  const printed = printing && reports ? (printing.only === null ? reports : reports.filter((item) => item.report.id === printing.only)) : [];
+  const pick = (reportId: string, choice: NarrativeChoice) =>
+    setPicks((previous) => new Map(previous).set(reportId, choice));
+  const printed =
+    printing && reports
+      ? printing.only === null
+        ? reports
+        : reports.filter((item) => item.report.id === printing.only)
+      : [];
 
   const period = `${format(filter.from, 'MMM d, yyyy')} – ${format(filter.to, 'MMM d, yyyy')}`;
 
@@ -95,7 +101,10 @@ export function ReportsPage() {
               Clear filter
             </button>
           )}
-          <Link to="/reports/create" className="rounded bg-black px-3 py-2 text-sm font-medium text-white hover:bg-gray-800">
+          <Link
+            to="/reports/create"
+            className="rounded bg-black px-3 py-2 text-sm font-medium text-white hover:bg-gray-800"
+          >
             Create Report
           </Link>
         </div>
@@ -122,15 +131,28 @@ export function ReportsPage() {
             onChange={(e) => setSearch(e.target.value)}
             className="col-start-1 row-start-1 w-full rounded border border-gray-300 px-3 py-2 placeholder:text-transparent focus:border-black focus:ring-1 focus:ring-black focus:outline-none"
           />
-          <span aria-hidden="true" className={`pointer-events-none col-start-1 row-start-1 self-center border border-transparent px-3 py-2 text-gray-500 ${search ? 'invisible' : ''}`}>
+          <span
+            aria-hidden="true"
+            className={`pointer-events-none col-start-1 row-start-1 self-center border border-transparent px-3 py-2 text-gray-500 ${search ? 'invisible' : ''}`}
+          >
             {SEARCH_PLACEHOLDER}
           </span>
         </div>
         <div className="flex gap-2">
-          <button type="button" className={buttonClass} onClick={() => print(null)} disabled={!reports || reports.length === 0}>
+          <button
+            type="button"
+            className={buttonClass}
+            onClick={() => print(null)}
+            disabled={!reports || reports.length === 0}
+          >
             Print
           </button>
-          <button type="button" className={buttonClass} onClick={() => reports && downloadCsv(reports, filter)} disabled={!reports || reports.length === 0}>
+          <button
+            type="button"
+            className={buttonClass}
+            onClick={() => reports && downloadCsv(reports, filter)}
+            disabled={!reports || reports.length === 0}
+          >
             Export CSV
           </button>
         </div>
@@ -162,7 +184,13 @@ export function ReportsPage() {
           overscan={3}
           renderItem={(item) => (
             <ItemErrorBoundary resetKey={item.report.updated}>
-              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} picked={picks.get(item.report.id)} onPick={(choice) => pick(item.report.id, choice)} />
+              <ReportCard
+                item={item}
+                now={now}
+                onPrint={() => print(item.report.id)}
+                picked={picks.get(item.report.id)}
+                onPick={(choice) => pick(item.report.id, choice)}
+              />
             </ItemErrorBoundary>
           )}
         />
@@ -172,7 +200,14 @@ export function ReportsPage() {
         <div className="hidden print:block print:space-y-4">
           {printed.map((item) => (
             <ItemErrorBoundary key={item.report.id} resetKey={item.report.updated}>
-              <ReportCard item={item} now={now} onPrint={() => print(item.report.id)} picked={picks.get(item.report.id)} onPick={(choice) => pick(item.report.id, choice)} idPrefix="print-" />
+              <ReportCard
+                item={item}
+                now={now}
+                onPrint={() => print(item.report.id)}
+                picked={picks.get(item.report.id)}
+                onPick={(choice) => pick(item.report.id, choice)}
+                idPrefix="print-"
+              />
             </ItemErrorBoundary>
           ))}
         </div>
@@ -202,7 +237,9 @@ function RangeNote({ state, onRetry }: { state: RangeState; onRetry: () => void 
   }
   return (
     <p role="status" className="no-print mt-2 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
-      {state === 'offline' ? 'You are offline — older reports need a connection. Showing the reports on this device.' : 'Older reports could not be loaded. Showing the reports on this device.'}
+      {state === 'offline'
+        ? 'You are offline — older reports need a connection. Showing the reports on this device.'
+        : 'Older reports could not be loaded. Showing the reports on this device.'}
       {state === 'failed' && (
         <button type="button" onClick={onRetry} className="ml-2 underline">
           Try again

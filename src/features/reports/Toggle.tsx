@@ -1,7 +1,15 @@
 /** An on/off field (Injury, EMS/PBSO): Headless UI's Switch with its label. */
 import { Field, Label, Switch } from '@headlessui/react';
 
-export function Toggle({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+export function Toggle({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
   return (
     <Field className="flex items-center gap-3">
       <Switch

@@ -4,11 +4,31 @@
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { formatAddress, formatDateTime, NOT_AVAILABLE, personName, SORTABLE_DATE_TIME, weatherLabel, yesNo } from './format.ts';
+import {
+  formatAddress,
+  formatDateTime,
+  NOT_AVAILABLE,
+  personName,
+  SORTABLE_DATE_TIME,
+  weatherLabel,
+  yesNo,
+} from './format.ts';
 import { stripParagraph } from './narrative.ts';
 
 export const CSV_COLUMNS = [
-  'Incident time', 'Type', 'Weather', 'Address', 'Resident', 'Phone', 'Member number', 'Injury', 'EMS/PBSO', 'Officer', 'Narrative', 'AI narrative', 'Created',
+  'Incident time',
+  'Type',
+  'Weather',
+  'Address',
+  'Resident',
+  'Phone',
+  'Member number',
+  'Injury',
+  'EMS/PBSO',
+  'Officer',
+  'Narrative',
+  'AI narrative',
+  'Created',
 ] as const;
 
 /**

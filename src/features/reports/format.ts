@@ -30,7 +30,8 @@ export function formatCreated(value: string | Date | null | undefined, now: Date
   if (!date) return NOT_AVAILABLE;
   // The list's clock ticks once a minute and the server's may run ahead: never "in a minute".
   const reference = date > now ? date : now;
-  if (differenceInMilliseconds(reference, date) < SEVEN_DAYS_MS) return formatDistance(date, reference, { addSuffix: true });
+  if (differenceInMilliseconds(reference, date) < SEVEN_DAYS_MS)
+    return formatDistance(date, reference, { addSuffix: true });
   return format(date, DATE_TIME);
 }
 

@@ -8,7 +8,6 @@ import { NOT_AVAILABLE } from './format.ts';
 
 export type NarrativeChoice = 'original' | 'ai';
 
-
 export const NARRATIVE_CHOICES: ReadonlyArray<{ value: NarrativeChoice; label: string }> = [
   { value: 'original', label: 'Original' },
   { value: 'ai', label: 'Ai assist' },

@@ -19,7 +19,10 @@ export interface PhotoPick<T> {
 }
 
 /** Which of the picked files can join the `attached` ones, keeping the limits. */
-export function pickPhotos<T extends Pick<File, 'type' | 'size'>>(attached: number, picked: readonly T[]): PhotoPick<T> {
+export function pickPhotos<T extends Pick<File, 'type' | 'size'>>(
+  attached: number,
+  picked: readonly T[],
+): PhotoPick<T> {
   const accepted: T[] = [];
   const messages = new Set<string>();
   for (const file of picked) {

@@ -37,7 +37,12 @@ export type FilterOutcome = { ok: true; filter: ListFilter } | { ok: false; titl
 
 export function applyDraft(draft: FilterDraft): FilterOutcome {
   const parsed = reportFilterSchema.safeParse(draft);
-  if (!parsed.success) return { ok: false, title: FILTER_ERROR_TITLE, message: parsed.error.issues[0]?.message ?? 'Dates must be selected' };
+  if (!parsed.success)
+    return {
+      ok: false,
+      title: FILTER_ERROR_TITLE,
+      message: parsed.error.issues[0]?.message ?? 'Dates must be selected',
+    };
   const { from, to, types, sort } = parsed.data;
   // Dates picked in the wrong order still mean the days between them.
   const [first, last] = from <= to ? [from, to] : [to, from];

@@ -48,7 +48,11 @@ export async function housePhoneNumber(db: ScmsDatabase, houseId: string): Promi
   return primaryPhone(await db.phones.where('house').equals(houseId).toArray())?.phone_number ?? '';
 }
 
-export function toNewReport(values: ReportValues, links: { residentId: string; phoneNumber: string }, photos: readonly Blob[]): NewReport {
+export function toNewReport(
+  values: ReportValues,
+  links: { residentId: string; phoneNumber: string },
+  photos: readonly Blob[],
+): NewReport {
   return {
     type: values.type,
     weather: values.weather,

@@ -41,7 +41,10 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
           <DialogTitle className="text-lg font-semibold">Temporary password</DialogTitle>
           <div ref={toastSlot} />
           <p className="mt-2 text-sm text-gray-700">Temporary password for {created?.email}:</p>
-          <p className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 font-mono text-lg break-all select-all" data-testid="temporary-password">
+          <p
+            className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 font-mono text-lg break-all select-all"
+            data-testid="temporary-password"
+          >
             {password}
           </p>
           <p className="mt-2 text-sm text-gray-700">Share it with the user; it is shown only once.</p>
@@ -50,7 +53,11 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
             {copy === 'unavailable' && 'Copying is not available here: select the password and copy it.'}
           </p>
           <div className="mt-4 flex justify-end gap-2">
-            <button type="button" onClick={() => void copyPassword()} className="rounded border border-gray-300 px-4 py-2 font-medium">
+            <button
+              type="button"
+              onClick={() => void copyPassword()}
+              className="rounded border border-gray-300 px-4 py-2 font-medium"
+            >
               Copy
             </button>
             <button type="button" onClick={close} className="rounded bg-black px-4 py-2 font-medium text-white">

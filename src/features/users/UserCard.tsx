@@ -34,25 +34,50 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
             <h2 className="font-semibold break-words">{name}</h2>
             <p className="text-sm text-gray-700">
               {userTypeLabel(user.type)}
-              {isSelf && <span className="ml-2 rounded bg-gray-100 px-1.5 py-0.5 text-xs font-medium text-gray-800">You</span>}
+              {isSelf && (
+                <span className="ml-2 rounded bg-gray-100 px-1.5 py-0.5 text-xs font-medium text-gray-800">You</span>
+              )}
               {/* For the director: this colleague has not yet replaced the temporary password they were given. */}
               {controls && user.must_change_password === true && (
-                <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">Temporary password</span>
+                <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">
+                  Temporary password
+                </span>
               )}
             </p>
           </div>
           {controls && (
             <div className="-mt-1 -mr-1 flex shrink-0">
-              <button type="button" aria-label={`Edit ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onEdit} className={iconButtonClass}>
+              <button
+                type="button"
+                aria-label={`Edit ${name}`}
+                title={controls.blockedReason ?? undefined}
+                disabled={controls.disabled}
+                onClick={controls.onEdit}
+                className={iconButtonClass}
+              >
                 <PencilIcon />
               </button>
               {controls.onResetPassword && (
-                <button type="button" aria-label={`Reset password of ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onResetPassword} className={iconButtonClass}>
+                <button
+                  type="button"
+                  aria-label={`Reset password of ${name}`}
+                  title={controls.blockedReason ?? undefined}
+                  disabled={controls.disabled}
+                  onClick={controls.onResetPassword}
+                  className={iconButtonClass}
+                >
                   <KeyIcon />
                 </button>
               )}
               {controls.onDelete && (
-                <button type="button" aria-label={`Delete ${name}`} title={controls.blockedReason ?? undefined} disabled={controls.disabled} onClick={controls.onDelete} className={iconButtonClass}>
+                <button
+                  type="button"
+                  aria-label={`Delete ${name}`}
+                  title={controls.blockedReason ?? undefined}
+                  disabled={controls.disabled}
+                  onClick={controls.onDelete}
+                  className={iconButtonClass}
+                >
                   <TrashIcon />
                 </button>
               )}
@@ -61,7 +86,10 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
         </div>
         {/* Full width under the buttons and wrapped, not cut: the address is what a director copies. */}
         {user.email && (
-          <a href={`mailto:${user.email}`} className="mt-1 block text-sm break-all text-gray-700 underline-offset-2 hover:underline">
+          <a
+            href={`mailto:${user.email}`}
+            className="mt-1 block text-sm break-all text-gray-700 underline-offset-2 hover:underline"
+          >
             {user.email}
           </a>
         )}

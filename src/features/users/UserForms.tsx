@@ -5,7 +5,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, type Resolver } from 'react-hook-form';
 import type { UserRecord } from '../../api/records.ts';
-import { addUserSchema, SELECTABLE_USER_TYPES, updateUserSchema, type AddUserValues, type UpdateUserValues } from '../../domain/schemas.ts';
+import {
+  addUserSchema,
+  SELECTABLE_USER_TYPES,
+  updateUserSchema,
+  type AddUserValues,
+  type UpdateUserValues,
+} from '../../domain/schemas.ts';
 import { SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import type { UserUpdate } from './useUserActions.ts';
@@ -31,7 +37,15 @@ function TypeOptions() {
   );
 }
 
-function SubmitButton({ label, submitting, blockedReason }: { label: string; submitting: boolean; blockedReason: string | null }) {
+function SubmitButton({
+  label,
+  submitting,
+  blockedReason,
+}: {
+  label: string;
+  submitting: boolean;
+  blockedReason: string | null;
+}) {
   return (
     <div className="pt-2">
       {blockedReason && <p className="mb-2 text-sm text-amber-900">{blockedReason}</p>}
@@ -62,7 +76,12 @@ export function AddUserForm({ onSubmit, blockedReason }: FormProps<AddUserValues
   return (
     <form onSubmit={(event) => void handleSubmit(onSubmit)(event)} className="space-y-4" noValidate>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextInput label="First name" autoComplete="off" error={errors.first_name?.message} {...register('first_name')} />
+        <TextInput
+          label="First name"
+          autoComplete="off"
+          error={errors.first_name?.message}
+          {...register('first_name')}
+        />
         <TextInput label="Last name" autoComplete="off" error={errors.last_name?.message} {...register('last_name')} />
       </div>
       <SelectInput label="Type" error={errors.type?.message} {...register('type')}>
@@ -80,7 +99,9 @@ const namesOnlySchema = updateUserSchema.omit({ type: true });
 
 export function EditUserForm({ user, onSubmit, blockedReason }: FormProps<UserUpdate> & { user: UserRecord }) {
   const fixedType = user.type === 'director';
-  const resolver = (fixedType ? zodResolver(namesOnlySchema) : zodResolver(updateUserSchema)) as Resolver<UpdateUserValues>;
+  const resolver = (
+    fixedType ? zodResolver(namesOnlySchema) : zodResolver(updateUserSchema)
+  ) as Resolver<UpdateUserValues>;
   const { register, handleSubmit, formState } = useForm<UpdateUserValues>({
     resolver,
     defaultValues: { first_name: user.first_name, last_name: user.last_name, type: user.type },
@@ -92,7 +113,12 @@ export function EditUserForm({ user, onSubmit, blockedReason }: FormProps<UserUp
     <form onSubmit={(event) => void handleSubmit(submit)(event)} className="space-y-4" noValidate>
       <p className="text-sm text-gray-700">{user.email}</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <TextInput label="First name" autoComplete="off" error={errors.first_name?.message} {...register('first_name')} />
+        <TextInput
+          label="First name"
+          autoComplete="off"
+          error={errors.first_name?.message}
+          {...register('first_name')}
+        />
         <TextInput label="Last name" autoComplete="off" error={errors.last_name?.message} {...register('last_name')} />
       </div>
       {fixedType ? (

@@ -92,7 +92,11 @@ export function UsersPage() {
         />
       }
     >
-      <Sheet open={sheet !== null} onClose={() => setSheet(null)} title={sheet?.kind === 'edit' ? 'Edit User' : 'Add User'}>
+      <Sheet
+        open={sheet !== null}
+        onClose={() => setSheet(null)}
+        title={sheet?.kind === 'edit' ? 'Edit User' : 'Add User'}
+      >
         {sheet?.kind === 'add' && (
           <AddUserForm
             blockedReason={blockedReason}
@@ -137,7 +141,8 @@ export function UsersPage() {
         onConfirm={() => void confirmReset()}
         onCancel={() => setResetting(null)}
       >
-        {resetting && `${userDisplayName(resetting)} (${resetting.email}) gets a new temporary password and is logged out on every device. They choose their own password at the next log in.`}
+        {resetting &&
+          `${userDisplayName(resetting)} (${resetting.email}) gets a new temporary password and is logged out on every device. They choose their own password at the next log in.`}
       </ConfirmDialog>
 
       <TemporaryPasswordDialog created={created} onClose={() => setCreated(null)} />

@@ -46,7 +46,8 @@ export function useUserActions(director: Staff | null) {
   const actions = useOnlineActions();
   const toast = useToast();
 
-  const fail = (error: unknown, action: UserAction) => toast({ title: 'Fail', description: userFailureMessage(error, action), variant: 'destructive' });
+  const fail = (error: unknown, action: UserAction) =>
+    toast({ title: 'Fail', description: userFailureMessage(error, action), variant: 'destructive' });
 
   return {
     async create(values: AddUserValues): Promise<CreatedUser | null> {

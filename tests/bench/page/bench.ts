@@ -92,12 +92,20 @@ async function measure<T>(work: () => Promise<T>, records: (value: T) => number)
   const ms = performance.now() - started;
   // Resource entries are queued after the response; one task later they are all there.
   await new Promise((resolve) => setTimeout(resolve, 0));
-  const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => new URL(e.name).pathname.startsWith('/api/'));
+  const api = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) =>
+    new URL(e.name).pathname.startsWith('/api/'),
+  );
   const kib = api.reduce((sum, e) => sum + e.encodedBodySize, 0) / 1024;
   return { value, ms, records: records(value), requests: api.length, kib, networkMs: inFlight(api) };
 }
 
-const strip = ({ ms, records, requests, kib, networkMs }: Measured): Measured => ({ ms, records, requests, kib, networkMs });
+const strip = ({ ms, records, requests, kib, networkMs }: Measured): Measured => ({
+  ms,
+  records,
+  requests,
+  kib,
+  networkMs,
+});
 
 /** The union of the requests' [start, end] intervals, in ms. */
 function inFlight(entries: readonly PerformanceResourceTiming[]): number {
@@ -133,7 +141,10 @@ function countWithExpand(records: readonly RecordModel[]): number {
 /** A new report as an officer files it, about one of the first homes of the mirror. */
 async function reportBodies(n: number): Promise<Array<Record<string, unknown>>> {
   const houses = await db.houses.limit(50).toArray();
-  const residents = await db.residents.where('house').anyOf(houses.map((h) => h.id)).toArray();
+  const residents = await db.residents
+    .where('house')
+    .anyOf(houses.map((h) => h.id))
+    .toArray();
   return Array.from({ length: n }, (_, i) => {
     const house = houses[i % houses.length]!;
     return {
@@ -157,7 +168,9 @@ async function reportBodies(n: number): Promise<Array<Record<string, unknown>>> 
 const HOUSE_EXPAND = 'phones_via_house,residents_via_house';
 
 function fetchHomes(filter = ''): Promise<RecordModel[]> {
-  return pb.collection('houses').getFullList({ batch: 500, sort: 'address', expand: HOUSE_EXPAND, filter, requestKey: null });
+  return pb
+    .collection('houses')
+    .getFullList({ batch: 500, sort: 'address', expand: HOUSE_EXPAND, filter, requestKey: null });
 }
 
 /** The homes search as a server filter: every word in one of the same fields queryHouses searches. */
@@ -169,9 +182,14 @@ function serverSearchFilter(query: string): string {
 }
 
 async function fetchReportsScreen(from: Date, to: Date): Promise<RecordModel[][]> {
-  const filter = pb.filter('incident_time >= {:from} && incident_time <= {:to}', { from: pbDate(from), to: pbDate(to) });
+  const filter = pb.filter('incident_time >= {:from} && incident_time <= {:to}', {
+    from: pbDate(from),
+    to: pbDate(to),
+  });
   return Promise.all([
-    pb.collection('reports').getFullList({ batch: 500, sort: '-created', filter, expand: 'house,created_by,resident', requestKey: null }),
+    pb
+      .collection('reports')
+      .getFullList({ batch: 500, sort: '-created', filter, expand: 'house,created_by,resident', requestKey: null }),
     pb.collection('concerns').getFullList({ batch: 500, requestKey: null }),
     pb.collection('users').getFullList({ batch: 500, requestKey: null }),
   ]);
@@ -196,7 +214,12 @@ window.bench = {
   },
 
   async fullReportHistory(fromIso) {
-    return strip(await measure(() => ensureReportRange({ pb, db }, new Date(fromIso), new Date()), (n) => n));
+    return strip(
+      await measure(
+        () => ensureReportRange({ pb, db }, new Date(fromIso), new Date()),
+        (n) => n,
+      ),
+    );
   },
 
   async incrementalSync() {
@@ -206,23 +229,41 @@ window.bench = {
 
   async followWithSearchIndex() {
     return strip(
-      await measure(async () => {
-        const index = searchIndexOf(db);
-        await Promise.all([index.ready('homes'), index.ready('reports')]);
-      }, () => 0),
+      await measure(
+        async () => {
+          const index = searchIndexOf(db);
+          await Promise.all([index.ready('homes'), index.ready('reports')]);
+        },
+        () => 0,
+      ),
     );
   },
 
   async reconcile() {
-    return strip(await measure(() => reconcileAll({ pb, db }, MIRRORED_COLLECTIONS), (removed) => removed));
+    return strip(
+      await measure(
+        () => reconcileAll({ pb, db }, MIRRORED_COLLECTIONS),
+        (removed) => removed,
+      ),
+    );
   },
 
   async homesScreenFromMirror() {
-    return strip(await measure(() => queryHouses(db, ''), (rows) => rows.length));
+    return strip(
+      await measure(
+        () => queryHouses(db, ''),
+        (rows) => rows.length,
+      ),
+    );
   },
 
   async reportsScreenFromMirror() {
-    return strip(await measure(() => queryReports(db, reportWindow()), (rows) => rows.length));
+    return strip(
+      await measure(
+        () => queryReports(db, reportWindow()),
+        (rows) => rows.length,
+      ),
+    );
   },
 
   async searchHomes(queries) {
@@ -237,31 +278,47 @@ window.bench = {
 
   async enqueueReports(n) {
     const bodies = await reportBodies(n);
-    const m = await measure(async () => {
-      for (const body of bodies) {
-        await enqueue(db, { userId, label: 'New report', ops: [{ action: 'create', collection: 'reports', id: newRecordId(), body }] });
-      }
-      return bodies.length;
-    }, (count) => count);
+    const m = await measure(
+      async () => {
+        for (const body of bodies) {
+          await enqueue(db, {
+            userId,
+            label: 'New report',
+            ops: [{ action: 'create', collection: 'reports', id: newRecordId(), body }],
+          });
+        }
+        return bodies.length;
+      },
+      (count) => count,
+    );
     return strip(m);
   },
 
   async replayAll() {
-    const m = await measure(async () => {
-      const totals = { delivered: 0, parked: 0, outcomes: [] as ReplayOutcome[] };
-      // One call normally empties the outbox; anything else (a 5xx back-off)
-      // is retried a few times and then reported as it is.
-      for (let round = 0; round < 20; round++) {
-        const result = await replayOutbox({ pb, db, owner: 'bench-tab' });
-        totals.delivered += result.delivered;
-        totals.parked += result.parked;
-        totals.outcomes.push(result.outcome);
-        if (result.outcome === 'done') break;
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
-      }
-      return totals;
-    }, (t) => t.delivered);
-    return { ...strip(m), delivered: m.value.delivered, parked: m.value.parked, outcomes: m.value.outcomes, leftInOutbox: await db.outbox.count() };
+    const m = await measure(
+      async () => {
+        const totals = { delivered: 0, parked: 0, outcomes: [] as ReplayOutcome[] };
+        // One call normally empties the outbox; anything else (a 5xx back-off)
+        // is retried a few times and then reported as it is.
+        for (let round = 0; round < 20; round++) {
+          const result = await replayOutbox({ pb, db, owner: 'bench-tab' });
+          totals.delivered += result.delivered;
+          totals.parked += result.parked;
+          totals.outcomes.push(result.outcome);
+          if (result.outcome === 'done') break;
+          await new Promise((resolve) => setTimeout(resolve, 1_000));
+        }
+        return totals;
+      },
+      (t) => t.delivered,
+    );
+    return {
+      ...strip(m),
+      delivered: m.value.delivered,
+      parked: m.value.parked,
+      outcomes: m.value.outcomes,
+      leftInOutbox: await db.outbox.count(),
+    };
   },
 
   async storageUsageMiB() {
@@ -280,7 +337,11 @@ window.bench = {
       await scratch.houses.clear();
       started = performance.now();
       await scratch.transaction('rw', scratch.houses, scratch.outbox, async () => {
-        await scratch.outbox.where('recordKeys').anyOf(rows.map((r) => `houses:${r.id}`)).distinct().toArray();
+        await scratch.outbox
+          .where('recordKeys')
+          .anyOf(rows.map((r) => `houses:${r.id}`))
+          .distinct()
+          .toArray();
         await scratch.houses.bulkPut(rows);
       });
       const dexieWithOutboxMs = performance.now() - started;
@@ -317,7 +378,12 @@ window.bench = {
 
   async originalReportsScreen(fromIso) {
     const { from, to } = fromIso ? { from: new Date(fromIso), to: new Date() } : reportWindow();
-    return strip(await measure(() => fetchReportsScreen(from, to), (lists) => lists.reduce((n, list) => n + countWithExpand(list), 0)));
+    return strip(
+      await measure(
+        () => fetchReportsScreen(from, to),
+        (lists) => lists.reduce((n, list) => n + countWithExpand(list), 0),
+      ),
+    );
   },
 
   async originalSearchHomes(queries) {
@@ -332,10 +398,13 @@ window.bench = {
 
   async originalDirectCreates(n) {
     const bodies = await reportBodies(n);
-    const m = await measure(async () => {
-      for (const body of bodies) await pb.collection('reports').create(body, { requestKey: null });
-      return bodies.length;
-    }, (count) => count);
+    const m = await measure(
+      async () => {
+        for (const body of bodies) await pb.collection('reports').create(body, { requestKey: null });
+        return bodies.length;
+      },
+      (count) => count,
+    );
     return strip(m);
   },
 };
