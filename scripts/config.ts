@@ -53,6 +53,37 @@ export const CONFIG: ConfigEntry[] = [
     description: 'Its password.',
   },
   {
+    name: 'SCMS_ALLOW_HTTP',
+    default: '0',
+    description:
+      '1: npm run start:prod accepts an http or loopback SCMS_PUBLIC_URL (testing on this machine only; devices need https).',
+  },
+  {
+    name: 'SCMS_BACKUP_CRON',
+    default: '0 3 * * *',
+    description: 'npm run start:prod: when PocketBase backs up the data folder (cron, server time).',
+  },
+  { name: 'SCMS_BACKUP_KEEP', default: '7', description: 'How many scheduled backups are kept (the oldest go).' },
+  {
+    name: 'SCMS_BACKUP_S3_BUCKET',
+    default: 'unset',
+    description: 'S3-compatible bucket for the backups. Unset: SCMS_DATA_DIR/backups.',
+  },
+  { name: 'SCMS_BACKUP_S3_REGION', default: 'unset', description: 'Its region.' },
+  { name: 'SCMS_BACKUP_S3_ENDPOINT', default: 'unset', description: 'Its endpoint URL.' },
+  { name: 'SCMS_BACKUP_S3_ACCESS_KEY', default: 'unset', description: 'Its access key.' },
+  { name: 'SCMS_BACKUP_S3_SECRET', default: 'unset', description: 'Its secret.' },
+  {
+    name: 'SCMS_BACKUP_S3_FORCE_PATH_STYLE',
+    default: '0',
+    description: '1: path-style bucket addresses (MinIO and other self-hosted storage).',
+  },
+  {
+    name: 'SCMS_SERVER_URL',
+    default: 'http://127.0.0.1:PORT',
+    description: 'The running server npm run backup and npm run restore talk to.',
+  },
+  {
     name: 'TWILIO_ACCOUNT_SID',
     default: 'local stand-in',
     description: 'Twilio account SID. Unset: a local Twilio-compatible stand-in places pretend calls.',

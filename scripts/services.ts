@@ -75,7 +75,7 @@ export function allowedOrigins(configured: string | undefined, publicUrl: string
 }
 
 /** The superuser's password is generated once and kept beside the data folder. */
-function superuserCredentials(folder: string): { email: string; password: string } {
+export function superuserCredentials(folder: string): { email: string; password: string } {
   const email = env('SCMS_SUPERUSER_EMAIL') ?? 'admin@scms.local';
   const given = env('SCMS_SUPERUSER_PASSWORD');
   if (given) return { email, password: given };

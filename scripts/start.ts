@@ -5,7 +5,12 @@
  * Ctrl-C stops everything it started.
  */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import PocketBase from 'pocketbase';
+import { dataDir } from './config.ts';
 import { startPocketBase, projectRoot } from './pocketbase/server.ts';
+import { applyBackupSettings } from './production.ts';
 import { prepareServices } from './services.ts';
 
 function buildApp(): void {
@@ -14,7 +19,12 @@ function buildApp(): void {
   if (result.status !== 0) throw new Error('vite build failed');
 }
 
-async function main(): Promise<void> {
+/**
+ * Starts everything. `production` (npm run start:prod, which has checked the
+ * environment and turned demo mode off): also gives PocketBase the backup
+ * schedule, and says where the data and the backups live.
+ */
+export async function start(production = false): Promise<void> {
   if (process.env.SCMS_SKIP_BUILD !== '1') buildApp();
   const services = await prepareServices();
   const stopAll = async (code: number) => {
@@ -35,6 +45,18 @@ async function main(): Promise<void> {
     void stopAll(1);
   });
   await services.afterStart(pocketbase.url);
+  if (production) {
+    const pb = new PocketBase(pocketbase.url);
+    await pb.collection('_superusers').authWithPassword(services.superuser.email, services.superuser.password);
+    await applyBackupSettings(pb, process.env);
+    const settings = await pb.settings.getAll();
+    const backups = settings.backups as { cron: string; cronMaxKeep: number; s3: { enabled: boolean; bucket: string } };
+    services.notes.push(`App (dist/) and API served at ${pocketbase.url}, public address ${services.publicUrl}.`);
+    services.notes.push(`Data folder: ${dataDir()}`);
+    services.notes.push(
+      `Backups: ${backups.s3.enabled ? `S3 bucket ${backups.s3.bucket}` : join(dataDir(), 'backups')}, on '${backups.cron}', the last ${backups.cronMaxKeep} kept.`,
+    );
+  }
 
   process.stdout.write(`\nSCMS is running at ${services.publicUrl}\n`);
   process.stdout.write(`PocketBase admin UI: ${services.publicUrl}/_/ (${services.superuser.email})\n`);
@@ -42,7 +64,9 @@ async function main(): Promise<void> {
   process.stdout.write('Press Ctrl-C to stop.\n');
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`npm start failed: ${error.message}\n`);
-  process.exit(1);
-});
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  start().catch((error: Error) => {
+    process.stderr.write(`npm start failed: ${error.message}\n`);
+    process.exit(1);
+  });
+}

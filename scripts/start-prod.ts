@@ -1,0 +1,26 @@
+/**
+ * `npm run start:prod`: `npm start` for a server others rely on. It refuses
+ * to start unless the superuser's password and the public (https) address are
+ * set explicitly, never seeds demo data nor offers the demo sign-in, answers
+ * CORS for the app's origin only (SCMS_ALLOWED_ORIGINS, default the public
+ * URL's), schedules PocketBase's backups, and prints where the data lives.
+ */
+import { backupSettings, productionProblems } from './production.ts';
+import { start } from './start.ts';
+
+const problems = productionProblems(process.env);
+try {
+  backupSettings(process.env);
+} catch (error) {
+  problems.push((error as Error).message);
+}
+if (problems.length > 0) {
+  process.stderr.write(`npm run start:prod refused to start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+  process.stderr.write('See docs/deploy.md.\n');
+  process.exit(2);
+}
+process.env.SCMS_DEMO = '0';
+start(true).catch((error: Error) => {
+  process.stderr.write(`npm run start:prod failed: ${error.message}\n`);
+  process.exit(1);
+});

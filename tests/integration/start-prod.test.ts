@@ -1,0 +1,155 @@
+/**
+ * `npm run start:prod` (issue 15), started as people start it (tsx
+ * scripts/start-prod.ts) on free ports with its own data folder: it refuses,
+ * with a message naming what is missing and a non-zero exit code, without an
+ * explicit superuser and password or an https public URL; with them it starts
+ * without demo data or the demo route, says ready, answers CORS for the app's
+ * origin only, schedules PocketBase's backups, says where the data lives; and
+ * `npm run backup` writes a backup of it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { superuserClient } from '../../scripts/backups.ts';
+import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const SUPERUSER = { email: 'owner@patrol.test', password: 'a-long-production-secret' };
+
+/** The environment of a start, every setting of this suite blank unless given. */
+function environment(dir: string, port: number, given: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    SCMS_SKIP_BUILD: '1',
+    PORT: String(port),
+    SCMS_DATA_DIR: join(dir, 'pb_data'),
+    SCMS_DEMO: '',
+    HOST: '',
+    SCMS_ALLOWED_ORIGINS: '',
+    SCMS_PUBLIC_URL: '',
+    SCMS_ALLOW_HTTP: '',
+    SCMS_SUPERUSER_EMAIL: '',
+    SCMS_SUPERUSER_PASSWORD: '',
+    SCMS_BACKUP_CRON: '',
+    SCMS_BACKUP_KEEP: '',
+    SCMS_BACKUP_S3_BUCKET: '',
+    SCMS_SERVER_URL: '',
+    ...given,
+  };
+}
+
+function folder(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'scms-prod-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(-child.pid, 'SIGINT');
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const COMPLETE = {
+  SCMS_SUPERUSER_EMAIL: SUPERUSER.email,
+  SCMS_SUPERUSER_PASSWORD: SUPERUSER.password,
+  SCMS_PUBLIC_URL: 'https://patrol.example.com',
+};
+
+describe('npm run start:prod', () => {
+  test.each([
+    ['no superuser password', { SCMS_SUPERUSER_PASSWORD: '' }, /SCMS_SUPERUSER_PASSWORD is not set/],
+    ['a short superuser password', { SCMS_SUPERUSER_PASSWORD: 'short' }, /SCMS_SUPERUSER_PASSWORD is too short/],
+    ['no superuser e-mail', { SCMS_SUPERUSER_EMAIL: '' }, /SCMS_SUPERUSER_EMAIL is not set/],
+    ['no public URL', { SCMS_PUBLIC_URL: '' }, /SCMS_PUBLIC_URL is not set/],
+    ['a public URL that is no URL', { SCMS_PUBLIC_URL: 'patrol.example.com' }, /is not a web address/],
+    ['an http public URL', { SCMS_PUBLIC_URL: 'http://patrol.example.com' }, /is not https/],
+    ['a loopback public URL', { SCMS_PUBLIC_URL: 'https://127.0.0.1:8090' }, /is this machine only/],
+    ['demo mode asked for', { SCMS_DEMO: '1' }, /never seeds demo data/],
+    ['a backup count of 0', { SCMS_BACKUP_KEEP: '0' }, /SCMS_BACKUP_KEEP must be a whole number/],
+    ['an S3 bucket without its keys', { SCMS_BACKUP_S3_BUCKET: 'b' }, /SCMS_BACKUP_S3_BUCKET is set, but not region/],
+  ])(
+    'refuses with %s, saying so, exit code 2, nothing started',
+    async (_label, given, message) => {
+      const dir = folder();
+      const result = spawnSync('npx', ['tsx', 'scripts/start-prod.ts'], {
+        cwd: projectRoot,
+        env: environment(dir, await freePort(), { ...COMPLETE, ...given }),
+        encoding: 'utf8',
+      });
+      expect(result.status).toBe(2);
+      expect(result.stderr).toContain('npm run start:prod refused to start:');
+      expect(result.stderr).toMatch(message);
+      expect(existsSync(join(dir, 'pb_data'))).toBe(false);
+    },
+    60_000,
+  );
+
+  test('with them: no demo, ready, CORS for the app only, backups scheduled, and npm run backup writes one', async () => {
+    const dir = folder();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const env = environment(dir, port, {
+      ...COMPLETE,
+      SCMS_PUBLIC_URL: url,
+      SCMS_ALLOW_HTTP: '1',
+      SCMS_BACKUP_CRON: '30 2 * * *',
+      SCMS_BACKUP_KEEP: '4',
+      TELEPHONY_STANDIN_PORT: String(await freePort()),
+    });
+    const child = spawn('npx', ['tsx', 'scripts/start-prod.ts'], {
+      cwd: projectRoot,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    cleanups.push(() => stopGroup(child));
+    const deadline = Date.now() + 150_000;
+    while (!out.includes('Press Ctrl-C to stop.')) {
+      if (child.exitCode !== null) throw new Error(`start:prod exited (${child.exitCode}):\n${out}\n${err}`);
+      if (Date.now() > deadline) throw new Error(`start:prod did not start:\n${out}\n${err}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    expect(out).not.toMatch(/Demo sign-in|Demo data/);
+    expect(err).not.toMatch(/WARNING/);
+    expect(out).toContain(`Data folder: ${join(dir, 'pb_data')}`);
+    expect(out).toContain(`Backups: ${join(dir, 'pb_data', 'backups')}, on '30 2 * * *', the last 4 kept.`);
+    expect((await fetch(`${url}/api/health`)).status).toBe(200);
+    expect((await fetch(`${url}/api/scms/demo`)).status).toBe(404);
+    const foreign = await fetch(`${url}/api/health`, { headers: { Origin: 'https://evil.example' } });
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+    const own = await fetch(`${url}/api/health`, { headers: { Origin: url } });
+    expect(own.headers.get('access-control-allow-origin')).toBe(url);
+
+    const admin = await superuserClient(url, SUPERUSER);
+    expect((await admin.collection('communities').getFullList()).length).toBe(0);
+    expect((await admin.settings.getAll()).backups).toMatchObject({ cron: '30 2 * * *', cronMaxKeep: 4 });
+
+    const backup = spawnSync('npx', ['tsx', 'scripts/backup.ts'], { cwd: projectRoot, env, encoding: 'utf8' });
+    expect(backup.stderr).not.toContain('failed');
+    expect(backup.status).toBe(0);
+    const written = /Backup (\S+\.zip) written to (\S+) /.exec(backup.stdout);
+    expect(written?.[2]).toBe(join(dir, 'pb_data', 'backups'));
+    expect(readdirSync(join(dir, 'pb_data', 'backups'))).toContain(written?.[1]);
+  }, 200_000);
+});
