@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import PocketBase, { type RecordModel } from 'pocketbase';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createBackup, restoreBackup, superuserClient } from '../../scripts/backups.ts';
+import { applyBackupSettings } from '../../scripts/production.ts';
 import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
 import { newRecordId } from '../../src/data/ids.ts';
@@ -210,4 +211,37 @@ describe('backup and restore', () => {
       house_check_note: check.body.house_check_note,
     });
   }, 120_000);
+
+  test('the backup schedule and S3 storage from the environment are the settings PocketBase keeps', async () => {
+    const s = await server();
+    await applyBackupSettings(s.admin, {
+      SCMS_BACKUP_CRON: '15 4 * * *',
+      SCMS_BACKUP_KEEP: '3',
+      SCMS_BACKUP_S3_BUCKET: 'scms-backups',
+      SCMS_BACKUP_S3_REGION: 'eu-west-1',
+      SCMS_BACKUP_S3_ENDPOINT: 'https://s3.example.com',
+      SCMS_BACKUP_S3_ACCESS_KEY: 'access-key',
+      SCMS_BACKUP_S3_SECRET: 'secret-key',
+      SCMS_BACKUP_S3_FORCE_PATH_STYLE: '1',
+    });
+    // Every field name is PocketBase's own: one it did not know would not come back.
+    expect((await s.admin.settings.getAll()).backups).toMatchObject({
+      cron: '15 4 * * *',
+      cronMaxKeep: 3,
+      s3: {
+        enabled: true,
+        bucket: 'scms-backups',
+        region: 'eu-west-1',
+        endpoint: 'https://s3.example.com',
+        accessKey: 'access-key',
+        forcePathStyle: true,
+      },
+    });
+    await applyBackupSettings(s.admin, {});
+    expect((await s.admin.settings.getAll()).backups).toMatchObject({
+      cron: '0 3 * * *',
+      cronMaxKeep: 7,
+      s3: { enabled: false },
+    });
+  }, 60_000);
 });

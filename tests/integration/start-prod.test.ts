@@ -100,7 +100,7 @@ describe('npm run start:prod', () => {
     60_000,
   );
 
-  test('with them: no demo, ready, CORS for the app only, backups scheduled, and npm run backup writes one', async () => {
+  test('with them: no demo, ready, CORS for the app only, backups scheduled, npm run backup writes one, npm run restore restores it', async () => {
     const dir = folder();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -151,5 +151,27 @@ describe('npm run start:prod', () => {
     const written = /Backup (\S+\.zip) written to (\S+) /.exec(backup.stdout);
     expect(written?.[2]).toBe(join(dir, 'pb_data', 'backups'));
     expect(readdirSync(join(dir, 'pb_data', 'backups'))).toContain(written?.[1]);
+
+    // npm run restore -- FILE: a community created after the backup is gone once it is restored.
+    await admin.collection('communities').create({ name: 'After the backup', address: '1 Later Way' });
+    const restore = spawnSync('npx', ['tsx', 'scripts/restore.ts', join(dir, 'pb_data', 'backups', written![1]!)], {
+      cwd: projectRoot,
+      env,
+      encoding: 'utf8',
+    });
+    expect(restore.stderr).not.toContain('failed');
+    expect(restore.status).toBe(0);
+    expect(restore.stdout).toContain(`Restored ${written![1]}; the server is ready again at ${url}.`);
+    // This process's kept-alive connections went with the server's restart: the first request may meet a closed one.
+    const after = await superuserClient(url, SUPERUSER).catch(() => superuserClient(url, SUPERUSER));
+    expect(await after.collection('communities').getFullList()).toHaveLength(0);
+
+    const missing = spawnSync('npx', ['tsx', 'scripts/restore.ts', join(dir, 'nothing.zip')], {
+      cwd: projectRoot,
+      env,
+      encoding: 'utf8',
+    });
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('give the backup zip to restore');
   }, 200_000);
 });
