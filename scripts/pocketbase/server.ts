@@ -143,7 +143,6 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
   const bin = await ensurePocketBase();
   await buildHookLibs();
   const host = options.host ?? '127.0.0.1';
-  const port = options.port || (await freePort(host));
   mkdirSync(options.dataDir, { recursive: true });
   // The readiness hook compares this folder with the applied migrations.
   const env: NodeJS.ProcessEnv = { ...process.env, SCMS_MIGRATIONS_DIR: migrationsDir, ...options.env };
@@ -162,6 +161,28 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
     );
   }
 
+  // A port found free can be taken by another process before PocketBase
+  // binds it (the tests start many servers side by side): a port this
+  // function chose is chosen again; a port the caller gave is the caller's.
+  for (let attempt = 1; ; attempt++) {
+    const port = options.port || (await freePort(host));
+    try {
+      return { ...(await serve(bin, common, env, host, port, options)), setupLog };
+    } catch (error) {
+      if (options.port || attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+/** Starts `pocketbase serve` on the port and waits for it (the data folder is set up). */
+async function serve(
+  bin: string,
+  common: string[],
+  env: NodeJS.ProcessEnv,
+  host: string,
+  port: number,
+  options: PocketBaseOptions,
+): Promise<Omit<RunningPocketBase, 'setupLog'>> {
   const args = [
     'serve',
     ...common,
@@ -194,5 +215,5 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
     await stop();
     throw error;
   }
-  return { url, port, process: child, output, setupLog, stop };
+  return { url, port, process: child, output, stop };
 }

@@ -7,13 +7,12 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
-import { freePort } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { screenshotsOf, SIZES, type SizeName } from '../support/journey.ts';
-import { startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { startTestServer, startTestServerAt, type TestServer } from '../support/pocketbase.ts';
 import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 
 export { DEMO_COMMUNITY_IDS };
@@ -46,25 +45,28 @@ export async function startScreensServer(
   options: { telephony?: { stepDelayMs: number } } = {},
 ): Promise<ScreensServer> {
   let standin: TelephonyStandin | null = null;
-  let env: Record<string, string> = {};
-  let port: number | undefined;
+  let server: TestServer;
   if (options.telephony) {
-    port = await freePort();
-    standin = await startTelephonyStandin({
+    const telephony = await startTelephonyStandin({
       port: 0,
       accountSid: TELEPHONY.accountSid,
       authToken: TELEPHONY.authToken,
       stepDelayMs: options.telephony.stepDelayMs,
     });
-    env = {
-      TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
-      TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
-      TWILIO_FROM_NUMBER: TELEPHONY.from,
-      TWILIO_API_BASE: standin.url,
-      SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    };
+    standin = telephony;
+    server = await startTestServerAt(
+      (publicUrl) => ({
+        TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
+        TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
+        TWILIO_FROM_NUMBER: TELEPHONY.from,
+        TWILIO_API_BASE: telephony.url,
+        SCMS_PUBLIC_URL: publicUrl,
+      }),
+      { publicDir: distDir },
+    );
+  } else {
+    server = await startTestServer({}, { publicDir: distDir });
   }
-  const server = await startTestServer(env, { publicDir: distDir, port });
   await seedDemo(server.admin);
   return {
     server,

@@ -5,9 +5,8 @@
  * helpers to make homes with phones, place calls and follow their jobs.
  */
 import type { RecordModel } from 'pocketbase';
-import { freePort } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
-import { createCommunity, startTestServer, type CommunityFixture, type TestServer } from './pocketbase.ts';
+import { createCommunity, startTestServerAt, type CommunityFixture, type TestServer } from './pocketbase.ts';
 
 export const SID = 'AC' + '7e57ca11'.repeat(4);
 export const TOKEN = 'call-jobs-auth-token';
@@ -22,19 +21,18 @@ export interface CallJobsWorld {
 
 export async function startCallJobsWorld(stepDelayMs = 60): Promise<CallJobsWorld> {
   const standin = await startTelephonyStandin({ accountSid: SID, authToken: TOKEN, stepDelayMs });
-  const port = await freePort();
-  const publicUrl = `http://127.0.0.1:${port}`;
-  const t = await startTestServer(
-    {
+  let publicUrl = '';
+  const t = await startTestServerAt((url) => {
+    publicUrl = url;
+    return {
       TWILIO_ACCOUNT_SID: SID,
       TWILIO_AUTH_TOKEN: TOKEN,
       TWILIO_FROM_NUMBER: FROM,
       TWILIO_API_BASE: standin.url,
       SCMS_PUBLIC_URL: publicUrl,
       SCMS_CALL_MINUTE_SECONDS: '1',
-    },
-    { port },
-  );
+    };
+  });
   return {
     t,
     standin,

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
-import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { recordIdFrom } from '../../src/domain/recordId.ts';
 
 export const SUPERUSER = { email: 'superuser@scms.test', password: 'superuser-password-123' };
@@ -69,6 +69,25 @@ export async function startTestServer(
     },
   };
   return test;
+}
+
+/**
+ * A test server whose settings name its own address (SCMS_PUBLIC_URL, for
+ * the telephony callbacks): the port is chosen first, and chosen again when
+ * another process took it before PocketBase could bind it.
+ */
+export async function startTestServerAt(
+  envFor: (publicUrl: string) => Record<string, string | undefined>,
+  options: { publicDir?: string } = {},
+): Promise<TestServer> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    try {
+      return await startTestServer(envFor(`http://127.0.0.1:${port}`), { ...options, port });
+    } catch (error) {
+      if (attempt >= 3 || !/address already in use/.test(String(error))) throw error;
+    }
+  }
 }
 
 export interface CommunityFixture {
