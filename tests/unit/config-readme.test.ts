@@ -20,7 +20,9 @@ test('every variable the scripts read is in the configuration list', () => {
   ]
     .map((file) => readFileSync(join(projectRoot, file), 'utf8'))
     .join('\n');
-  const read = new Set([...sources.matchAll(/env\('([A-Z][A-Z0-9_]*)'\)|process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? m[2]));
+  const read = new Set(
+    [...sources.matchAll(/env\('([A-Z][A-Z0-9_]*)'\)|process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1] ?? m[2]),
+  );
   // Variables the scripts set for their children, not configuration.
   for (const internal of ['SCMS_API_URL', 'SCMS_SKIP_BUILD', 'PB_PORT']) read.delete(internal);
   const listed = new Set(CONFIG.map((entry) => entry.name));
