@@ -12,6 +12,7 @@ import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useMirrorQuery } from '../data/useMirrorQuery.ts';
 import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
+import { KeyIcon } from '../ui/icons.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
@@ -97,22 +98,7 @@ export function Layout() {
     >
       {compact ? (
         <>
-          <svg
-            width="18"
-            height="18"
-            viewBox="0 0 24 24"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-            className="lg:hidden"
-          >
-            <circle cx="7.5" cy="15.5" r="4.5" />
-            <path d="M10.7 12.3 21 2" />
-            <path d="M16 7l3 3M18.5 4.5l2 2" />
-          </svg>
+          <KeyIcon className="lg:hidden" />
           <span className="hidden lg:inline">Change password</span>
         </>
       ) : (

@@ -16,6 +16,7 @@ import { BlobImage } from '../../ui/BlobImage.tsx';
 import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
 import type { HomeNotice } from './homeNotices.ts';
 import { notePreview } from './notePreview.ts';
+import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
 
 export function addressLine(house: HouseWithPeople['house']): string {
   const street = [house.address, house.apt].filter(Boolean).join(', ');
@@ -133,57 +134,6 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
     </div>
   );
 }
-
-const PhoneIcon = () => (
-  <svg
-    width="18"
-    height="18"
-    viewBox="0 0 24 24"
-    aria-hidden="true"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
-    <path d="M22 16.9v3a2 2 0 0 1-2.2 2 19.8 19.8 0 0 1-8.6-3.1 19.5 19.5 0 0 1-6-6A19.8 19.8 0 0 1 2.1 4.2 2 2 0 0 1 4.1 2h3a2 2 0 0 1 2 1.7c.1 1 .4 1.9.7 2.8a2 2 0 0 1-.5 2.1L8 9.9a16 16 0 0 0 6 6l1.3-1.3a2 2 0 0 1 2.1-.4c.9.3 1.8.6 2.8.7a2 2 0 0 1 1.7 2z" />
-  </svg>
-);
-
-const TrashIcon = () => (
-  <svg
-    width="18"
-    height="18"
-    viewBox="0 0 24 24"
-    aria-hidden="true"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
-    <path d="M3 6h18" />
-    <path d="M8 6V4h8v2" />
-    <path d="M19 6l-1 14H6L5 6" />
-  </svg>
-);
-
-const PencilIcon = () => (
-  <svg
-    width="18"
-    height="18"
-    viewBox="0 0 24 24"
-    aria-hidden="true"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-  >
-    <path d="M12 20h9" />
-    <path d="M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z" />
-  </svg>
-);
 
 export interface HomeCardProps {
   home: HouseWithPeople;

@@ -1,5 +1,5 @@
 import type { UserRecord } from '../../api/records.ts';
-import { KeyIcon, PencilIcon, TrashIcon } from './icons.tsx';
+import { KeyIcon, PencilIcon, TrashIcon } from '../../ui/icons.tsx';
 import { userTypeLabel } from './UserForms.tsx';
 
 export const DEFAULT_AVATAR = '/default-avatar.svg';
