@@ -1,3 +1,5 @@
+import type { CallOutcome } from '../domain/callOutcome.ts';
+
 /**
  * Record shapes as the server stores them (field names keep the spec's
  * spelling). Dates are PocketBase strings: '2026-11-22 06:00:00.000Z'.
@@ -61,6 +63,8 @@ export interface PhoneRecord extends BaseRecord {
   primary: boolean;
   type: PhoneType | '';
   house: string;
+  /** The resident asked not to be called on this number (issue 14): calls pass over it. */
+  do_not_call?: boolean;
 }
 
 export interface ConcernRecord extends BaseRecord {
@@ -100,6 +104,48 @@ export interface CallRecord extends BaseRecord {
   provider_call_id: string;
   error: string;
   created_by: string;
+  /** Issue 14: the job. '' for calls placed before attempts existed. */
+  progress?: CallProgress | '';
+  outcome?: CallOutcome | '';
+  acknowledged?: boolean;
+  text_sent?: boolean;
+}
+
+export type CallProgress = 'calling' | 'waiting' | 'done';
+export type CallAttemptState = 'scheduled' | 'dialling' | 'placed' | 'ended' | 'skipped';
+
+/** One dial of a call, or one do-not-call phone passed over (written by the server only). */
+export interface CallAttemptRecord extends BaseRecord {
+  call: string;
+  house: string;
+  community: string;
+  /** 1, 2, ... within the call. */
+  sequence: number;
+  phone: string;
+  to_number: string;
+  phone_type: PhoneType | '';
+  state: CallAttemptState;
+  due_at: string;
+  provider_call_id: string;
+  provider_status: string;
+  answered_by: string;
+  started_at: string;
+  ended_at: string;
+  duration: number;
+  outcome: CallOutcome | '';
+  acknowledged: boolean;
+  reason: string;
+}
+
+/** A community's call settings (directors edit them); none saved = the defaults. */
+export interface CallSettingsRecord extends BaseRecord {
+  community: string;
+  retries: number;
+  retry_minutes: number;
+  text_fallback: boolean;
+  quiet_start: string;
+  quiet_end: string;
+  time_zone: string;
 }
 
 export interface RecordsByCollection {
@@ -111,6 +157,8 @@ export interface RecordsByCollection {
   concerns: ConcernRecord;
   reports: ReportRecord;
   calls: CallRecord;
+  call_attempts: CallAttemptRecord;
+  call_settings: CallSettingsRecord;
 }
 
 export type CollectionName = keyof RecordsByCollection;
@@ -124,6 +172,8 @@ export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
   'concerns',
   'reports',
   'calls',
+  'call_attempts',
+  'call_settings',
 ];
 
 /**

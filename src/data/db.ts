@@ -53,23 +53,17 @@ export interface SyncStateRow {
   value: unknown;
 }
 
-export const DATABASE_VERSION = 1;
-
-export class ScmsDatabase extends Dexie {
-  communities!: Table<MirrorRow<'communities'>, string>;
-  users!: Table<MirrorRow<'users'>, string>;
-  houses!: Table<MirrorRow<'houses'>, string>;
-  residents!: Table<MirrorRow<'residents'>, string>;
-  phones!: Table<MirrorRow<'phones'>, string>;
-  concerns!: Table<MirrorRow<'concerns'>, string>;
-  reports!: Table<MirrorRow<'reports'>, string>;
-  calls!: Table<MirrorRow<'calls'>, string>;
-  outbox!: Table<OutboxEntry, number>;
-  syncState!: Table<SyncStateRow, string>;
-
-  constructor(readonly userId: string) {
-    super(databaseName(userId));
-    this.version(DATABASE_VERSION).stores({
+/**
+ * The mirror's schema, version by version. A phone that updates the app
+ * while work is queued opens its old database with the new version: Dexie
+ * runs the steps in order and keeps every table it is not told to change,
+ * the outbox above all (tests/unit/db-upgrade.test.ts opens a database the
+ * previous version created). Never edit a published version: add one.
+ */
+const SCHEMA_VERSIONS: ReadonlyArray<{ version: number; stores: Record<string, string | null> }> = [
+  {
+    version: 1,
+    stores: {
       communities: 'id',
       users: 'id, community',
       houses: 'id, address, community',
@@ -80,7 +74,39 @@ export class ScmsDatabase extends Dexie {
       calls: 'id, house, created',
       outbox: '++seq, status, *recordKeys',
       syncState: 'key',
-    });
+    },
+  },
+  {
+    // Issue 14: the attempts of every call ('Call history' per home, read by
+    // house) and the community's call settings (quiet hours). They come with
+    // the next pull: a collection without a cursor has its first load then.
+    version: 2,
+    stores: {
+      call_attempts: 'id, house, call',
+      call_settings: 'id, community',
+    },
+  },
+];
+
+export const DATABASE_VERSION = SCHEMA_VERSIONS.at(-1)!.version;
+
+export class ScmsDatabase extends Dexie {
+  communities!: Table<MirrorRow<'communities'>, string>;
+  users!: Table<MirrorRow<'users'>, string>;
+  houses!: Table<MirrorRow<'houses'>, string>;
+  residents!: Table<MirrorRow<'residents'>, string>;
+  phones!: Table<MirrorRow<'phones'>, string>;
+  concerns!: Table<MirrorRow<'concerns'>, string>;
+  reports!: Table<MirrorRow<'reports'>, string>;
+  calls!: Table<MirrorRow<'calls'>, string>;
+  call_attempts!: Table<MirrorRow<'call_attempts'>, string>;
+  call_settings!: Table<MirrorRow<'call_settings'>, string>;
+  outbox!: Table<OutboxEntry, number>;
+  syncState!: Table<SyncStateRow, string>;
+
+  constructor(readonly userId: string) {
+    super(databaseName(userId));
+    for (const { version, stores } of SCHEMA_VERSIONS) this.version(version).stores(stores);
   }
 
   mirror<C extends CollectionName>(collection: C): Table<MirrorRow<C>, string> {

@@ -75,6 +75,8 @@ export const PULL_ORDER: readonly CollectionName[] = [
   'residents',
   'phones',
   'calls',
+  'call_attempts',
+  'call_settings',
   'reports',
 ];
 

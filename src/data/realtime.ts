@@ -15,6 +15,8 @@ export const REALTIME_COLLECTIONS: readonly CollectionName[] = [
   'residents',
   'phones',
   'calls',
+  'call_attempts',
+  'call_settings',
   'reports',
   'concerns',
   'users',

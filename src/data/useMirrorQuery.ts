@@ -25,6 +25,8 @@ type TableName =
   | 'concerns'
   | 'reports'
   | 'calls'
+  | 'call_attempts'
+  | 'call_settings'
   | 'outbox'
   | 'syncState';
 
