@@ -8,7 +8,7 @@ import type { HouseRecord, ResidentRecord, UserRecord } from '../../src/api/reco
 import type { ReportWithLinks } from '../../src/data/queries.ts';
 import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/csv.ts';
 import { parsePbDate } from '../../src/domain/pbDate.ts';
-import { formatCreated } from '../../src/features/reports/format.ts';
+import { formatCreated } from '../../src/ui/format.ts';
 import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
 import {
   MAX_PHOTOS,

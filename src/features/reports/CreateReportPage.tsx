@@ -24,7 +24,7 @@ import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { forgetScrollPosition } from '../../ui/VirtualList.tsx';
-import { weatherLabel } from './format.ts';
+import { weatherLabel } from '../../ui/format.ts';
 import { HouseCombobox } from './HouseCombobox.tsx';
 import { NarrativeField } from './NarrativeField.tsx';
 import { PhotoPicker, type Attachment } from './PhotoPicker.tsx';

@@ -18,7 +18,7 @@ import {
   personName,
   weatherLabel,
   yesNo,
-} from './format.ts';
+} from '../../ui/format.ts';
 import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
 

@@ -12,7 +12,7 @@ import {
   SORTABLE_DATE_TIME,
   weatherLabel,
   yesNo,
-} from './format.ts';
+} from '../../ui/format.ts';
 import { stripParagraph } from './narrative.ts';
 
 export const CSV_COLUMNS = [

@@ -4,7 +4,7 @@
  * always rendered as text; only a leading <p> and trailing </p> (left by
  * the original rich-text editor) are stripped.
  */
-import { NOT_AVAILABLE } from './format.ts';
+import { NOT_AVAILABLE } from '../../ui/format.ts';
 
 export type NarrativeChoice = 'original' | 'ai';
 

@@ -5,8 +5,8 @@
  */
 import { differenceInMilliseconds, format, formatDistance } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import type { HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
-import { parsePbDate } from '../../domain/pbDate.ts';
+import type { HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { parsePbDate } from '../domain/pbDate.ts';
 
 export const NOT_AVAILABLE = 'N/A';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
