@@ -12,10 +12,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { STANDIN_NUMBERS as N } from '../../scripts/standins/telephony.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
+import { DEFAULT_CALL_SETTINGS, quietHoursAt, quietHoursQuestion } from '../../src/domain/quietHours.ts';
 import {
   attemptsOf,
   attemptSummary,
   communityWithCalls,
+  quietHoursAway,
   runDue,
   startCallJobsWorld,
   TOKEN,
@@ -26,12 +28,6 @@ import {
 
 let w: CallJobsWorld;
 let c: CommunityWithCalls;
-
-/** Quiet hours (UTC) from the hour `hoursAhead` of now's for `length` hours: (12, 1) is certainly not now; (-1, 3) is now, ending an hour or more later. */
-function quietHoursAway(hoursAhead: number, length: number) {
-  const at = (h: number) => `${String((new Date().getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
-  return { quiet_start: at(hoursAhead), quiet_end: at(hoursAhead + length), time_zone: 'UTC' };
-}
 
 beforeAll(async () => {
   w = await startCallJobsWorld();
@@ -315,6 +311,26 @@ describe('quiet hours', () => {
     const again = await q.call(house, { override_quiet_hours: true });
     expect(again.status).toBe(409);
     expect(again.json.message).toBe('This home is already being called. Wait for that call to end.');
+  });
+
+  test('a community whose director saved no settings has the default quiet hours, 21:00–08:00 New York time', async () => {
+    const d = await communityWithCalls(w.t, 'defaults', null);
+    const house = await d.home('11 Default Rd', [{ number: N.answers, primary: true }]);
+    // The same rule the server compiles in; which branch runs depends on the hour the test runs at.
+    const expected = quietHoursAt(DEFAULT_CALL_SETTINGS, Date.now());
+    const reply = await d.call(house);
+    if (expected.quiet) {
+      expect(reply.status).toBe(409);
+      expect(reply.json.message).toBe(quietHoursQuestion(expected.localTime));
+      const detail = (reply.json.data as Record<string, Record<string, string>>).override_quiet_hours!;
+      expect(detail.time_zone).toBe('America/New_York');
+    } else {
+      expect(reply.status).toBe(200);
+    }
+    // The caller's yes places it at any hour.
+    if (expected.quiet) expect((await d.call(house, { override_quiet_hours: true })).status).toBe(200);
+    const jobs = await w.t.admin.collection('calls').getFullList({ filter: `house = "${house}"` });
+    expect(jobs).toHaveLength(1);
   });
 });
 

@@ -15,6 +15,7 @@ import { freePort } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
 import { LIMIT_EXCEEDED_MESSAGE } from '../../src/domain/callScript.ts';
+import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
 import { createCommunity, startTestServer, type TestServer } from '../support/pocketbase.ts';
 
 const SID = 'AC' + 'a1b2c3d4e5f60718'.repeat(2);
@@ -113,6 +114,8 @@ async function waitFor<T>(
 /** Seeds what a call needs: concerns, a house with phones, a signed-in manager. */
 async function seedCommunity(t: TestServer, slug: string, name: string) {
   const fixture = await createCommunity(t.admin, slug, name);
+  // Calls go through at any hour the test runs (without settings, 21:00–08:00 New York is quiet).
+  await t.admin.collection('call_settings').create(settingsAwayFromQuietHours(fixture.community.id));
   const concern = (n: number, say: string) =>
     t.admin.collection('concerns').create({
       name: `Concern ${n}`,

@@ -44,6 +44,22 @@ export async function startCallJobsWorld(stepDelayMs = 60): Promise<CallJobsWorl
   };
 }
 
+/**
+ * Quiet hours (UTC) from the hour `hoursAhead` of now's for `length` hours:
+ * (12, 1) is certainly not now; (-1, 3) is now, ending an hour or more later.
+ * Communities without saved settings have 21:00–08:00 New York time, so a
+ * test that calls at any hour of the day saves settings away from now.
+ */
+export function quietHoursAway(hoursAhead: number, length: number) {
+  const at = (h: number) => `${String((new Date().getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
+  return { quiet_start: at(hoursAhead), quiet_end: at(hoursAhead + length), time_zone: 'UTC' };
+}
+
+/** The default call settings with quiet hours away from now (see quietHoursAway). */
+export function settingsAwayFromQuietHours(community: string) {
+  return { community, retries: 2, retry_minutes: 5, text_fallback: false, ...quietHoursAway(12, 1) };
+}
+
 export interface Phone {
   number: string;
   type?: 'cell' | 'home' | 'business';

@@ -9,10 +9,9 @@ function quiet() {
 /**
  * → {retries, retryMinutes, textFallback, quietStart, quietEnd, timeZone}
  *
- * Quiet hours apply once a director has saved the community's settings
- * (their form starts at 21:00–08:00): until the app's call sheet asks 'It is
- * 22:14 for the resident. Call anyway?', a default enforced here would refuse
- * every call the app places at night.
+ * A community whose director has not saved settings has the defaults,
+ * quiet hours 21:00–08:00 included: the call sheet asks 'It is 22:14 for
+ * the resident. Call anyway?' and sends the caller's yes.
  */
 function readCallSettings(app, communityId) {
   const defaults = quiet().DEFAULT_CALL_SETTINGS;
@@ -20,7 +19,7 @@ function readCallSettings(app, communityId) {
   try {
     record = app.findFirstRecordByFilter('call_settings', 'community = {:community}', { community: communityId });
   } catch {
-    return Object.assign({}, defaults, { quietStart: '', quietEnd: '' });
+    return Object.assign({}, defaults);
   }
   return {
     retries: record.getInt('retries'),
