@@ -16,6 +16,8 @@ const SCREENS = {
   '/concerns': () => import('../features/concerns/ConcernsPage.tsx'),
   '/reports': () => import('../features/reports/ReportsPage.tsx'),
   '/reports/create': () => import('../features/reports/CreateReportPage.tsx'),
+  '/reports/daily': () => import('../features/activity/DailyReportPage.tsx'),
+  '/reports/dashboard': () => import('../features/dashboard/DashboardPage.tsx'),
 };
 
 /**
@@ -38,6 +40,8 @@ const UsersPage = lazy(() => SCREENS['/users']().then((m) => ({ default: m.Users
 const ConcernsPage = lazy(() => SCREENS['/concerns']().then((m) => ({ default: m.ConcernsPage })));
 const ReportsPage = lazy(() => SCREENS['/reports']().then((m) => ({ default: m.ReportsPage })));
 const CreateReportPage = lazy(() => SCREENS['/reports/create']().then((m) => ({ default: m.CreateReportPage })));
+const DailyReportPage = lazy(() => SCREENS['/reports/daily']().then((m) => ({ default: m.DailyReportPage })));
+const DashboardPage = lazy(() => SCREENS['/reports/dashboard']().then((m) => ({ default: m.DashboardPage })));
 
 const loading = (
   <div className="flex justify-center py-12">
@@ -61,6 +65,8 @@ export function App() {
                 <Route path="/concerns" element={<ConcernsPage />} />
                 <Route path="/reports" element={<ReportsPage />} />
                 <Route path="/reports/create" element={<CreateReportPage />} />
+                <Route path="/reports/daily" element={<DailyReportPage />} />
+                <Route path="/reports/dashboard" element={<DashboardPage />} />
               </Route>
             </Route>
             <Route path="*" element={<Navigate to="/" replace />} />

@@ -8,6 +8,7 @@ import { format } from 'date-fns';
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
+import { useSignedInStaff } from '../../data/auth.ts';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { useReportRange, useReports, type RangeState } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
@@ -49,6 +50,9 @@ export function ReportsPage() {
   const loading = useLoadProgress('reports');
   const range = useReportRange(filter.from, filter.to);
   const printOnly = printing?.only ?? null;
+  // Issue 16: the manager's view is for directors and managers.
+  const staffType = useSignedInStaff()?.type;
+  const seesDashboard = staffType === 'director' || staffType === 'manager';
 
   useEffect(() => {
     // The browser's own Print (menu, Ctrl+P) snapshots the page right after
@@ -100,6 +104,14 @@ export function ReportsPage() {
             <button type="button" className={buttonClass} onClick={() => setFilter(defaultFilter())}>
               Clear filter
             </button>
+          )}
+          <Link to="/reports/daily" className={buttonClass}>
+            Daily report
+          </Link>
+          {seesDashboard && (
+            <Link to="/reports/dashboard" className={buttonClass}>
+              Dashboard
+            </Link>
           )}
           <Link
             to="/reports/create"

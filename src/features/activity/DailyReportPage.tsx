@@ -1,0 +1,244 @@
+/**
+ * The daily activity report (issue 16): for a chosen day (today at first)
+ * and officer (or all), everything logged that day in time order (house
+ * checks, reports with their narratives and photos, calls with their
+ * outcomes), shown as a preview and downloaded as a PDF made on the device
+ * from the mirror, so it works offline for the days the mirror holds.
+ */
+import { endOfDay, format } from 'date-fns';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useDayRecords } from '../../data/activity.ts';
+import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useFileToken } from '../../data/fileToken.ts';
+import { useReportRange } from '../../data/hooks.ts';
+import { reportPhotoThumb } from '../../data/photoFiles.ts';
+import { DateField } from '../../ui/DateField.tsx';
+import { SelectInput } from '../../ui/Field.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useToast } from '../../ui/toast.tsx';
+import {
+  ALL_OFFICERS,
+  buildDayModel,
+  dayBounds,
+  dayReportFileName,
+  DAY_REPORT_TITLE,
+  ENTRY_KIND_LABELS,
+  entrySummary,
+  personName,
+  type ActivityEntry,
+  type DayModel,
+} from './dayModel.ts';
+import type { PdfPhoto } from './dayPdf.ts';
+
+const isFutureDay = (day: Date) => day > endOfDay(new Date());
+
+const KIND_BADGE: Record<ActivityEntry['kind'], string> = {
+  house_check: 'bg-emerald-100 text-emerald-900',
+  report: 'bg-sky-100 text-sky-900',
+  call: 'bg-amber-100 text-amber-900',
+};
+
+export function DailyReportPage() {
+  const [day, setDay] = useState(() => new Date());
+  const [officerId, setOfficerId] = useState<string | null>(null);
+  const [making, setMaking] = useState(false);
+  const { from, to } = dayBounds(day);
+  // Days before the first sync's two months are pulled into the mirror on demand (and kept for offline).
+  const range = useReportRange(from, to);
+  const records = useDayRecords(from, to);
+  const model = useMemo(
+    () => (records ? buildDayModel(records, day, officerId) : undefined),
+    [records, day, officerId],
+  );
+  const officers = useMemo(
+    () => [...(records?.staff ?? [])].sort((a, b) => personName(a).localeCompare(personName(b))),
+    [records?.staff],
+  );
+  const download = useDownload();
+
+  return (
+    <section>
+      <p className="no-print text-sm">
+        <Link to="/reports" className="text-gray-700 underline hover:text-black">
+          ← Reports
+        </Link>
+      </p>
+      <h1 className="mt-1 text-2xl font-semibold">{DAY_REPORT_TITLE}</h1>
+      <p className="mt-1 text-sm text-gray-700">
+        {model ? `${model.community} · ${model.period}` : format(from, 'MMM d, yyyy')}
+      </p>
+
+      <div className="no-print mt-4 grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)_auto] sm:items-end">
+        <DateField
+          label="Day"
+          value={day}
+          onChange={(picked) => picked && setDay(picked)}
+          isDayDisabled={isFutureDay}
+          yearsBack={5}
+        />
+        <SelectInput
+          label="Officer"
+          value={officerId ?? ''}
+          onChange={(event) => setOfficerId(event.target.value || null)}
+          className="[&_select]:bg-white"
+        >
+          <option value="">{ALL_OFFICERS}</option>
+          {officers.map((user) => (
+            <option key={user.id} value={user.id}>
+              {personName(user)}
+            </option>
+          ))}
+        </SelectInput>
+        <button
+          type="button"
+          className="min-h-[42px] rounded bg-black px-4 py-2 text-sm font-medium text-white hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
+          disabled={!model || making}
+          onClick={() => {
+            if (!model) return;
+            setMaking(true);
+            void download(model).finally(() => setMaking(false));
+          }}
+        >
+          {making ? 'Making PDF…' : 'Download PDF'}
+        </button>
+      </div>
+
+      {range.state !== 'ready' && (
+        <p role="status" className="no-print mt-3 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {range.state === 'loading'
+            ? 'Loading this day’s reports…'
+            : range.state === 'offline'
+              ? 'You are offline — this day is not on this device yet. Showing what the device holds.'
+              : 'This day’s reports could not be loaded. Showing what the device holds.'}
+          {range.state === 'failed' && (
+            <button type="button" onClick={range.retry} className="ml-2 underline">
+              Try again
+            </button>
+          )}
+        </p>
+      )}
+
+      {!model ? (
+        <div className="mt-6 flex justify-center">
+          <Spinner label="Loading the day" />
+        </div>
+      ) : (
+        <DayPreview model={model} />
+      )}
+    </section>
+  );
+}
+
+function DayPreview({ model }: { model: DayModel }) {
+  return (
+    <>
+      <p className="mt-4 text-sm font-medium" aria-live="polite">
+        {model.counts.house_check} house check(s) · {model.counts.report} report(s) · {model.counts.call} call(s)
+      </p>
+      {model.entries.length === 0 ? (
+        <p className="mt-6 text-center text-gray-700">Nothing was logged on this day.</p>
+      ) : (
+        <ol
+          aria-label="Entries of the day"
+          className="mt-3 divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white"
+        >
+          {model.entries.map((entry) => (
+            <li key={`${entry.kind}:${entry.id}`} className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-3 p-3">
+              <time dateTime={entry.at.toISOString()} className="font-mono text-sm font-semibold">
+                {entry.time}
+              </time>
+              <div className="min-w-0">
+                <p className="flex flex-wrap items-center gap-2">
+                  <span className={`rounded px-2 py-0.5 text-xs font-semibold ${KIND_BADGE[entry.kind]}`}>
+                    {ENTRY_KIND_LABELS[entry.kind]}
+                  </span>
+                  <span className="font-medium break-words">{entry.home}</span>
+                </p>
+                <p className="mt-1 text-sm text-gray-700">
+                  {entry.officer}
+                  {entrySummary(entry) && ` · ${entrySummary(entry)}`}
+                </p>
+                {entry.kind !== 'call' && (
+                  <>
+                    <p className="mt-1 text-sm whitespace-pre-line break-words">{entry.narrative}</p>
+                    {entry.photos.length > 0 && (
+                      <p className="mt-1 text-xs text-gray-700">{entry.photos.length} photo(s)</p>
+                    )}
+                  </>
+                )}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+    </>
+  );
+}
+
+/**
+ * Makes the PDF and hands it to the browser as a download. The photos are
+ * loaded first (image cache, then the server with the file token; queued
+ * ones from the outbox); jsPDF itself loads only now, on the first download.
+ */
+function useDownload(): (model: DayModel) => Promise<void> {
+  const { db } = useSyncEngine();
+  const file = useFileToken();
+  const toast = useToast();
+  return async (model) => {
+    try {
+      const photos = new Map<string, PdfPhoto | null>();
+      const { drawDayReport, photoKey } = await import('./dayPdf.ts');
+      for (const entry of model.entries) {
+        if (entry.kind === 'call') continue;
+        for (const name of entry.photos) {
+          const blob = await reportPhotoThumb(db, entry.id, name, file.token);
+          photos.set(photoKey(entry.id, name), blob ? await toPdfPhoto(blob) : null);
+        }
+      }
+      const doc = drawDayReport(model, photos, new Date());
+      saveBlob(doc.output('blob'), dayReportFileName(model));
+    } catch (error) {
+      console.error('The daily activity report failed:', error);
+      toast({ title: 'Fail', description: 'The PDF could not be made.', variant: 'destructive' });
+    }
+  };
+}
+
+/** The largest a thumbnail is drawn from (the server's thumbs are 400×300; queued photos are whole pictures). */
+const MAX_SIDE = 400;
+
+/** Any picture the browser reads, as a JPEG the PDF can hold; null when it cannot be read. */
+async function toPdfPhoto(blob: Blob): Promise<PdfPhoto | null> {
+  try {
+    const bitmap = await createImageBitmap(blob);
+    const scale = Math.min(1, MAX_SIDE / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement('canvas');
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    const context = canvas.getContext('2d');
+    if (!context) return null;
+    // JPEG has no transparency: a white ground, as on paper.
+    context.fillStyle = '#fff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const jpeg = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, 'image/jpeg', 0.85));
+    if (!jpeg) return null;
+    return { data: new Uint8Array(await jpeg.arrayBuffer()), width: canvas.width, height: canvas.height };
+  } catch {
+    return null;
+  }
+}
+
+function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked after the click has started the download.
+  window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
+}

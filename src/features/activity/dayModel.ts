@@ -1,0 +1,198 @@
+/**
+ * The daily activity report's content (issue 16), pure: the day's house
+ * checks, reports and calls from the mirror's records, for one officer or
+ * all, in time order, with the words the preview and the PDF both print.
+ */
+import { endOfDay, format, startOfDay } from 'date-fns';
+import type { HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
+import type { CallRow, DayRecords } from '../../data/activity.ts';
+import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
+import { parsePbDate } from '../../domain/pbDate.ts';
+import { reportTypeLabel } from '../../domain/reportTypes.ts';
+
+export const DAY_REPORT_TITLE = 'Daily activity report';
+export const ALL_OFFICERS = 'All officers';
+export const NOT_AVAILABLE = 'N/A';
+
+export type EntryKind = 'house_check' | 'report' | 'call';
+
+export const ENTRY_KIND_LABELS: Readonly<Record<EntryKind, string>> = {
+  house_check: 'House check',
+  report: 'Report',
+  call: 'Call',
+};
+
+interface EntryBase {
+  id: string;
+  kind: EntryKind;
+  at: Date;
+  /** 'HH:mm', 24-hour as officers log times. */
+  time: string;
+  officer: string;
+  home: string;
+}
+
+export interface ReportEntry extends EntryBase {
+  kind: 'house_check' | 'report';
+  /** The report type's label ('House check', 'Loud noise'). */
+  type: string;
+  resident: string;
+  /** The card's choice: the AI-assisted narrative when there is one, else the original. */
+  narrative: string;
+  narrativeIsAi: boolean;
+  injury: boolean;
+  emsPbso: boolean;
+  /** File names as the mirror holds them ('pending-N' while queued). */
+  photos: string[];
+  /** Still in the outbox: the server has not confirmed it. */
+  pending: boolean;
+}
+
+export interface CallEntry extends EntryBase {
+  kind: 'call';
+  /** 'Answered', 'Voicemail', 'Busy', 'No answer', 'Failed', 'In progress', or the provider's status for older calls. */
+  outcome: string;
+  acknowledged: boolean;
+  number: string;
+  concerns: string[];
+}
+
+export type ActivityEntry = ReportEntry | CallEntry;
+
+export interface DayModel {
+  community: string;
+  day: Date;
+  /** The period covered: the whole day. */
+  from: Date;
+  to: Date;
+  /** 'Nov 24, 2026 00:00 – 23:59'. */
+  period: string;
+  officer: string;
+  entries: ActivityEntry[];
+  counts: Record<EntryKind, number>;
+}
+
+export function dayBounds(day: Date): { from: Date; to: Date } {
+  return { from: startOfDay(day), to: endOfDay(day) };
+}
+
+export function personName(person: Pick<UserRecord | ResidentRecord, 'first_name' | 'last_name'> | undefined): string {
+  const name = [person?.first_name, person?.last_name].filter(Boolean).join(' ').trim();
+  return name || NOT_AVAILABLE;
+}
+
+export function homeLine(house: Pick<HouseRecord, 'address' | 'apt'> | undefined): string {
+  if (!house?.address) return NOT_AVAILABLE;
+  return house.apt ? `${house.address}, ${house.apt}` : house.address;
+}
+
+const stripParagraph = (text: string) => text.replace(/^\s*<p>/i, '').replace(/<\/p>\s*$/i, '');
+
+/** How a call went, in words; the job's outcome fields are read defensively (older calls have none). */
+export function callOutcomeWords(call: Pick<CallRow, 'status' | 'outcome' | 'progress'>): string {
+  if (isCallOutcome(call.outcome)) return CALL_OUTCOME_LABELS[call.outcome];
+  if (call.progress === 'calling' || call.progress === 'waiting') return 'In progress';
+  const status = String(call.status ?? '').replace(/-/g, ' ');
+  return status ? status[0]!.toUpperCase() + status.slice(1) : NOT_AVAILABLE;
+}
+
+const KIND_ORDER: Record<EntryKind, number> = { house_check: 0, report: 1, call: 2 };
+
+/**
+ * The day's entries for `officerId` (null: all officers), oldest first
+ * (ties: house checks, reports, calls, then by id, so the order is stable).
+ * Records outside the day are left out even if handed in.
+ */
+export function buildDayModel(records: DayRecords, day: Date, officerId: string | null): DayModel {
+  const { from, to } = dayBounds(day);
+  const staff = new Map(records.staff.map((user) => [user.id, user]));
+  const inDay = (at: Date | null): at is Date => at !== null && at >= from && at <= to;
+  const byOfficer = (createdBy: string) => officerId === null || createdBy === officerId;
+  const entries: ActivityEntry[] = [];
+
+  for (const report of records.reports) {
+    const at = parsePbDate(report.incident_time);
+    if (!inDay(at) || !byOfficer(report.created_by)) continue;
+    const ai = stripParagraph(report.ai_generated_narative ?? '').trim();
+    const original = stripParagraph(report.narative ?? '').trim();
+    entries.push({
+      id: report.id,
+      kind: report.type === 'house_check' ? 'house_check' : 'report',
+      at,
+      time: format(at, 'HH:mm'),
+      officer: personName(staff.get(report.created_by)),
+      home: homeLine(records.houses.get(report.house)),
+      type: reportTypeLabel(report.type),
+      resident: records.residents.has(report.resident)
+        ? personName(records.residents.get(report.resident))
+        : NOT_AVAILABLE,
+      narrative: ai || original || NOT_AVAILABLE,
+      narrativeIsAi: ai !== '',
+      injury: report.injury === true,
+      emsPbso: report.ems_pbso === true,
+      photos: [...(report.photos ?? [])],
+      pending: report._pending === 1,
+    });
+  }
+
+  for (const call of records.calls) {
+    const at = parsePbDate(call.created);
+    if (!inDay(at) || !byOfficer(call.created_by)) continue;
+    entries.push({
+      id: call.id,
+      kind: 'call',
+      at,
+      time: format(at, 'HH:mm'),
+      officer: personName(staff.get(call.created_by)),
+      home: homeLine(records.houses.get(call.house)),
+      outcome: callOutcomeWords(call),
+      acknowledged: call.acknowledged === true,
+      number: call.to_number || NOT_AVAILABLE,
+      concerns: (call.concerns ?? []).map((id) => records.concerns.get(id)?.name).filter((n): n is string => !!n),
+    });
+  }
+
+  entries.sort(
+    (a, b) =>
+      a.at.getTime() - b.at.getTime() ||
+      KIND_ORDER[a.kind] - KIND_ORDER[b.kind] ||
+      (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  const counts: Record<EntryKind, number> = { house_check: 0, report: 0, call: 0 };
+  for (const entry of entries) counts[entry.kind]++;
+  return {
+    community: records.community?.name || NOT_AVAILABLE,
+    day: from,
+    from,
+    to,
+    period: `${format(from, 'MMM d, yyyy HH:mm')} – ${format(to, 'HH:mm')}`,
+    officer: officerId === null ? ALL_OFFICERS : personName(staff.get(officerId)),
+    entries,
+    counts,
+  };
+}
+
+/** The file's name: the community and the day ('activity-palm-grove-estates-2026-11-24.pdf'). */
+export function dayReportFileName(model: Pick<DayModel, 'community' | 'day'>): string {
+  const slug = model.community
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `activity-${slug || 'community'}-${format(model.day, 'yyyy-MM-dd')}.pdf`;
+}
+
+/** One line of an entry's details, for the preview and the PDF alike. */
+export function entrySummary(entry: ActivityEntry): string {
+  if (entry.kind === 'call') {
+    const parts = [entry.acknowledged ? `${entry.outcome}, acknowledged` : entry.outcome, entry.number];
+    if (entry.concerns.length > 0) parts.push(entry.concerns.join(', '));
+    return parts.join(' · ');
+  }
+  const parts = entry.kind === 'report' ? [entry.type] : [];
+  if (entry.resident !== NOT_AVAILABLE) parts.push(`Resident ${entry.resident}`);
+  if (entry.injury) parts.push('Injury');
+  if (entry.emsPbso) parts.push('EMS/PBSO');
+  if (entry.pending) parts.push('Not yet sent');
+  return parts.join(' · ');
+}

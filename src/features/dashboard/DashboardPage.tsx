@@ -1,0 +1,169 @@
+/**
+ * The manager's view (issue 16), for directors and managers: for a chosen
+ * period (this month at first) the reports by type and by week, house
+ * checks done against due, calls by outcome and the ten homes with the most
+ * reports: charts with their numbers beside them, all from the mirror (the
+ * period's records by index), so it works offline for what the device holds.
+ */
+import { endOfDay, format, startOfDay } from 'date-fns';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { useHouseCheckReports, usePeriodRecords } from '../../data/activity.ts';
+import { useSignedInStaff } from '../../data/auth.ts';
+import { useHouses, useReportRange } from '../../data/hooks.ts';
+import { currentMonthRange } from '../../domain/dateRange.ts';
+import { DateField } from '../../ui/DateField.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useNow } from '../../ui/useNow.ts';
+import { BarChartCard } from './BarChartCard.tsx';
+import { checksSince, dashboardFigures, type DashboardFigures } from './figures.ts';
+
+const DASHBOARD_TITLE = 'Dashboard';
+
+const COLORS = { primary: '#1f2937', done: '#059669', open: '#f59e0b', calls: '#0369a1' };
+
+export function DashboardPage() {
+  const type = useSignedInStaff()?.type;
+  if (type !== 'director' && type !== 'manager') {
+    return (
+      <section>
+        <h1 className="text-2xl font-semibold">{DASHBOARD_TITLE}</h1>
+        <p className="mt-4 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900" role="status">
+          The dashboard is for directors and managers.
+        </p>
+      </section>
+    );
+  }
+  return <Dashboard />;
+}
+
+function Dashboard() {
+  const [period, setPeriod] = useState(() => currentMonthRange());
+  const { from, to } = period;
+  const now = useNow();
+  const range = useReportRange(from, to);
+  const records = usePeriodRecords(from, to);
+  const houses = useHouses('');
+  const homes = useMemo(() => houses?.map(({ house }) => house), [houses]);
+  const since = useMemo(() => (homes ? checksSince(homes, from, to) : from), [homes, from, to]);
+  const checkReports = useHouseCheckReports(since, to);
+  const figures = useMemo(
+    () =>
+      records && homes && checkReports
+        ? dashboardFigures({ from, to, now, reports: records.reports, calls: records.calls, homes, checkReports })
+        : undefined,
+    [records, homes, checkReports, from, to, now],
+  );
+
+  return (
+    <section>
+      <p className="text-sm">
+        <Link to="/reports" className="text-gray-700 underline hover:text-black">
+          ← Reports
+        </Link>
+      </p>
+      <h1 className="mt-1 text-2xl font-semibold">{DASHBOARD_TITLE}</h1>
+      <p className="mt-1 text-sm text-gray-700">
+        {format(from, 'MMM d, yyyy')} – {format(to, 'MMM d, yyyy')}
+      </p>
+
+      <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-lg">
+        <DateField
+          label="From date"
+          value={from}
+          yearsBack={5}
+          onChange={(day) => day && setPeriod({ from: startOfDay(day), to: day > to ? endOfDay(day) : to })}
+        />
+        <DateField
+          label="To date"
+          value={to}
+          yearsBack={5}
+          isDayDisabled={(day) => day < from}
+          onChange={(day) => day && setPeriod({ from, to: endOfDay(day) })}
+        />
+      </div>
+
+      {range.state !== 'ready' && (
+        <p role="status" className="mt-3 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
+          {range.state === 'loading'
+            ? 'Loading the reports of this period…'
+            : range.state === 'offline'
+              ? 'You are offline — part of this period is not on this device. The figures count what the device holds.'
+              : 'Part of this period could not be loaded. The figures count what the device holds.'}
+          {range.state === 'failed' && (
+            <button type="button" onClick={range.retry} className="ml-2 underline">
+              Try again
+            </button>
+          )}
+        </p>
+      )}
+
+      {figures ? (
+        <Figures figures={figures} />
+      ) : (
+        <div className="mt-6 flex justify-center">
+          <Spinner label="Loading the figures" />
+        </div>
+      )}
+    </section>
+  );
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);
+
+function Figures({ figures }: { figures: DashboardFigures }) {
+  const types = figures.byType.filter((row) => row.count > 0);
+  const checks = figures.houseChecks;
+  return (
+    <div className="mt-4 grid gap-4 xl:grid-cols-2">
+      <BarChartCard
+        title="Reports by type"
+        summary={`${figures.total} report(s)`}
+        labels={types.map((row) => row.label)}
+        series={[{ label: 'Reports', color: COLORS.primary, values: types.map((row) => row.count) }]}
+        horizontal
+        rowHeading="Type"
+        emptyText="No reports in this period."
+      />
+      <BarChartCard
+        title="Reports by week"
+        summary="Weeks start on Monday."
+        labels={figures.byWeek.map((week) => week.label)}
+        series={[{ label: 'Reports', color: COLORS.primary, values: figures.byWeek.map((week) => week.count) }]}
+        rowHeading="Week"
+        emptyText="No reports in this period."
+      />
+      <BarChartCard
+        title="House checks done against due"
+        summary={`${checks.done} of ${checks.due} due check(s) done (${percent(checks.done, checks.due)})`}
+        labels={checks.days.map((day) => format(day.day, 'MMM d'))}
+        series={[
+          { label: 'Done', color: COLORS.done, values: checks.days.map((day) => day.done) },
+          { label: 'Not done', color: COLORS.open, values: checks.days.map((day) => day.due - day.done) },
+        ]}
+        stacked
+        rowHeading="Day"
+        extra={{ heading: 'Due', values: checks.days.map((day) => String(day.due)) }}
+        emptyText="No house checks were due in this period."
+      />
+      <BarChartCard
+        title="Calls by outcome"
+        summary={`${figures.callTotal} call(s)`}
+        labels={figures.calls.map((row) => row.label)}
+        series={[{ label: 'Calls', color: COLORS.calls, values: figures.calls.map((row) => row.count) }]}
+        horizontal
+        rowHeading="Outcome"
+        emptyText="No calls in this period."
+      />
+      <BarChartCard
+        title="Homes with the most reports"
+        summary="The ten homes with the most reports in this period."
+        labels={figures.topHomes.map((home) => home.label)}
+        series={[{ label: 'Reports', color: COLORS.primary, values: figures.topHomes.map((home) => home.count) }]}
+        horizontal
+        rowHeading="Home"
+        emptyText="No reports name a home in this period."
+      />
+    </div>
+  );
+}

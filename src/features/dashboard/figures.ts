@@ -1,0 +1,203 @@
+/**
+ * The manager's view's figures (issue 16), pure: reports by type and by
+ * week, house checks done against due (spec §4's rule per day,
+ * domain/houseCheckDays.ts), calls by outcome, and the homes with the most
+ * reports, from the mirror's records of the period.
+ */
+import { addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'date-fns';
+import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
+import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../domain/callOutcome.ts';
+import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
+import { parsePbDate } from '../../domain/pbDate.ts';
+import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
+
+export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house'>;
+export type PeriodCall = Pick<CallRecord, 'id' | 'created' | 'outcome' | 'progress'>;
+
+export interface Count<K extends string = string> {
+  key: K;
+  label: string;
+  count: number;
+}
+
+const inPeriod = (value: string, from: Date, to: Date) => {
+  const at = parsePbDate(value);
+  return at !== null && at >= from && at <= to;
+};
+
+/** Every report type with its count (spec §3's order), then any unknown type found; most first, ties in that order. */
+export function reportsByType(reports: readonly PeriodReport[]): Count[] {
+  const counts = new Map<string, number>(REPORT_TYPES.map((t) => [t.value, 0]));
+  for (const report of reports) counts.set(report.type, (counts.get(report.type) ?? 0) + 1);
+  return [...counts]
+    .map(([key, count]) => ({ key, label: reportTypeLabel(key), count }))
+    .sort((a, b) => b.count - a.count);
+}
+
+/** Weeks start on Monday: a patrol week and a pay week alike. */
+const WEEK = { weekStartsOn: 1 } as const;
+
+export interface WeekCount extends Count {
+  /** 00:00 of the week's first day inside the period. */
+  from: Date;
+  to: Date;
+}
+
+/** The period cut into weeks (the first and last clipped to it), each with its reports. */
+export function reportsByWeek(reports: readonly PeriodReport[], from: Date, to: Date): WeekCount[] {
+  const weeks: WeekCount[] = [];
+  for (let start = startOfWeek(from, WEEK); start <= to; start = addWeeks(start, 1)) {
+    const weekFrom = max([start, startOfDay(from)]);
+    const weekTo = min([endOfDay(addWeeks(start, 1).getTime() - 1), to]);
+    const label =
+      format(weekFrom, 'MMM d') === format(weekTo, 'MMM d')
+        ? format(weekFrom, 'MMM d')
+        : `${format(weekFrom, 'MMM d')}–${format(weekTo, weekFrom.getMonth() === weekTo.getMonth() ? 'd' : 'MMM d')}`;
+    weeks.push({ key: format(weekFrom, 'yyyy-MM-dd'), label, from: weekFrom, to: weekTo, count: 0 });
+  }
+  for (const report of reports) {
+    const at = parsePbDate(report.incident_time);
+    const week = at && weeks.find((w) => at >= w.from && at <= w.to);
+    if (week) week.count++;
+  }
+  return weeks;
+}
+
+export type CallOutcomeKey = CallOutcome | 'in_progress' | 'unknown';
+
+/** The five outcomes of issue 14, then calls still running and calls without an outcome (placed before outcomes existed). */
+export function callsByOutcome(calls: readonly PeriodCall[]): Count<CallOutcomeKey>[] {
+  const rows: Count<CallOutcomeKey>[] = [
+    ...(Object.keys(CALL_OUTCOME_LABELS) as CallOutcome[]).map((key) => ({
+      key,
+      label: CALL_OUTCOME_LABELS[key],
+      count: 0,
+    })),
+    { key: 'in_progress', label: 'In progress', count: 0 },
+    { key: 'unknown', label: 'No outcome', count: 0 },
+  ];
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  for (const call of calls) {
+    const key: CallOutcomeKey = isCallOutcome(call.outcome)
+      ? call.outcome
+      : call.progress === 'calling' || call.progress === 'waiting'
+        ? 'in_progress'
+        : 'unknown';
+    byKey.get(key)!.count++;
+  }
+  // The two extra rows only when they hold calls: most periods have none.
+  return rows.filter((row) => row.count > 0 || isCallOutcome(row.key));
+}
+
+export interface HomeCount extends Count {
+  /** The home's id (key) and its address line (label). */
+  houseId: string;
+}
+
+/** The `limit` homes with the most reports (most first; ties by address), reports without a home left out. */
+export function topHomes(
+  reports: readonly PeriodReport[],
+  houses: ReadonlyMap<string, Pick<HouseRecord, 'address' | 'apt'>>,
+  limit = 10,
+): HomeCount[] {
+  const counts = new Map<string, number>();
+  for (const report of reports) if (report.house) counts.set(report.house, (counts.get(report.house) ?? 0) + 1);
+  return [...counts]
+    .map(([houseId, count]) => {
+      const house = houses.get(houseId);
+      const label = house?.address ? (house.apt ? `${house.address}, ${house.apt}` : house.address) : 'Unknown home';
+      return { key: houseId, houseId, label, count };
+    })
+    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, undefined, { numeric: true }))
+    .slice(0, limit);
+}
+
+export interface HouseCheckFigures {
+  days: HouseCheckDay[];
+  due: number;
+  done: number;
+}
+
+/**
+ * House checks done against due, per day of the period up to `now` (days to
+ * come are not due yet). `checkReports` are the house-check reports from
+ * the earliest window start (checksSince) to the period's end.
+ */
+export function houseCheckFigures(
+  homes: readonly HouseCheckHome[],
+  checkReports: readonly PeriodReport[],
+  from: Date,
+  to: Date,
+  now: Date,
+): HouseCheckFigures {
+  const checks = new Map<string, Date[]>();
+  for (const report of checkReports) {
+    const at = parsePbDate(report.incident_time);
+    if (report.type !== 'house_check' || !report.house || !at) continue;
+    const list = checks.get(report.house) ?? [];
+    list.push(at);
+    checks.set(report.house, list);
+  }
+  const last = min([to, endOfDay(now)]);
+  const days = last < from ? [] : houseChecksByDay(homes, checks, from, last);
+  return {
+    days,
+    due: days.reduce((sum, day) => sum + day.due, 0),
+    done: days.reduce((sum, day) => sum + day.done, 0),
+  };
+}
+
+/**
+ * From when the house-check reports matter: the earliest start of a window
+ * of the homes that overlaps the period (a check earlier in the window ends
+ * what is due), never after the period's start.
+ */
+export function checksSince(homes: readonly HouseCheckHome[], from: Date, to: Date): Date {
+  let since = from;
+  for (const home of homes) {
+    if (!home.house_check) continue;
+    const start = parsePbDate(home.house_check_start_date);
+    const end = parsePbDate(home.house_check_end_date);
+    if (!start || !end || endOfDay(end) < from || startOfDay(start) > to) continue;
+    if (startOfDay(start) < since) since = startOfDay(start);
+  }
+  return since;
+}
+
+export interface DashboardFigures {
+  total: number;
+  byType: Count[];
+  byWeek: WeekCount[];
+  houseChecks: HouseCheckFigures;
+  calls: Count<CallOutcomeKey>[];
+  callTotal: number;
+  topHomes: HomeCount[];
+}
+
+export interface DashboardInput {
+  from: Date;
+  to: Date;
+  now: Date;
+  reports: readonly PeriodReport[];
+  calls: readonly PeriodCall[];
+  homes: readonly (HouseCheckHome & Pick<HouseRecord, 'address' | 'apt'>)[];
+  /** House-check reports since checksSince(homes, from, to). */
+  checkReports: readonly PeriodReport[];
+}
+
+/** Every figure of the view; records outside [from, to] are left out even if handed in. */
+export function dashboardFigures(input: DashboardInput): DashboardFigures {
+  const { from, to, now } = input;
+  const reports = input.reports.filter((r) => inPeriod(r.incident_time, from, to));
+  const calls = input.calls.filter((c) => inPeriod(c.created, from, to));
+  const houses = new Map(input.homes.map((home) => [home.id, home]));
+  return {
+    total: reports.length,
+    byType: reportsByType(reports),
+    byWeek: reportsByWeek(reports, from, to),
+    houseChecks: houseCheckFigures(input.homes, input.checkReports, from, to, now),
+    calls: callsByOutcome(calls),
+    callTotal: calls.length,
+    topHomes: topHomes(reports, houses),
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * The daily activity report's model (issue 16): the day's house checks,
+ * reports and calls from the mirror, one officer or all, in time order;
+ * the mirror's query by index; and the PDF's text, read back with pdfjs.
+ */
+import 'fake-indexeddb/auto';
+import { addDays } from 'date-fns';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ReportRecord, UserRecord } from '../../src/api/records.ts';
+import { queryDayRecords, queryPeriodRecords, type CallRow, type DayRecords } from '../../src/data/activity.ts';
+import { closeUserDatabase, userDatabase } from '../../src/data/db.ts';
+import { pbDate } from '../../src/domain/pbDate.ts';
+import {
+  ALL_OFFICERS,
+  buildDayModel,
+  callOutcomeWords,
+  dayReportFileName,
+  entrySummary,
+} from '../../src/features/activity/dayModel.ts';
+import { drawDayReport, photoKey } from '../../src/features/activity/dayPdf.ts';
+import { pdfText } from '../support/pdfText.ts';
+import { houseRecord, STAMP } from '../support/records.ts';
+
+const DAY = new Date(2026, 10, 24);
+const at = (hour: number, minute = 0, day = DAY) =>
+  pbDate(new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour, minute));
+
+function report(id: string, overrides: Partial<ReportRecord> = {}): ReportRecord {
+  return {
+    id,
+    created: STAMP,
+    updated: STAMP,
+    narative: `Narrative of ${id}`,
+    ai_generated_narative: '',
+    type: 'loud_noise',
+    weather: 'clear',
+    incident_time: at(10),
+    phone_number: '',
+    injury: false,
+    ems_pbso: false,
+    photos: [],
+    community: 'c1',
+    house: 'h1',
+    resident: '',
+    created_by: 'u1',
+    ...overrides,
+  };
+}
+
+function call(id: string, overrides: Partial<CallRow> = {}): CallRow {
+  return {
+    id,
+    created: at(11),
+    updated: at(11),
+    house: 'h2',
+    community: 'c1',
+    concerns: ['k1'],
+    to_number: '+15615550101',
+    script: 'Hello.',
+    status: 'completed',
+    provider_call_id: 'CA1',
+    error: '',
+    created_by: 'u2',
+    ...overrides,
+  };
+}
+
+const user = (id: string, first: string, last: string) => ({ id, first_name: first, last_name: last }) as UserRecord;
+
+function records(overrides: Partial<DayRecords> = {}): DayRecords {
+  return {
+    community: { id: 'c1', created: STAMP, updated: STAMP, name: 'Palm Grove Estates', address: '1 Blvd' },
+    reports: [],
+    calls: [],
+    houses: new Map([
+      ['h1', houseRecord({ id: 'h1', address: '12 Egret Way' })],
+      ['h2', houseRecord({ id: 'h2', address: '4 Heron Cove Ln', apt: 'Unit 2' })],
+    ]),
+    residents: new Map([
+      [
+        'r1',
+        { id: 'r1', created: STAMP, updated: STAMP, first_name: 'Ana', last_name: 'Diaz', owner: true, house: 'h1' },
+      ],
+    ]),
+    concerns: new Map([
+      [
+        'k1',
+        {
+          id: 'k1',
+          created: STAMP,
+          updated: STAMP,
+          name: 'Open garage',
+          hint: '',
+          say: '',
+          added_by: '',
+          community: 'c1',
+        },
+      ],
+    ]),
+    staff: [user('u1', 'Sam', 'Reyes'), user('u2', 'Kim', 'Lee')],
+    ...overrides,
+  };
+}
+
+describe('the day model', () => {
+  it('orders house checks, reports and calls of the day by time, with their words', () => {
+    const model = buildDayModel(
+      records({
+        reports: [
+          report('late', { incident_time: at(22, 15), type: 'vehicle_tailgaite', resident: 'r1', injury: true }),
+          report('check', { incident_time: at(6, 5), type: 'house_check', house: 'h2' }),
+          report('ai', { incident_time: at(9), ai_generated_narative: '<p>Cleaned up.</p>', photos: ['a.jpg'] }),
+        ],
+        calls: [call('call1', { created: at(9, 30), outcome: 'answered', acknowledged: true, progress: 'done' })],
+      }),
+      DAY,
+      null,
+    );
+    expect(model.entries.map((e) => [e.time, e.kind, e.id])).toEqual([
+      ['06:05', 'house_check', 'check'],
+      ['09:00', 'report', 'ai'],
+      ['09:30', 'call', 'call1'],
+      ['22:15', 'report', 'late'],
+    ]);
+    expect(model.counts).toEqual({ house_check: 1, report: 2, call: 1 });
+    expect(model.community).toBe('Palm Grove Estates');
+    expect(model.officer).toBe(ALL_OFFICERS);
+    expect(model.period).toBe('Nov 24, 2026 00:00 – 23:59');
+    const [check, ai, placed, late] = model.entries;
+    expect(check).toMatchObject({ home: '4 Heron Cove Ln, Unit 2', officer: 'Sam Reyes', type: 'House check' });
+    expect(ai).toMatchObject({ narrative: 'Cleaned up.', narrativeIsAi: true, photos: ['a.jpg'] });
+    expect(late).toMatchObject({ narrative: 'Narrative of late', narrativeIsAi: false, resident: 'Ana Diaz' });
+    expect(entrySummary(late!)).toBe('Vehicle tailgate · Resident Ana Diaz · Injury');
+    expect(placed).toMatchObject({ outcome: 'Answered', acknowledged: true, officer: 'Kim Lee' });
+    expect(entrySummary(placed!)).toBe('Answered, acknowledged · +15615550101 · Open garage');
+  });
+
+  it("leaves out other days' records, and the other officers' when one is chosen", () => {
+    const input = records({
+      reports: [
+        report('yesterday', { incident_time: at(23, 59, addDays(DAY, -1)) }),
+        report('mine', { incident_time: at(0, 0) }),
+        report('theirs', { incident_time: at(12), created_by: 'u2' }),
+        report('tomorrow', { incident_time: at(0, 0, addDays(DAY, 1)) }),
+      ],
+      calls: [call('their-call'), call('my-call', { created_by: 'u1', created: at(23, 59) })],
+    });
+    expect(buildDayModel(input, DAY, null).entries.map((e) => e.id)).toEqual([
+      'mine',
+      'their-call',
+      'theirs',
+      'my-call',
+    ]);
+    const mine = buildDayModel(input, DAY, 'u1');
+    expect(mine.entries.map((e) => e.id)).toEqual(['mine', 'my-call']);
+    expect(mine.officer).toBe('Sam Reyes');
+    expect(mine.counts).toEqual({ house_check: 0, report: 1, call: 1 });
+  });
+
+  it('reads call outcomes defensively: the job outcome, in progress, or the older status', () => {
+    expect(callOutcomeWords({ status: 'completed', outcome: 'no_answer', progress: 'done' })).toBe('No answer');
+    expect(callOutcomeWords({ status: 'ringing', outcome: '', progress: 'waiting' })).toBe('In progress');
+    expect(callOutcomeWords({ status: 'no-answer' })).toBe('No answer');
+    expect(callOutcomeWords({ status: 'completed', outcome: 'exploded' as 'failed' })).toBe('Completed');
+  });
+
+  it('names the file after the community and the day', () => {
+    expect(dayReportFileName({ community: 'Palm Grove Estates', day: DAY })).toBe(
+      'activity-palm-grove-estates-2026-11-24.pdf',
+    );
+    expect(dayReportFileName({ community: 'Café & Co.', day: DAY })).toBe('activity-cafe-co-2026-11-24.pdf');
+  });
+});
+
+describe("the mirror's query", () => {
+  const userId = 'activityunit01';
+  afterEach(async () => {
+    await userDatabase(userId).delete();
+    closeUserDatabase(userId);
+  });
+
+  it("reads the day's reports by incident time and calls by creation, with the homes, residents and concerns they name", async () => {
+    const db = userDatabase(userId);
+    await db.communities.put(records().community!);
+    await db.houses.bulkPut([...records().houses.values(), houseRecord({ id: 'h9', address: 'Elsewhere' })]);
+    await db.residents.bulkPut([...records().residents.values()]);
+    await db.concerns.bulkPut([...records().concerns.values()]);
+    await db.users.bulkPut(records().staff);
+    await db.reports.bulkPut([
+      report('in', { resident: 'r1' }),
+      report('before', { incident_time: at(23, 59, addDays(DAY, -1)), house: 'h9' }),
+      report('after', { incident_time: at(0, 0, addDays(DAY, 1)), house: 'h9' }),
+    ]);
+    await db.calls.bulkPut([call('c-in'), call('c-out', { created: at(8, 0, addDays(DAY, -2)) })]);
+    const day = await queryDayRecords(db, 'c1', new Date(2026, 10, 24), new Date(2026, 10, 24, 23, 59, 59, 999));
+    expect(day.reports.map((r) => r.id)).toEqual(['in']);
+    expect(day.calls.map((c) => c.id)).toEqual(['c-in']);
+    expect([...day.houses.keys()].sort()).toEqual(['h1', 'h2']);
+    expect([...day.residents.keys()]).toEqual(['r1']);
+    expect([...day.concerns.keys()]).toEqual(['k1']);
+    expect(day.community?.name).toBe('Palm Grove Estates');
+    const model = buildDayModel(day, DAY, null);
+    expect(model.entries.map((e) => e.id)).toEqual(['in', 'c-in']);
+
+    const month = await queryPeriodRecords(db, new Date(2026, 10, 1), new Date(2026, 10, 30, 23, 59, 59, 999));
+    expect(month.reports.map((r) => r.id).sort()).toEqual(['after', 'before', 'in']);
+    expect(month.calls.map((c) => c.id).sort()).toEqual(['c-in', 'c-out']);
+  });
+});
+
+describe('the PDF', () => {
+  it('prints the header, every entry and the narratives, and says which photos are not available offline', async () => {
+    const model = buildDayModel(
+      records({
+        reports: [
+          report('check', {
+            incident_time: at(6, 5),
+            type: 'house_check',
+            house: 'h2',
+            narative: 'All quiet at the door.',
+          }),
+          report('noise', { incident_time: at(21), photos: ['a.jpg', 'b.jpg'], narative: 'Music turned down.' }),
+        ],
+        calls: [call('call1', { created: at(9, 30), outcome: 'voicemail', progress: 'done' })],
+      }),
+      DAY,
+      null,
+    );
+    // One tiny JPEG for the first photo; the second is not on the device.
+    const jpeg = Uint8Array.from(
+      Buffer.from(
+        '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=',
+        'base64',
+      ),
+    );
+    const photos = new Map([[photoKey('noise', 'a.jpg'), { data: jpeg, width: 1, height: 1 }]]);
+    const text = await pdfText(drawDayReport(model, photos, new Date(2026, 10, 25, 7, 0)).output('arraybuffer'));
+    for (const words of [
+      'Daily activity report',
+      'Palm Grove Estates',
+      'Nov 24, 2026 00:00 – 23:59',
+      'Officer: All officers',
+      '1 house check(s) · 1 report(s) · 1 call(s)',
+      '4 Heron Cove Ln, Unit 2',
+      'All quiet at the door.',
+      'Music turned down.',
+      'Voicemail',
+      'Photo 2 is not available offline.',
+      'Page 1 of 1',
+    ])
+      expect(text).toContain(words);
+    expect(text.indexOf('06:05')).toBeLessThan(text.indexOf('09:30'));
+    expect(text.indexOf('09:30')).toBeLessThan(text.indexOf('21:00'));
+  });
+
+  it('says when nothing was logged', async () => {
+    const text = await pdfText(
+      drawDayReport(buildDayModel(records(), DAY, 'u1'), new Map(), DAY).output('arraybuffer'),
+    );
+    expect(text).toContain('Nothing was logged on this day.');
+    expect(text).toContain('Officer: Sam Reyes');
+  });
+});
