@@ -1,4 +1,5 @@
 import type { CallOutcome } from '../domain/callOutcome.ts';
+import type { ReportPosition } from '../domain/whereAndWhen.ts';
 
 /**
  * Record shapes as the server stores them (field names keep the spec's
@@ -89,6 +90,10 @@ export interface ReportRecord extends BaseRecord {
   house: string;
   resident: string;
   created_by: string;
+  /** Issue 16: the device's position when the officer allowed it; null (or missing, on older reports) when none. */
+  position?: ReportPosition | null;
+  /** Issue 16: when the report was made on the device ('' on older reports); `created` is when the server received it. */
+  logged_at?: string;
 }
 
 export type CallStatus =

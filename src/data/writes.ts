@@ -8,6 +8,7 @@
 import type { HouseRecord, PhoneRecord, ResidentRecord } from '../api/records.ts';
 import { houseCheckNarrative } from '../domain/houseCheck.ts';
 import { DEFAULT_WEATHER } from '../domain/reportTypes.ts';
+import type { ReportPosition } from '../domain/whereAndWhen.ts';
 import type { OutboxOperation, ScmsDatabase } from './db.ts';
 import { newRecordId } from './ids.ts';
 import { enqueue } from './outbox.ts';
@@ -30,9 +31,12 @@ export interface NewReport {
   injury?: boolean;
   emsPbso?: boolean;
   photos?: Blob[];
+  /** The device's position (issue 16); null or left out when there is none. */
+  position?: ReportPosition | null;
 }
 
-function reportOperation(user: SignedInUser, report: NewReport): OutboxOperation {
+/** `loggedAt`: the device time of the outbox entry, kept on the report beside the server's `created` (issue 16). */
+function reportOperation(user: SignedInUser, report: NewReport, loggedAt: Date): OutboxOperation {
   return {
     action: 'create',
     collection: 'reports',
@@ -51,6 +55,8 @@ function reportOperation(user: SignedInUser, report: NewReport): OutboxOperation
       resident: report.residentId ?? '',
       // The creator is always the signed-in user (the server enforces it too).
       created_by: user.id,
+      position: report.position ?? null,
+      logged_at: pbDate(loggedAt),
     },
     files: report.photos && report.photos.length > 0 ? { photos: report.photos } : undefined,
   };
@@ -62,9 +68,10 @@ export async function queueReport(
   user: SignedInUser,
   report: NewReport,
   label = 'Report',
+  now: Date = new Date(),
 ): Promise<string> {
-  const op = reportOperation(user, report);
-  await enqueue(db, { userId: user.id, label, ops: [op] });
+  const op = reportOperation(user, report, now);
+  await enqueue(db, { userId: user.id, label, ops: [op] }, now);
   return op.id;
 }
 
@@ -82,18 +89,23 @@ export async function queueHouseCheck(
   db: ScmsDatabase,
   user: SignedInUser,
   house: Pick<HouseRecord, 'id' | 'address'>,
-  answer: { everythingOk: boolean; remark?: string },
+  answer: { everythingOk: boolean; remark?: string; position?: ReportPosition | null },
   now: Date = new Date(),
 ): Promise<string> {
   const resident = await firstResident(db, house.id);
-  const report = reportOperation(user, {
-    type: 'house_check',
-    weather: DEFAULT_WEATHER,
-    incidentTime: now,
-    narative: houseCheckNarrative(answer.everythingOk, answer.remark),
-    houseId: house.id,
-    residentId: resident?.id ?? '',
-  });
+  const report = reportOperation(
+    user,
+    {
+      type: 'house_check',
+      weather: DEFAULT_WEATHER,
+      incidentTime: now,
+      narative: houseCheckNarrative(answer.everythingOk, answer.remark),
+      houseId: house.id,
+      residentId: resident?.id ?? '',
+      position: answer.position,
+    },
+    now,
+  );
   const houseUpdate: OutboxOperation = {
     action: 'update',
     collection: 'houses',
@@ -108,7 +120,7 @@ export interface HomeForm {
   house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
   /** With `id`: a saved one to update; without: a new one. */
   residents?: Array<Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'> & { id?: string }>;
-  phones?: Array<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type'> & { id?: string }>;
+  phones?: Array<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type' | 'do_not_call'> & { id?: string }>;
   /** Saved residents and phones of the home the user removed. */
   removed?: { residents?: readonly string[]; phones?: readonly string[] };
   image?: Blob;

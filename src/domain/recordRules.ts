@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
+import { isLoggedAtAllowed, positionSchema } from './whereAndWhen.ts';
 import {
   concernSchema,
   emailSchema,
@@ -28,9 +29,11 @@ import {
 
 /**
  * How a field travels: its JSON type, and how form-data strings map onto it.
- * A secret (a password) is text that is never read back from a record.
+ * A secret (a password) is text that is never read back from a record. An
+ * object (a JSON field: a report's position) is an object or null, in
+ * form-data its JSON text.
  */
-export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret';
+export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret' | 'object';
 
 export interface FieldError {
   code: string;
@@ -86,6 +89,12 @@ const incidentTime = wireDate
     const date = parseWireDate(value);
     return !date || isIncidentTimeAllowed(date);
   }, 'Incident time must not be in the future');
+
+/** When the device made the report (issue 16): optional (older app versions send none), never made up in the future. */
+const loggedAt = wireDate.refine((value) => {
+  const date = value === '' ? null : parseWireDate(value);
+  return !date || isLoggedAtAllowed(date);
+}, 'Logged time must not be in the future');
 
 // ---- the collections ----------------------------------------------------------
 interface CollectionRules {
@@ -198,6 +207,8 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       house: 'ref',
       resident: 'ref',
       created_by: 'ref',
+      position: 'object',
+      logged_at: 'date',
     },
     fields: {
       narative: reportSchema.shape.narative,
@@ -212,6 +223,8 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       house: reportSchema.shape.house,
       resident: reportSchema.shape.resident,
       created_by: relation,
+      position: positionSchema,
+      logged_at: loggedAt,
     },
   },
   users: {
@@ -258,6 +271,7 @@ const TYPE_MESSAGES: Record<FieldKind, string> = {
   ref: 'Must be an id given as text',
   file: 'Must be a file',
   secret: 'Must be text',
+  object: 'Must be an object or null',
 };
 
 function typeError(kind: FieldKind): FieldError {
@@ -277,11 +291,26 @@ function typed(kind: FieldKind, value: unknown, form: boolean): unknown {
     // Form-data has only strings; a repeated name is a list, which no single field takes.
     if (typeof value !== 'string') return undefined;
     if (kind === 'bool') return value === 'true' ? true : value === 'false' ? false : undefined;
+    // PocketBase reads a JSON field's form value as JSON text.
+    if (kind === 'object') return jsonObject(value);
     return value;
   }
+  if (kind === 'object') return value === null || isPlainObject(value) ? value : undefined;
   if (value === null && (kind === 'date' || kind === 'ref')) return '';
   if (kind === 'bool') return typeof value === 'boolean' ? value : undefined;
   return typeof value === 'string' ? value : undefined;
+}
+
+const isPlainObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A form value of an object field: JSON text of an object (or null); undefined for anything else. */
+function jsonObject(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value === null || isPlainObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function firstIssue(result: z.ZodSafeParseResult<unknown>): FieldError | null {
@@ -351,7 +380,13 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
   const base: Record<string, unknown> = {};
   for (const [field, kind] of Object.entries(rules.kinds)) {
     if (kind === 'file' || kind === 'secret' || field === 'id') continue;
-    base[field] = options.create ? (kind === 'bool' ? false : '') : options.existing?.[field];
+    base[field] = options.create
+      ? kind === 'bool'
+        ? false
+        : kind === 'object'
+          ? null
+          : ''
+      : options.existing?.[field];
     if (!options.create || field in sent || (collection === 'houses' && field === 'state')) continue;
     const error = rules.fields[field] ? firstIssue(rules.fields[field].safeParse(base[field])) : null;
     if (error) errors[field] = error;

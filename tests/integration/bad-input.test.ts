@@ -146,6 +146,7 @@ const WRONG_TYPES: Record<FieldKind, unknown[]> = {
   date: [20261201, true, ['2026-12-01 00:00:00.000Z'], { date: '2026-12-01' }],
   ref: [123, true, ['abcdefghijklmno', 'abcdefghijklmn1'], { id: 'x' }],
   file: [[1, 2], [{ name: 'x.png' }]],
+  object: ['26.7,-80.1', 123, true, [26.7, -80.1]],
 };
 
 const shown = (value: unknown) =>

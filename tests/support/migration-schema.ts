@@ -109,6 +109,16 @@ export function loadSchema(): Map<string, CollectionDefinition> {
         super(o, 'bool');
       }
     },
+    DateField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'date');
+      }
+    },
+    JSONField: class extends FieldStandIn {
+      constructor(o: FieldDefinition) {
+        super(o, 'json');
+      }
+    },
   };
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith('.js'))

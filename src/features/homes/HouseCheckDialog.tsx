@@ -9,6 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import type { HouseRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useReportPosition } from '../../data/devicePosition.ts';
 import { queueHouseCheck } from '../../data/writes.ts';
 import { houseCheckSchema, type HouseCheckValues } from '../../domain/schemas.ts';
 import { FieldError, TextArea } from '../../ui/Field.tsx';
@@ -45,6 +46,8 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
   const user = useSignedInUser();
   const online = useOnline();
   const toast = useToast();
+  // Where the check was made (issue 16): looked for while the officer answers.
+  const position = useReportPosition();
   const { register, control, handleSubmit, formState } = useForm<HouseCheckValues>({
     resolver: zodResolver(houseCheckSchema),
     defaultValues: { remark: '' },
@@ -55,7 +58,11 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
   const submit = handleSubmit(async (values) => {
     try {
       if (!user) throw new Error('Not signed in');
-      await queueHouseCheck(db, user, house, { everythingOk: values.everything_ok === 'yes', remark: values.remark });
+      await queueHouseCheck(db, user, house, {
+        everythingOk: values.everything_ok === 'yes',
+        remark: values.remark,
+        position: await position(),
+      });
       toast({ title: 'Success', description: online ? HOUSE_CHECK_SAVED : HOUSE_CHECK_SAVED_OFFLINE });
       onClose();
     } catch (error) {

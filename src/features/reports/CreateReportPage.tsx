@@ -13,6 +13,7 @@ import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInUser } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useReportPosition } from '../../data/devicePosition.ts';
 import { useOnline, useOnlineActions } from '../../data/hooks.ts';
 import type { AiSource } from '../../data/onlineActions.ts';
 import { firstResident, queueReport } from '../../data/writes.ts';
@@ -47,6 +48,8 @@ export function CreateReportPage() {
   const { requestAiAssist } = useOnlineActions();
   const navigate = useNavigate();
   const toast = useToast();
+  // Where the report was made (issue 16): looked for while the officer writes it.
+  const position = useReportPosition();
   // The form opens at its heading, not where the list it came from was scrolled.
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
@@ -107,6 +110,7 @@ export function CreateReportPage() {
         values,
         { residentId: resident?.id ?? '', phoneNumber },
         photos.map((p) => p.file),
+        await position(),
       );
       await queueReport(db, user, report);
       reset(reportFormDefaults());

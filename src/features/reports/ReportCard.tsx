@@ -1,14 +1,17 @@
 /**
  * One report of the list (spec §2): the incident's facts, the narrative
- * with its Original / Ai assist selector, the photos, when it was written,
- * and a "Not yet sent" marker while it waits in the outbox.
+ * with its Original / Ai assist selector, the photos, when it was written
+ * (and when it reached the server, when that was later: issue 16), where
+ * it was made, and a "Not yet sent" marker while it waits in the outbox.
  *
  * The narrative version a user picks is kept by the list, not the card: a
  * virtualised card is unmounted when it scrolls away, and the printed copy
  * of a card is another instance; both must show the same version.
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
+import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { loggedAndSent, positionMapUrl } from '../../domain/whereAndWhen.ts';
 import {
   formatAddress,
   formatCreated,
@@ -47,6 +50,11 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
     ['Injury', yesNo(report.injury)],
     ['EMS/PBSO', yesNo(report.ems_pbso)],
   ];
+  // A report kept offline reaches the server later: both times, when they differ.
+  const loggedSent = loggedAndSent(parsePbDate(report.logged_at), parsePbDate(report.created), (date, withDay) =>
+    formatDateTime(date, withDay ? 'MMM d, yyyy HH:mm' : 'HH:mm'),
+  );
+  const position = report.position;
   const chosenLabel = NARRATIVE_CHOICES.find((c) => c.value === choice)?.label;
   const titleId = `${idPrefix}report-${report.id}-title`;
 
@@ -121,6 +129,27 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
       <p className="mt-3 text-xs text-gray-600">
         <span className="print:hidden">Created {formatCreated(report.created, now)}</span>
         <span className="hidden print:inline">Created {formatDateTime(report.created)}</span>
+        {loggedSent && <span data-testid="logged-sent"> · {loggedSent}</span>}
+      </p>
+      {/* Where it was made (issue 16): a map link, or a plain word that there is none (not an error). */}
+      <p className="mt-1 text-xs text-gray-600" data-testid="report-position">
+        {position ? (
+          <>
+            Position:{' '}
+            <a
+              href={positionMapUrl(position)}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="font-medium text-gray-900 underline"
+            >
+              {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}
+              <span className="sr-only"> on the map (opens in a new tab)</span>
+            </a>{' '}
+            (±{Math.round(position.accuracy)} m)
+          </>
+        ) : (
+          'No position recorded'
+        )}
       </p>
     </article>
   );

@@ -7,6 +7,7 @@ import type { PhoneRecord } from '../../api/records.ts';
 import type { ScmsDatabase } from '../../data/db.ts';
 import type { NewReport } from '../../data/writes.ts';
 import { DEFAULT_WEATHER, type ReportType } from '../../domain/reportTypes.ts';
+import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import { parseHourMinute, type ReportValues } from '../../domain/schemas.ts';
 
 /** What the fields hold before validation: no type chosen, no date picked. */
@@ -52,6 +53,7 @@ export function toNewReport(
   values: ReportValues,
   links: { residentId: string; phoneNumber: string },
   photos: readonly Blob[],
+  position: ReportPosition | null = null,
 ): NewReport {
   return {
     type: values.type,
@@ -65,5 +67,6 @@ export function toNewReport(
     injury: values.injury,
     emsPbso: values.ems_pbso,
     photos: [...photos],
+    position,
   };
 }
