@@ -105,14 +105,31 @@ export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): P
 export async function placeCall(
   houseId: string,
   concerns: readonly Pick<ConcernRecord, 'id' | 'name'>[],
+  options: { overrideQuietHours?: boolean } = {},
 ): Promise<string> {
   const response = await pb.send<{ code?: number; message?: string }>('/api/scms/call-resident', {
     method: 'POST',
-    body: { h_id: houseId, concerns: concerns.map((c) => ({ id: c.id, name: c.name, selected: true })) },
+    body: {
+      h_id: houseId,
+      concerns: concerns.map((c) => ({ id: c.id, name: c.name, selected: true })),
+      // Only the caller's yes to 'It is 22:14 for the resident. Call anyway?' sends it.
+      ...(options.overrideQuietHours ? { override_quiet_hours: true } : {}),
+    },
   });
   // Anything but the route's 200 body is a refusal, in the shape errorMessage reads.
   if (response.code !== 200) throw { response };
   return response.message ?? '';
+}
+
+/**
+ * The resident's local time when the server refused a call for the
+ * community's quiet hours and wants the caller's explicit yes (its 409
+ * 'confirm_quiet_hours'); null for any other failure.
+ */
+export function quietHoursLocalTime(error: unknown): string | null {
+  const data = (error as { response?: { data?: Record<string, unknown> } } | null)?.response?.data;
+  const detail = data?.override_quiet_hours as { code?: unknown; local_time?: unknown } | undefined;
+  return detail?.code === 'confirm_quiet_hours' && typeof detail.local_time === 'string' ? detail.local_time : null;
 }
 
 export type AiSource = 'offline-editor' | 'model';

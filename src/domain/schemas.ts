@@ -62,6 +62,8 @@ export const phoneSchema = z.object({
   phone_number: phoneNumberSchema,
   type: z.enum(['cell', 'home', 'business']),
   primary: z.boolean(),
+  /** The resident asked not to be called on this number (issue 14): calls pass over it. */
+  do_not_call: z.boolean(),
 });
 export type PhoneValues = z.infer<typeof phoneSchema>;
 

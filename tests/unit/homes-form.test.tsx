@@ -7,7 +7,7 @@ import type { HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
 import { HomeCard } from '../../src/features/homes/HomeCard.tsx';
 import { HomeForm } from '../../src/features/homes/HomeForm.tsx';
-import { addDefaults, type HomeFormValues } from '../../src/features/homes/homeForm.ts';
+import { addDefaults, DO_NOT_CALL_HINT, type HomeFormValues } from '../../src/features/homes/homeForm.ts';
 import { houseRecord } from '../support/records.ts';
 
 afterEach(() => {
@@ -23,7 +23,7 @@ function card(
   home: Partial<HouseWithPeople> & { house: HouseRecord },
   props: Partial<Parameters<typeof HomeCard>[0]> = {},
 ) {
-  const handlers = { onCall: vi.fn(), onEdit: vi.fn(), onHouseCheck: vi.fn() };
+  const handlers = { onCall: vi.fn(), onEdit: vi.fn(), onHouseCheck: vi.fn(), onCallHistory: vi.fn() };
   render(
     <HomeCard
       home={{ residents: [], phones: [], ...home }}
@@ -185,7 +185,7 @@ describe('home form', () => {
         { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
         { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false },
       ],
-      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true }],
+      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false }],
     });
     expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual([
       'Ann',
@@ -210,6 +210,9 @@ describe('home form', () => {
     await user.selectOptions(within(phone2).getByLabelText('Type'), 'business');
     // The home had a primary phone: the new one is not.
     expect((within(phone2).getByLabelText('Primary') as HTMLInputElement).checked).toBe(false);
+    // The resident asked not to be called on it (issue 14).
+    await user.click(within(phone2).getByLabelText('Do not call'));
+    expect(within(phone2).getByText(DO_NOT_CALL_HINT)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledOnce();
     const values = onSubmit.mock.calls[0]![0];
@@ -218,8 +221,8 @@ describe('home form', () => {
       { id: 'r3', first_name: 'Cyrus', last_name: 'Lee', owner: true },
     ]);
     expect(values.phones).toEqual([
-      { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true },
-      { id: '', phone_number: '+15615550199', type: 'business', primary: false },
+      { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false },
+      { id: '', phone_number: '+15615550199', type: 'business', primary: false, do_not_call: true },
     ]);
   });
 
@@ -230,8 +233,8 @@ describe('home form', () => {
       city: 'Jupiter',
       zip: '33458',
       phones: [
-        { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true },
-        { id: 'p2', phone_number: '+15615550101', type: 'home', primary: false },
+        { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false },
+        { id: 'p2', phone_number: '+15615550101', type: 'home', primary: false, do_not_call: true },
       ],
     });
     const primary = (n: number) =>

@@ -361,13 +361,33 @@ describe('house check dialog', () => {
 });
 
 describe('select concerns sheet', () => {
-  async function openSheet(overrides: Partial<HouseRecord> = {}) {
+  /** Quiet hours (UTC) starting `hoursAhead` hours from now's hour, `length` hours long. */
+  const quietHoursFrom = (hoursAhead: number, length: number) => {
+    const at = (h: number) => `${String((new Date().getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
+    return { quiet_start: at(hoursAhead), quiet_end: at(hoursAhead + length), time_zone: 'UTC' };
+  };
+  /** The community's call settings in the mirror; by default quiet hours far from now, whatever hour the test runs. */
+  async function saveCallSettings(quiet = quietHoursFrom(12, 1)) {
+    await db.call_settings.put({
+      id: 'settings0000001',
+      created: stamp,
+      updated: stamp,
+      community: 'c1',
+      retries: 2,
+      retry_minutes: 5,
+      text_fallback: false,
+      ...quiet,
+    });
+  }
+
+  async function openSheet(overrides: Partial<HouseRecord> = {}, phones: PhoneRecord[] = [phone('h1')]) {
     await db.concerns.bulkPut(CONCERNS);
+    if (!(await db.call_settings.count())) await saveCallSettings();
     const onClose = vi.fn();
     const onCallPlaced = vi.fn();
     renderWithToasts(
       <SelectConcernsSheet
-        home={{ house: house(overrides), residents: [], phones: [phone('h1')] }}
+        home={{ house: house(overrides), residents: [], phones }}
         onClose={onClose}
         onCallPlaced={onCallPlaced}
       />,
@@ -445,6 +465,92 @@ describe('select concerns sheet', () => {
     expect(onCallPlaced).toHaveBeenCalledOnce();
     expect(screen.getByText('Call placed to the resident')).toBeTruthy();
     expect(screen.getByText('Success')).toBeTruthy();
+  });
+
+  test("in the community's quiet hours the confirmation asks with the resident's time, and a yes overrides them", async () => {
+    const user = userEvent.setup();
+    await saveCallSettings(quietHoursFrom(-1, 3));
+    const send = vi.spyOn(pb, 'send').mockResolvedValue({ code: 200, message: 'Call placed to the resident' });
+    const { onClose } = await openSheet();
+    await user.click(box('Garage open'));
+    await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
+    const now = new Date();
+    const local = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
+    const confirm = await screen.findByRole('dialog', { name: `It is ${local} for the resident. Call anyway?` });
+    expect(send).not.toHaveBeenCalled();
+    await user.click(within(confirm).getByRole('button', { name: 'Call anyway' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(send).toHaveBeenCalledWith('/api/scms/call-resident', {
+      method: 'POST',
+      body: {
+        h_id: 'h1',
+        concerns: [{ id: 'k1', name: 'Garage open', selected: true }],
+        override_quiet_hours: true,
+      },
+    });
+  });
+
+  test("quiet hours the mirror does not know yet: the server's question is asked, then the call placed on a yes", async () => {
+    const user = userEvent.setup();
+    const question = 'It is 22:14 for the resident. Call anyway?';
+    const send = vi
+      .spyOn(pb, 'send')
+      .mockRejectedValueOnce(
+        new ClientResponseError({
+          status: 409,
+          response: {
+            status: 409,
+            message: question,
+            data: { override_quiet_hours: { code: 'confirm_quiet_hours', message: question, local_time: '22:14' } },
+          },
+        }),
+      )
+      .mockResolvedValueOnce({ code: 200, message: 'Call placed to the resident' });
+    const { onClose, onCallPlaced } = await openSheet();
+    await user.click(box('Garage open'));
+    await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Are you sure you want to call the resident?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Call' }));
+    const asked = await screen.findByRole('dialog', { name: question });
+    expect(onCallPlaced).not.toHaveBeenCalled();
+    await user.click(within(asked).getByRole('button', { name: 'Call anyway' }));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(send).toHaveBeenCalledTimes(2);
+    expect(send.mock.calls[0]![1]!.body).not.toHaveProperty('override_quiet_hours');
+    expect(send.mock.calls[1]![1]!.body).toMatchObject({ override_quiet_hours: true });
+    expect(onCallPlaced).toHaveBeenCalledOnce();
+  });
+
+  test('numbers in the order they are tried, do-not-call ones with why; none callable, no call', async () => {
+    const user = userEvent.setup();
+    const number = (id: string, phone_number: string, fields: Partial<PhoneRecord>): PhoneRecord => ({
+      ...phone('h1'),
+      id,
+      phone_number,
+      primary: false,
+      ...fields,
+    });
+    await openSheet({}, [
+      number('p3', '+15615550133', { type: 'business' }),
+      number('p2', '+15615550122', { type: 'home', do_not_call: true }),
+      number('p1', '+15615550111', { type: 'cell', primary: true }),
+    ]);
+    const list = screen.getByRole('region', { name: 'Numbers, in the order they are tried' });
+    const rows = within(list)
+      .getAllByRole('listitem')
+      .map((li) => li.textContent);
+    expect(rows).toEqual([
+      '(561) 555-0111(cell)',
+      '(561) 555-0122(home)Not called: the resident asked not to be called on this number.',
+      '(561) 555-0133(business)',
+    ]);
+    cleanup();
+    await openSheet({}, [number('p2', '+15615550122', { type: 'home', primary: true, do_not_call: true })]);
+    await user.click(box('Garage open'));
+    expect((screen.getByRole('button', { name: 'Reach Out To Resident' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(
+      screen.getByText("Not called: the resident asked not to be called on any of this home's numbers."),
+    ).toBeTruthy();
   });
 
   test('Cancel does not call; a refused call toasts Fail with the server message', async () => {

@@ -1,6 +1,6 @@
 /** The Homes screen's pure rules: note preview, notices, concern limit, date pickers, form values. */
 import { describe, expect, test } from 'vitest';
-import type { HouseRecord } from '../../src/api/records.ts';
+import type { CallStatus, HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
 import {
   checkEndValue,
@@ -109,6 +109,22 @@ describe('notice area (spec §2)', () => {
     expect([...housesWithActiveCall(calls)].sort()).toEqual(['a', 'c']);
     expect(housesWithActiveCall([]).size).toBe(0);
   });
+  test('a job is in progress while it dials or waits to dial again, whatever its last status (issue 14)', () => {
+    const job = (house: string, progress: 'calling' | 'waiting' | 'done', status: CallStatus) => ({
+      house,
+      status,
+      progress,
+      created: '2026-11-22 10:00:00.000Z',
+    });
+    const calls = [
+      job('dialling', 'calling', 'queued'),
+      // Busy, the retry is due in five minutes: the job goes on.
+      job('waiting', 'waiting', 'busy'),
+      // The provider said in-progress last, but the job ended (the final callback came through the poll).
+      job('done', 'done', 'in-progress'),
+    ];
+    expect([...housesWithActiveCall(calls)].sort()).toEqual(['dialling', 'waiting']);
+  });
 });
 
 describe('concern choice (spec §4, §5: at most three)', () => {
@@ -208,7 +224,16 @@ describe('home form values', () => {
       ],
       phones: [
         { id: 'p1', created: '', updated: '', phone_number: '+15615550100', primary: false, type: '', house: 'h1' },
-        { id: 'p2', created: '', updated: '', phone_number: '+15615550101', primary: true, type: 'home', house: 'h1' },
+        {
+          id: 'p2',
+          created: '',
+          updated: '',
+          phone_number: '+15615550101',
+          primary: true,
+          type: 'home',
+          house: 'h1',
+          do_not_call: true,
+        },
       ],
     };
     const values = updateDefaults(home);
@@ -218,8 +243,9 @@ describe('home form values', () => {
       { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
     ]);
     expect(values.phones).toEqual([
-      { id: 'p1', phone_number: '+15615550100', primary: false, type: 'cell' },
-      { id: 'p2', phone_number: '+15615550101', primary: true, type: 'home' },
+      // A phone from before do-not-call existed reads as callable.
+      { id: 'p1', phone_number: '+15615550100', primary: false, type: 'cell', do_not_call: false },
+      { id: 'p2', phone_number: '+15615550101', primary: true, type: 'home', do_not_call: true },
     ]);
     expect(values.house_check_start_date?.toISOString()).toBe('2026-12-01T05:00:00.000Z');
     expect(values.house_check_end_date).toBeNull();
@@ -248,7 +274,7 @@ describe('home form values', () => {
       house_check_end_date: iso(new Date(2026, 11, 5, 23, 59, 59, 999)),
     });
     expect(updated.residents).toEqual([{ first_name: '', last_name: '', owner: false }]);
-    expect(updated.phones).toEqual([{ phone_number: '', primary: true, type: 'cell' }]);
+    expect(updated.phones).toEqual([{ phone_number: '', primary: true, type: 'cell', do_not_call: false }]);
   });
   test('update sends every row (saved ones with their id) and the saved ones removed', () => {
     const initial = {
@@ -258,8 +284,8 @@ describe('home form values', () => {
         { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
       ],
       phones: [
-        { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const },
-        { id: 'p2', phone_number: '+15615550101', primary: false, type: 'home' as const },
+        { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const, do_not_call: false },
+        { id: 'p2', phone_number: '+15615550101', primary: false, type: 'home' as const, do_not_call: true },
       ],
     };
     const values = {
@@ -275,7 +301,9 @@ describe('home form values', () => {
       { id: 'r2', first_name: 'Bobby', last_name: 'Lee', owner: false },
       { first_name: 'Cy', last_name: 'Lee', owner: false },
     ]);
-    expect(form.phones).toEqual([{ id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' }]);
+    expect(form.phones).toEqual([
+      { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell', do_not_call: false },
+    ]);
     expect(form.removed).toEqual({ residents: ['r1'], phones: ['p2'] });
   });
 });

@@ -59,7 +59,7 @@ const house = {
   phones: [],
 };
 const resident = { id: '', first_name: 'Ann', last_name: 'Lee', owner: false };
-const phone = { id: '', phone_number: '+15615550100', type: 'cell', primary: true };
+const phone = { id: '', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false };
 const houseUpdate = {
   ...house,
   house_check: false,
@@ -540,7 +540,10 @@ describe('phone numbers', () => {
   ])('%s passes', (_what, phone) => {
     expect(phoneNumberSchema.safeParse(phone).success).toBe(true);
     expect(
-      errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] }),
+      errors(addHouseSchema, {
+        ...house,
+        phones: [{ id: '', phone_number: phone, type: 'cell', primary: true, do_not_call: false }],
+      }),
     ).toEqual({});
   });
 
@@ -564,7 +567,10 @@ describe('phone numbers', () => {
   ])('%s fails', (_what, phone) => {
     expect(errors(phoneNumberSchema, phone)).toEqual({ '': 'Invalid phone number' });
     expect(
-      errors(addHouseSchema, { ...house, phones: [{ id: '', phone_number: phone, type: 'cell', primary: true }] }),
+      errors(addHouseSchema, {
+        ...house,
+        phones: [{ id: '', phone_number: phone, type: 'cell', primary: true, do_not_call: false }],
+      }),
     ).toEqual({ 'phones.0.phone_number': 'Invalid phone number' });
   });
 

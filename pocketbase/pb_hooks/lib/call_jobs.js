@@ -21,7 +21,6 @@
 /// hours: it waits for their end.
 
 const OUTCOME_OF_FINAL = { busy: 'busy', 'no-answer': 'no_answer', failed: 'failed', canceled: 'failed' };
-const TYPE_ORDER = { cell: 1, home: 2, business: 3 };
 const MAX_ERROR_LENGTH = 1000;
 // An attempt left `dialling` this long was interrupted (a dial takes at most 20 s).
 const STALE_DIALLING_MS = 60 * 1000;
@@ -54,13 +53,14 @@ function minuteMs() {
   return (seconds > 0 ? seconds : 60) * 1000;
 }
 
-/** The house's phones in the order they are tried: primary first, then cell, home, business, then untyped; oldest first within each. */
+/** The house's phones in the order they are tried (phoneRank of src/domain/callOutcome.ts; oldest first within a rank). */
 function phonePlan(app, houseId) {
   const phones = app.findRecordsByFilter('phones', 'house = {:house}', 'created,id', 0, 0, { house: houseId });
+  const phoneRank = lib('generated/call_outcome').phoneRank;
   const ranked = [];
   for (let i = 0; i < phones.length; i++) {
     const p = phones[i];
-    ranked.push({ phone: p, i: i, rank: p.getBool('primary') ? 0 : TYPE_ORDER[p.getString('type')] || 4 });
+    ranked.push({ phone: p, i: i, rank: phoneRank({ primary: p.getBool('primary'), type: p.getString('type') }) });
   }
   ranked.sort(function (a, b) {
     return a.rank - b.rank || a.i - b.i;
@@ -99,8 +99,8 @@ function newAttempt(app, call, sequence, phone, state, fields) {
   return attempt;
 }
 
-/** The reason a do-not-call phone is passed over (the call sheet says it too). */
-const DO_NOT_CALL_REASON = 'Not called: the resident asked not to be called on this number.';
+/** The reason a do-not-call phone is passed over ('Call history' says it too: src/domain/callOutcome.ts). */
+const DO_NOT_CALL_REASON = lib('generated/call_outcome').CALL_HISTORY_WORDS.doNotCall;
 
 /**
  * Writes a new job and its first attempt (claimed: `dialling`), plus a

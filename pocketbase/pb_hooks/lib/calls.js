@@ -54,7 +54,7 @@ function callResident(e) {
     return !p.getBool('do_not_call');
   });
   if (callable.length === 0) {
-    const message = "Not called: the resident asked not to be called on any of this home's numbers.";
+    const message = lib('generated/call_outcome').CALL_HISTORY_WORDS.noCallableNumber;
     throw fail(400, message, { phones: { code: 'validation_do_not_call', message: message } });
   }
 

@@ -7,6 +7,8 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
+import type { CallRecord } from '../../api/records.ts';
+import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domain/callOutcome.ts';
 import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { usePendingFile } from '../../data/hooks.ts';
 import { isPendingFileName } from '../../data/mirror.ts';
@@ -14,7 +16,9 @@ import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
 import { BlobImage } from '../../ui/BlobImage.tsx';
 import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
-import type { HomeNotice } from './homeNotices.ts';
+import { callJobFields, type HomeNotice } from './homeNotices.ts';
+import { callTime } from './callTime.ts';
+import { useCallAttempts } from './hooks.ts';
 import { notePreview } from './notePreview.ts';
 import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
 
@@ -135,6 +139,34 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
   );
 }
 
+/**
+ * The latest call in a word ('Answered 10:42', 'Voicemail', 'No answer after
+ * 3 tries', 'Acknowledged') and the way to the home's 'Call history'. While
+ * a call runs the Notice area says so; the word comes when it is over.
+ */
+function LastCall({ call, onCallHistory }: { call: CallRecord; onCallHistory: () => void }) {
+  const fields = callJobFields(call);
+  // Only these words need the attempts (a time, a count of tries).
+  const needsAttempts =
+    fields.progress === 'done' &&
+    !fields.acknowledged &&
+    (fields.outcome === 'answered' || fields.outcome === 'no_answer');
+  const attempts = useCallAttempts(call.id, needsAttempts);
+  const word = isCallJobActive(fields) ? '' : latestCallWord(fields, attempts ?? [], (value) => callTime(value));
+  return (
+    <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
+      {word && (
+        <span>
+          Last call: <span className="font-semibold text-gray-900">{word}</span>
+        </span>
+      )}
+      <button type="button" onClick={onCallHistory} className="font-medium text-blue-800 underline">
+        {CALL_HISTORY_TITLE}
+      </button>
+    </p>
+  );
+}
+
 export interface HomeCardProps {
   home: HouseWithPeople;
   imageUrl: string | null;
@@ -146,6 +178,9 @@ export interface HomeCardProps {
   /** Directors only (the server allows no one else); absent, no Delete button. */
   onDelete?: () => void;
   onHouseCheck: () => void;
+  /** The home's newest call in the mirror; none, no call line. */
+  latestCall?: CallRecord;
+  onCallHistory: () => void;
 }
 
 export function HomeCard({
@@ -157,6 +192,8 @@ export function HomeCard({
   onEdit,
   onDelete,
   onHouseCheck,
+  latestCall,
+  onCallHistory,
 }: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
@@ -190,6 +227,7 @@ export function HomeCard({
           </ul>
         )}
         <Notices notices={notices} onHouseCheck={onHouseCheck} />
+        {latestCall && <LastCall call={latestCall} onCallHistory={onCallHistory} />}
         {(house.member_number || house.security_code) && (
           <dl className="flex flex-wrap gap-x-4 text-sm text-gray-700">
             {house.member_number && (

@@ -25,6 +25,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import {
+  DO_NOT_CALL_HINT,
   emptyPhone,
   emptyResident,
   PHONE_TYPES,
@@ -186,6 +187,17 @@ function Phones({ control, register, setValue, errors }: RowsProps & { setValue:
                     }}
                   />
                   <FieldError id={`phone-${i}-primary-error`} message={rowErrors?.primary?.message} />
+                </div>
+                {/* The resident's wish, kept with the number: calls pass over it and the call sheet says why. */}
+                <div className="sm:col-span-2">
+                  <Checkbox
+                    label="Do not call"
+                    aria-describedby={`phone-${i}-do-not-call-hint`}
+                    {...register(`phones.${i}.do_not_call`)}
+                  />
+                  <p id={`phone-${i}-do-not-call-hint`} className="mt-1 text-xs text-gray-700">
+                    {DO_NOT_CALL_HINT}
+                  </p>
                 </div>
               </div>
             )}

@@ -28,13 +28,16 @@ import { lazyPart } from '../../ui/lazyPart.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
-import { homeNotices } from './homeNotices.ts';
-import { OFFLINE_CALL_REASON, useActiveCalls, useCallMarkers, useHomeReportCount } from './hooks.ts';
+import { callJobFields, homeNotices } from './homeNotices.ts';
+import { isCallJobActive } from '../../domain/callOutcome.ts';
+import type { CallRecord } from '../../api/records.ts';
+import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount, useLatestCalls } from './hooks.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
 const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
 const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
+const CallHistorySheet = lazyPart(() => import('./CallHistorySheet.tsx').then((m) => m.CallHistorySheet));
 
 const homeKey = (home: HouseWithPeople) => home.house.id;
 /** Cards of at least 280 px, at most three a row: one on a phone, a grid on a desktop. */
@@ -43,13 +46,16 @@ const homeColumns = (width: number) => Math.max(1, Math.min(3, Math.floor((width
 const homeRowHeight = (columns: number) => (columns === 1 ? 200 : 430);
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
-type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check'; home: HouseWithPeople } | null;
+type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check' | 'history'; home: HouseWithPeople } | null;
 
-type HomeAction = 'update' | 'call' | 'check' | 'delete';
+type HomeAction = 'update' | 'call' | 'check' | 'history' | 'delete';
 
 interface HomeItemProps {
   home: HouseWithPeople;
-  callInProgress: boolean;
+  /** The home's newest call in the mirror. */
+  latestCall: CallRecord | undefined;
+  /** A call was just placed from this device (its record may not be in the mirror yet). */
+  callJustPlaced: boolean;
   online: boolean;
   director: boolean;
   now: Date;
@@ -61,7 +67,16 @@ interface HomeItemProps {
  * One card of the list. Memoised: a keystroke in the search redraws only
  * the cards that come into the list, not the ones that stay (issue 11).
  */
-const HomeItem = memo(function HomeItem({ home, callInProgress, online, director, now, onAction }: HomeItemProps) {
+const HomeItem = memo(function HomeItem({
+  home,
+  latestCall,
+  callJustPlaced,
+  online,
+  director,
+  now,
+  onAction,
+}: HomeItemProps) {
+  const callInProgress = callJustPlaced || (latestCall !== undefined && isCallJobActive(callJobFields(latestCall)));
   return (
     <ItemErrorBoundary resetKey={home.house.updated}>
       <HomeCard
@@ -73,6 +88,8 @@ const HomeItem = memo(function HomeItem({ home, callInProgress, online, director
         onEdit={() => onAction('update', home)}
         onDelete={director ? () => onAction('delete', home) : undefined}
         onHouseCheck={() => onAction('check', home)}
+        latestCall={latestCall}
+        onCallHistory={() => onAction('history', home)}
       />
     </ItemErrorBoundary>
   );
@@ -85,7 +102,7 @@ export function HomesPage() {
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
   const online = useOnline();
-  const activeCalls = useActiveCalls();
+  const latestCalls = useLatestCalls();
   const { marked, mark } = useCallMarkers();
   const now = useNow();
   // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
@@ -196,7 +213,8 @@ export function HomesPage() {
               renderItem={(home) => (
                 <HomeItem
                   home={home}
-                  callInProgress={activeCalls.has(home.house.id) || marked.has(home.house.id)}
+                  latestCall={latestCalls.get(home.house.id)}
+                  callJustPlaced={marked.has(home.house.id)}
                   online={online}
                   director={director}
                   now={now}
@@ -213,6 +231,7 @@ export function HomesPage() {
         <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />
       )}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
+      {sheet?.kind === 'history' && <CallHistorySheet house={sheet.home.house} onClose={close} />}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete home?"

@@ -1,13 +1,21 @@
 /**
  * The Select concerns sheet (spec §2, §4): choose up to three concerns,
  * hear the script, and ask the server to call the resident. Calls need a
- * connection; everything else here reads the mirror.
+ * connection; everything else here reads the mirror. Issue 14: the numbers
+ * in the order they will be tried, with the do-not-call ones and why; in the
+ * community's quiet hours the confirmation asks 'It is 22:14 for the
+ * resident. Call anyway?' (from the mirror's settings, or from the server's
+ * answer when they changed meanwhile).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { errorMessage } from '../../api/errorMessage.ts';
-import type { ConcernRecord } from '../../api/records.ts';
+import type { ConcernRecord, PhoneRecord } from '../../api/records.ts';
 import { useSignedInUser } from '../../data/auth.ts';
-import { useConcerns, useOnline, useOnlineActions } from '../../data/hooks.ts';
+import { useCallSettings, useConcerns, useOnline, useOnlineActions } from '../../data/hooks.ts';
+import { quietHoursLocalTime } from '../../data/onlineActions.ts';
+import { CALL_HISTORY_WORDS, callOrder } from '../../domain/callOutcome.ts';
+import { quietHoursAt, quietHoursQuestion } from '../../domain/quietHours.ts';
+import { formatPhone } from '../../ui/format.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { composeScript } from '../../domain/callScript.ts';
 import { searchList } from '../../domain/search.ts';
@@ -52,6 +60,29 @@ function ScriptPreview({ script }: { script: string }) {
   );
 }
 
+function Numbers({ phones }: { phones: readonly PhoneRecord[] }) {
+  const ordered = callOrder(phones.map((p) => ({ ...p, type: p.type ?? '' })));
+  if (ordered.length === 0) return null;
+  return (
+    <section aria-labelledby="numbers-heading">
+      <h3 id="numbers-heading" className="text-sm font-semibold">
+        Numbers, in the order they are tried
+      </h3>
+      <ol className="mt-1 space-y-1 text-sm">
+        {ordered.map((phone) => (
+          <li key={phone.id} className="flex flex-wrap gap-x-2">
+            <span className={phone.do_not_call ? 'text-gray-700 line-through' : 'font-medium'}>
+              {formatPhone(phone.phone_number)}
+            </span>
+            {phone.type && <span className="text-gray-700">({phone.type})</span>}
+            {phone.do_not_call && <span className="text-gray-800">{CALL_HISTORY_WORDS.doNotCall}</span>}
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
 export interface SelectConcernsSheetProps {
   home: HouseWithPeople;
   onClose: () => void;
@@ -65,11 +96,14 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
   const communityName = useCommunityName(user?.community);
   const online = useOnline();
   const { placeCall } = useOnlineActions();
+  const callSettings = useCallSettings(user?.community);
   const toast = useToast();
   const [search, setSearch] = useState('');
   // null until the user changes the choice: until then it is the house's pending concerns.
   const [picked, setPicked] = useState<string[] | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // The resident's local time when the call falls in quiet hours: the confirmation asks about it.
+  const [quietTime, setQuietTime] = useState<string | null>(null);
   const [calling, setCalling] = useState(false);
 
   const byId = useMemo(() => new Map((concerns ?? []).map((c) => [c.id, c])), [concerns]);
@@ -83,14 +117,30 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
     else setPicked(result.selected);
   }
 
+  const callable = home.phones.some((p) => p.phone_number && !p.do_not_call);
+  const allDoNotCall = home.phones.length > 0 && !callable;
+
+  function askToConfirm() {
+    const quiet = callSettings ? quietHoursAt(callSettings.settings, Date.now()) : null;
+    setQuietTime(quiet?.quiet ? quiet.localTime : null);
+    setConfirming(true);
+  }
+
   async function call() {
     setCalling(true);
     try {
-      const message = await placeCall(home.house.id, chosen);
+      // A yes to the quiet-hours question is the caller's explicit override.
+      const message = await placeCall(home.house.id, chosen, { overrideQuietHours: quietTime !== null });
       toast({ title: 'Success', description: message });
       onCallPlaced();
       onClose();
     } catch (error) {
+      const serverQuietTime = quietHoursLocalTime(error);
+      if (serverQuietTime !== null && quietTime === null) {
+        // The server's settings say quiet hours (changed since the mirror's): ask, then call on a yes.
+        setQuietTime(serverQuietTime);
+        return;
+      }
       toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
       setConfirming(false);
     } finally {
@@ -172,22 +222,24 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
             )}
           />
         )}
+        <Numbers phones={home.phones} />
         <div>
           <button
             type="button"
-            onClick={() => setConfirming(true)}
-            disabled={chosen.length === 0 || !online}
+            onClick={askToConfirm}
+            disabled={chosen.length === 0 || !online || allDoNotCall}
             className="w-full rounded bg-black py-2 font-medium text-white disabled:bg-gray-400 disabled:text-gray-900"
           >
             Reach Out To Resident
           </button>
           {!online && <p className="mt-2 text-sm text-gray-800">{OFFLINE_CALL_REASON}</p>}
+          {allDoNotCall && <p className="mt-2 text-sm text-gray-800">{CALL_HISTORY_WORDS.noCallableNumber}</p>}
         </div>
       </div>
       <ConfirmDialog
         open={confirming && online}
-        title="Are you sure you want to call the resident?"
-        confirmLabel="Call"
+        title={quietTime !== null ? quietHoursQuestion(quietTime) : 'Are you sure you want to call the resident?'}
+        confirmLabel={quietTime !== null ? 'Call anyway' : 'Call'}
         busy={calling}
         onConfirm={() => void call()}
         onCancel={() => setConfirming(false)}

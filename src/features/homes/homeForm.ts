@@ -37,7 +37,16 @@ export function showsMemberFields(
 export const emptyResident = (): ResidentValues => ({ id: '', first_name: '', last_name: '', owner: false });
 
 /** A new phone row; the first phone of a home is the one to call. */
-export const emptyPhone = (primary: boolean): PhoneValues => ({ id: '', phone_number: '', type: 'cell', primary });
+/** Under the phone row's 'Do not call' box (issue 14). */
+export const DO_NOT_CALL_HINT = 'The resident asked not to be called on this number: calls pass over it.';
+
+export const emptyPhone = (primary: boolean): PhoneValues => ({
+  id: '',
+  phone_number: '',
+  type: 'cell',
+  primary,
+  do_not_call: false,
+});
 
 export function addDefaults(): HomeFormValues {
   return {
@@ -90,6 +99,7 @@ export function updateDefaults({ house, residents, phones }: HouseWithPeople): H
             phone_number: p.phone_number ?? '',
             type: p.type || 'cell',
             primary: p.primary ?? false,
+            do_not_call: p.do_not_call ?? false,
           }))
         : [emptyPhone(true)],
     house_check: house.house_check ?? false,
@@ -137,11 +147,12 @@ export function toHomeForm(values: HomeFormValues, mode: HomeFormMode, initial?:
       last_name,
       owner,
     })),
-    phones: values.phones.map(({ id, phone_number, primary, type }) => ({
+    phones: values.phones.map(({ id, phone_number, primary, type, do_not_call }) => ({
       ...(id ? { id } : {}),
       phone_number,
       primary,
       type,
+      do_not_call,
     })),
     removed:
       mode === 'update' && initial

@@ -4,12 +4,10 @@
  * tested without a screen.
  */
 import type { CallRecord, CallStatus, HouseRecord } from '../../api/records.ts';
+import { isCallJobActive, type CallJobFields } from '../../domain/callOutcome.ts';
 import { isHouseCheckDue } from '../../domain/houseCheck.ts';
 
 export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'house-check-due';
-
-/** A call in one of these states has not ended yet. */
-export const ACTIVE_CALL_STATUSES: readonly CallStatus[] = ['queued', 'ringing', 'in-progress'];
 
 /** The concern ids of a home's pending call ('' when none). */
 export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concerns_ids'>): string[] {
@@ -19,18 +17,37 @@ export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concern
     .filter(Boolean);
 }
 
-/** The homes whose newest call (by creation) has not ended. */
-export function housesWithActiveCall(
-  calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created'>>,
-): Set<string> {
-  const newest = new Map<string, Pick<CallRecord, 'status' | 'created'>>();
+/** The newest call (by creation) of each home. */
+export function newestCallByHouse<C extends Pick<CallRecord, 'house' | 'created'>>(
+  calls: readonly C[],
+): Map<string, C> {
+  const newest = new Map<string, C>();
   for (const call of calls) {
     const seen = newest.get(call.house);
     if (!seen || call.created > seen.created) newest.set(call.house, call);
   }
+  return newest;
+}
+
+/** The homes whose newest call is still under way: dialling, or waiting to dial again (issue 14). */
+export function housesWithActiveCall(
+  calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created' | 'progress' | 'outcome' | 'acknowledged'>>,
+): Set<string> {
   const active = new Set<string>();
-  for (const [house, call] of newest) if (ACTIVE_CALL_STATUSES.includes(call.status)) active.add(house);
+  for (const [house, call] of newestCallByHouse(calls)) if (isCallJobActive(callJobFields(call))) active.add(house);
   return active;
+}
+
+/** A mirrored call as the call-outcome rules read it ('' for fields of calls from before attempts). */
+export function callJobFields(
+  call: Pick<CallRecord, 'status' | 'progress' | 'outcome' | 'acknowledged'>,
+): CallJobFields & { status: CallStatus } {
+  return {
+    status: call.status,
+    progress: call.progress ?? '',
+    outcome: call.outcome ?? '',
+    acknowledged: call.acknowledged ?? false,
+  };
 }
 
 export interface NoticeInput {

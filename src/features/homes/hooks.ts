@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
-import { housesWithActiveCall } from './homeNotices.ts';
+import type { CallAttemptRecord, CallRecord, ConcernRecord, UserRecord } from '../../api/records.ts';
+import { newestCallByHouse } from './homeNotices.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
@@ -25,11 +26,69 @@ export function useCallMarkers(): { marked: ReadonlySet<string>; mark: (houseId:
   return { marked, mark };
 }
 
-/** Homes whose newest call in the mirror is queued, ringing or in progress. */
-export function useActiveCalls(): ReadonlySet<string> {
+/**
+ * The newest call of each home in the mirror: the card says whether it is
+ * under way ('Call in progress...') and how it ended ('Answered 10:42').
+ */
+export function useLatestCalls(): ReadonlyMap<string, CallRecord> {
   const { db } = useSyncEngine();
   const calls = useMirrorQuery(db, ['calls'], () => db.calls.toArray(), []);
-  return useMemo(() => housesWithActiveCall(calls ?? []), [calls]);
+  return useMemo(() => newestCallByHouse(calls ?? []), [calls]);
+}
+
+/**
+ * The attempts of one call, in order; only asked for (`needed`) when the
+ * card's word depends on them ('Answered 10:42', 'No answer after 3 tries'),
+ * so a keystroke that brings new cards into the list reads nothing more.
+ */
+export function useCallAttempts(callId: string, needed: boolean): CallAttemptRecord[] | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(
+    db,
+    ['call_attempts'],
+    async () => (needed ? db.call_attempts.where('call').equals(callId).sortBy('sequence') : []),
+    [callId, needed],
+  );
+}
+
+export interface CallHistory {
+  /** Newest first. */
+  calls: CallRecord[];
+  attemptsByCall: ReadonlyMap<string, CallAttemptRecord[]>;
+  people: ReadonlyMap<string, UserRecord>;
+  concerns: ReadonlyMap<string, ConcernRecord>;
+}
+
+/** A home's calls with their attempts, who placed them and their concerns, from the mirror (reads offline). */
+export function useCallHistory(houseId: string): CallHistory | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(
+    db,
+    ['calls', 'call_attempts', 'users', 'concerns'],
+    async () => {
+      const [calls, attempts] = await Promise.all([
+        db.calls.where('house').equals(houseId).toArray(),
+        db.call_attempts.where('house').equals(houseId).toArray(),
+      ]);
+      calls.sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0));
+      const attemptsByCall = new Map<string, CallAttemptRecord[]>();
+      for (const attempt of attempts.sort((a, b) => a.sequence - b.sequence)) {
+        const list = attemptsByCall.get(attempt.call) ?? [];
+        list.push(attempt);
+        attemptsByCall.set(attempt.call, list);
+      }
+      const userIds = [...new Set(calls.map((c) => c.created_by).filter(Boolean))];
+      const concernIds = [...new Set(calls.flatMap((c) => c.concerns ?? []))];
+      const [users, concerns] = await Promise.all([db.users.bulkGet(userIds), db.concerns.bulkGet(concernIds)]);
+      return {
+        calls,
+        attemptsByCall,
+        people: new Map(users.filter((u) => u !== undefined).map((u) => [u.id, u])),
+        concerns: new Map(concerns.filter((c) => c !== undefined).map((c) => [c.id, c])),
+      };
+    },
+    [houseId],
+  );
 }
 
 export const OFFLINE_CALL_REASON = 'You are offline — calls need a connection.';
