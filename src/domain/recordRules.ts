@@ -14,6 +14,7 @@ import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { isLoggedAtAllowed, positionSchema } from './whereAndWhen.ts';
 import {
+  callSettingsSchema,
   concernSchema,
   emailSchema,
   houseCheckWindowIssues,
@@ -31,9 +32,10 @@ import {
  * How a field travels: its JSON type, and how form-data strings map onto it.
  * A secret (a password) is text that is never read back from a record. An
  * object (a JSON field: a report's position) is an object or null, in
- * form-data its JSON text.
+ * form-data its JSON text. A number is a JSON number, in form-data its
+ * decimal text.
  */
-export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret' | 'object';
+export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret' | 'object' | 'number';
 
 export interface FieldError {
   code: string;
@@ -227,6 +229,19 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       logged_at: loggedAt,
     },
   },
+  call_settings: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      retries: 'number',
+      retry_minutes: 'number',
+      text_fallback: 'bool',
+      quiet_start: 'text',
+      quiet_end: 'text',
+      time_zone: 'text',
+    },
+    fields: { ...callSettingsSchema.shape, community: relation },
+  },
   users: {
     kinds: {
       id: 'ref',
@@ -272,6 +287,7 @@ const TYPE_MESSAGES: Record<FieldKind, string> = {
   file: 'Must be a file',
   secret: 'Must be text',
   object: 'Must be an object or null',
+  number: 'Must be a number',
 };
 
 function typeError(kind: FieldKind): FieldError {
@@ -293,8 +309,10 @@ function typed(kind: FieldKind, value: unknown, form: boolean): unknown {
     if (kind === 'bool') return value === 'true' ? true : value === 'false' ? false : undefined;
     // PocketBase reads a JSON field's form value as JSON text.
     if (kind === 'object') return jsonObject(value);
+    if (kind === 'number') return /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : undefined;
     return value;
   }
+  if (kind === 'number') return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
   if (kind === 'object') return value === null || isPlainObject(value) ? value : undefined;
   if (value === null && (kind === 'date' || kind === 'ref')) return '';
   if (kind === 'bool') return typeof value === 'boolean' ? value : undefined;
@@ -385,7 +403,9 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
         ? false
         : kind === 'object'
           ? null
-          : ''
+          : kind === 'number'
+            ? 0
+            : ''
       : options.existing?.[field];
     if (!options.create || field in sent || (collection === 'houses' && field === 'state')) continue;
     const error = rules.fields[field] ? firstIssue(rules.fields[field].safeParse(base[field])) : null;

@@ -9,6 +9,7 @@ import { isValidPhoneNumber } from 'libphonenumber-js';
 import { z } from 'zod';
 import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
+import { isKnownTimeZone, TIME_ZONES } from './quietHours.ts';
 import { STATE_VALUES } from './states.ts';
 
 export const LIMITS = {
@@ -215,3 +216,25 @@ export const reportFilterSchema = z.object({
   sort: z.enum(['newest', 'oldest']),
 });
 export type ReportFilterValues = z.infer<typeof reportFilterSchema>;
+
+// ---- call settings (issue 14) ---------------------------------------------------
+export const CALL_SETTINGS_LIMITS = { retries: { min: 0, max: 5 }, retryMinutes: { min: 1, max: 120 } } as const;
+const clockTime = (label: string) =>
+  z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, `${label} must be a time from 00:00 to 23:59`);
+const wholeNumber = (label: string, { min, max }: { min: number; max: number }) =>
+  z
+    .number(`${label} must be a number`)
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be from ${min} to ${max}`)
+    .max(max, `${label} must be from ${min} to ${max}`);
+
+/** A community's call settings as directors edit them; the server checks the same (recordRules.ts). */
+export const callSettingsSchema = z.object({
+  retries: wholeNumber('Retries', CALL_SETTINGS_LIMITS.retries),
+  retry_minutes: wholeNumber('Minutes between tries', CALL_SETTINGS_LIMITS.retryMinutes),
+  text_fallback: z.boolean(),
+  quiet_start: clockTime('Quiet hours start'),
+  quiet_end: clockTime('Quiet hours end'),
+  time_zone: z.string().refine(isKnownTimeZone, `Time zone must be one of ${TIME_ZONES.join(', ')}.`),
+});
+export type CallSettingsValues = z.infer<typeof callSettingsSchema>;

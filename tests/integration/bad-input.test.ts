@@ -147,6 +147,7 @@ const WRONG_TYPES: Record<FieldKind, unknown[]> = {
   ref: [123, true, ['abcdefghijklmno', 'abcdefghijklmn1'], { id: 'x' }],
   file: [[1, 2], [{ name: 'x.png' }]],
   object: ['26.7,-80.1', 123, true, [26.7, -80.1]],
+  number: ['5', true, [5], { n: 5 }, null],
 };
 
 const shown = (value: unknown) =>

@@ -224,10 +224,26 @@ describe('call_settings', () => {
       ['fractional retries', { retries: 1.5 }],
       ['zero minutes apart', { retry_minutes: 0 }],
       ['hours apart', { retry_minutes: 600 }],
+      // Wrong types are refused, never converted (issue 12's rules cover call settings too).
+      ['retries as text', { retries: '2' }],
+      ['retries as a list', { retries: [2] }],
+      ['retries null', { retries: null }],
+      ['minutes as true', { retry_minutes: true }],
+      ['text fallback as text', { text_fallback: 'yes' }],
+      ['quiet start as a number', { quiet_start: 900 }],
+      ['time zone as a list', { time_zone: ['UTC'] }],
+      ['community as a number', { community: 123 }],
+      ['oversized time zone', { time_zone: 'x'.repeat(5000) }],
     ];
     for (const [label, values] of bad) {
       expect(await status(pb['director A'].collection('call_settings').update(settingsA, values)), label).toBe(400);
     }
+    // The message says what is wrong, in the words of the directors' form.
+    const refused = await pb['director A']
+      .collection('call_settings')
+      .update(settingsA, { retries: 9 })
+      .catch((error: { response: { data: Record<string, { message: string }> } }) => error.response.data);
+    expect(refused).toMatchObject({ retries: { message: 'Retries must be from 0 to 5.' } });
     expect(await t.admin.collection('call_settings').getOne(settingsA)).toMatchObject({
       retries: 3,
       retry_minutes: 5,

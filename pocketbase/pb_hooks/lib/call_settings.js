@@ -31,19 +31,4 @@ function readCallSettings(app, communityId) {
   };
 }
 
-/** Record request hook: the time zone must be one the quiet-hours rule knows,
- *  or quiet hours would silently be New York's. */
-function checkTimeZone(e) {
-  const zone = e.record.getString('time_zone');
-  if (!quiet().isKnownTimeZone(zone)) {
-    throw new BadRequestError('Failed to save the call settings.', {
-      time_zone: new ValidationError(
-        'validation_invalid_time_zone',
-        'Time zone must be one of ' + quiet().TIME_ZONES.join(', ') + '.',
-      ),
-    });
-  }
-  return e.next();
-}
-
-module.exports = { readCallSettings: readCallSettings, checkTimeZone: checkTimeZone };
+module.exports = { readCallSettings: readCallSettings };
