@@ -6,7 +6,7 @@
 import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import { DEFAULT_CALL_SETTINGS, type CallSettings } from '../domain/quietHours.ts';
-import type { AddUserValues, ConcernValues } from '../domain/schemas.ts';
+import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
 import { useSignedInStaff, type Staff } from './auth.ts';
 import type { OutboxEntry } from './db.ts';
 import type { EngineStatus } from './engine.ts';
@@ -21,6 +21,7 @@ import {
   placeCall,
   requestAiAssist,
   resetUserPassword,
+  saveCallSettings,
   updateConcern,
   updateUser,
   type UserUpdate,
@@ -196,6 +197,8 @@ export function useOnlineActions() {
       updateConcern: (director: Staff, concern: ConcernRecord, values: ConcernValues) =>
         updateConcern(db, director, concern, values),
       deleteConcern: (concern: ConcernRecord) => deleteConcern(db, concern),
+      saveCallSettings: (director: Staff, values: CallSettingsValues, saved: CallSettingsRecord | null) =>
+        saveCallSettings(db, director, values, saved),
       placeCall,
       requestAiAssist,
       discardOutboxEntry: (seq: number) => discardOutboxEntry(db, seq),

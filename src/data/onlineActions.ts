@@ -10,8 +10,8 @@
  */
 import type { RecordModel } from 'pocketbase';
 import { pb } from '../api/client.ts';
-import type { ConcernRecord, UserRecord } from '../api/records.ts';
-import type { AddUserValues, ConcernValues, UpdateUserValues } from '../domain/schemas.ts';
+import type { CallSettingsRecord, ConcernRecord, UserRecord } from '../api/records.ts';
+import type { AddUserValues, CallSettingsValues, ConcernValues, UpdateUserValues } from '../domain/schemas.ts';
 import type { Staff } from './auth.ts';
 import type { ScmsDatabase } from './db.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
@@ -95,6 +95,23 @@ export async function updateConcern(
 export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): Promise<void> {
   await pb.collection('concerns').delete(concern.id);
   await removeServerRecords(db, 'concerns', [concern.id]);
+}
+
+/**
+ * Saves the community's call settings (issue 14): the first save creates
+ * its one record, later ones update it.
+ */
+export async function saveCallSettings(
+  db: ScmsDatabase,
+  director: Staff,
+  values: CallSettingsValues,
+  saved: CallSettingsRecord | null,
+): Promise<void> {
+  const service = pb.collection('call_settings');
+  const record = saved
+    ? await service.update(saved.id, values)
+    : await service.create({ ...values, community: director.community });
+  await applyServerRecords(db, 'call_settings', [record]);
 }
 
 /**

@@ -11,6 +11,8 @@ export interface ListScreenProps {
   title: string;
   /** The add button, shown only when given (directors). */
   add?: { label: string; disabled: boolean; onClick: () => void };
+  /** More buttons of the screen, before the add button (Concerns: Call settings). */
+  actions?: ReactNode;
   notice?: string | null;
   search: { value: string; onChange: (value: string) => void; label: string; placeholder: string };
   /** undefined while the first load is pending. */
@@ -27,6 +29,7 @@ export interface ListScreenProps {
 export function ListScreen({
   title,
   add,
+  actions,
   notice,
   search,
   count,
@@ -40,16 +43,19 @@ export function ListScreen({
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-semibold">{title}</h1>
-        {add && (
-          <button
-            type="button"
-            disabled={add.disabled}
-            onClick={add.onClick}
-            className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
-          >
-            {add.label}
-          </button>
-        )}
+        <div className="flex flex-wrap items-center gap-2">
+          {actions}
+          {add && (
+            <button
+              type="button"
+              disabled={add.disabled}
+              onClick={add.onClick}
+              className="rounded bg-black px-4 py-2 font-medium text-white disabled:cursor-not-allowed disabled:opacity-50"
+            >
+              {add.label}
+            </button>
+          )}
+        </div>
       </div>
       {notice && (
         <p role="status" className="mt-3 rounded border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { ConcernRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
-import { useConcerns, useManagement } from '../../data/hooks.ts';
+import { useCallSettings, useConcerns, useManagement } from '../../data/hooks.ts';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
@@ -17,6 +17,7 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { ConcernCard } from './ConcernCard.tsx';
 import { ConcernForm } from './ConcernForm.tsx';
+import { CALL_SETTINGS_OFFLINE_REASON, CALL_SETTINGS_TITLE, CallSettingsForm } from './CallSettingsForm.tsx';
 import { NoUserLogout } from './NoUserLogout.tsx';
 import { CONCERNS_OFFLINE_REASON, useConcernActions } from './useConcernActions.ts';
 
@@ -25,7 +26,7 @@ export function ConcernsPage() {
   return me ? <ConcernsScreen me={me} /> : <NoUserLogout />;
 }
 
-type SheetState = { kind: 'add' } | { kind: 'edit'; concern: ConcernRecord } | null;
+type SheetState = { kind: 'add' } | { kind: 'edit'; concern: ConcernRecord } | { kind: 'call-settings' } | null;
 
 const concernKey = (concern: ConcernRecord) => concern.id;
 /** The spoken script needs room: one column on a phone, two from a tablet, three on a wide desk. */
@@ -41,6 +42,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
   const { director, canManage, blockedReason } = useManagement(CONCERNS_OFFLINE_REASON);
   const actions = useConcernActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
+  const callSettings = useCallSettings(me.community);
 
   const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<ConcernRecord>(actions.remove);
 
@@ -49,6 +51,18 @@ function ConcernsScreen({ me }: { me: Staff }) {
       title="Concerns"
       add={
         director ? { label: 'Add Concern', disabled: !canManage, onClick: () => setSheet({ kind: 'add' }) } : undefined
+      }
+      actions={
+        // The settings of the calls these concerns are spoken in: directors only, like the concerns.
+        director ? (
+          <button
+            type="button"
+            onClick={() => setSheet({ kind: 'call-settings' })}
+            className="rounded border border-gray-300 bg-white px-4 py-2 font-medium hover:bg-gray-100"
+          >
+            {CALL_SETTINGS_TITLE}
+          </button>
+        ) : undefined
       }
       notice={blockedReason}
       search={{ value: search, onChange: setSearch, label: 'Search concerns', placeholder: 'Search concerns...' }}
@@ -89,12 +103,23 @@ function ConcernsScreen({ me }: { me: Staff }) {
         />
       }
     >
+      <Sheet open={sheet?.kind === 'call-settings'} onClose={() => setSheet(null)} title={CALL_SETTINGS_TITLE}>
+        {sheet?.kind === 'call-settings' && callSettings && (
+          <CallSettingsForm
+            saved={callSettings.record}
+            blockedReason={blockedReason ? CALL_SETTINGS_OFFLINE_REASON : null}
+            onSubmit={async (values) => {
+              if (await actions.saveCallSettings(values, callSettings.record)) setSheet(null);
+            }}
+          />
+        )}
+      </Sheet>
       <Sheet
-        open={sheet !== null}
+        open={sheet !== null && sheet.kind !== 'call-settings'}
         onClose={() => setSheet(null)}
         title={sheet?.kind === 'edit' ? 'Edit Concern' : 'Add Concern'}
       >
-        {sheet && (
+        {sheet && sheet.kind !== 'call-settings' && (
           <ConcernForm
             key={sheet.kind === 'edit' ? sheet.concern.id : 'add'}
             concern={sheet.kind === 'edit' ? sheet.concern : undefined}

@@ -5,10 +5,10 @@
  * server and put the answer into the mirror.
  */
 import { errorMessage } from '../../api/errorMessage.ts';
-import type { ConcernRecord } from '../../api/records.ts';
+import type { CallSettingsRecord, ConcernRecord } from '../../api/records.ts';
 import type { Staff } from '../../data/auth.ts';
 import { useOnlineActions } from '../../data/hooks.ts';
-import type { ConcernValues } from '../../domain/schemas.ts';
+import type { CallSettingsValues, ConcernValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
 
 export const CONCERNS_OFFLINE_REASON = 'You are offline — managing concerns needs a connection.';
@@ -41,6 +41,17 @@ export function useConcernActions(director: Staff) {
         return true;
       } catch (error) {
         fail('Error updating concern', error);
+        return false;
+      }
+    },
+
+    async saveCallSettings(values: CallSettingsValues, saved: CallSettingsRecord | null): Promise<boolean> {
+      try {
+        await actions.saveCallSettings(director, values, saved);
+        toast({ title: 'Success', description: 'Call settings saved' });
+        return true;
+      } catch (error) {
+        fail('Error saving call settings', error);
         return false;
       }
     },
