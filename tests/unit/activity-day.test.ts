@@ -132,7 +132,7 @@ describe('the day model', () => {
     expect(late).toMatchObject({ narrative: 'Narrative of late', narrativeIsAi: false, resident: 'Ana Diaz' });
     expect(entrySummary(late!)).toBe('Vehicle tailgate · Resident Ana Diaz · Injury');
     expect(placed).toMatchObject({ outcome: 'Answered', acknowledged: true, officer: 'Kim Lee' });
-    expect(entrySummary(placed!)).toBe('Answered, acknowledged · +15615550101 · Open garage');
+    expect(entrySummary(placed!)).toBe('Answered, acknowledged · (561) 555-0101 · Open garage');
   });
 
   it("leaves out other days' records, and the other officers' when one is chosen", () => {

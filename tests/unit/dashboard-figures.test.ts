@@ -178,6 +178,6 @@ describe('all figures', () => {
     expect(figures.byWeek.reduce((sum, w) => sum + w.count, 0)).toBe(2);
     expect(figures.callTotal).toBe(1);
     expect(figures.calls.find((c) => c.key === 'voicemail')?.count).toBe(1);
-    expect(figures.topHomes).toEqual([{ key: 'h1', houseId: 'h1', label: 'Unknown home', count: 2 }]);
+    expect(figures.topHomes).toEqual([{ key: 'h1', houseId: 'h1', label: 'N/A', count: 2 }]);
   });
 });

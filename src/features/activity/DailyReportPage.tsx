@@ -10,10 +10,12 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useDayRecords } from '../../data/activity.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useFileToken } from '../../data/fileToken.ts';
+import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { useReportRange } from '../../data/hooks.ts';
-import { reportPhotoThumb } from '../../data/photoFiles.ts';
+import { isPendingFileName } from '../../data/mirror.ts';
+import { PHOTO_THUMB, reportPhotoThumb, reportPhotoUrl } from '../../data/photoFiles.ts';
 import { DateField } from '../../ui/DateField.tsx';
+import { personName } from '../../ui/format.ts';
 import { SelectInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
@@ -25,7 +27,6 @@ import {
   DAY_REPORT_TITLE,
   ENTRY_KIND_LABELS,
   entrySummary,
-  personName,
   type ActivityEntry,
   type DayModel,
 } from './dayModel.ts';
@@ -69,7 +70,7 @@ export function DailyReportPage() {
         {model ? `${model.community} · ${model.period}` : format(from, 'MMM d, yyyy')}
       </p>
 
-      <div className="no-print mt-4 grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)_auto] sm:items-end">
+      <div className="no-print mt-4 grid gap-3 sm:grid-cols-[16rem_16rem_max-content] sm:items-end">
         <DateField
           label="Day"
           value={day}
@@ -162,9 +163,7 @@ function DayPreview({ model }: { model: DayModel }) {
                 {entry.kind !== 'call' && (
                   <>
                     <p className="mt-1 text-sm whitespace-pre-line break-words">{entry.narrative}</p>
-                    {entry.photos.length > 0 && (
-                      <p className="mt-1 text-xs text-gray-700">{entry.photos.length} photo(s)</p>
-                    )}
+                    {entry.photos.length > 0 && <PhotoThumbs reportId={entry.id} photos={entry.photos} />}
                   </>
                 )}
               </div>
@@ -173,6 +172,36 @@ function DayPreview({ model }: { model: DayModel }) {
         </ol>
       )}
     </>
+  );
+}
+
+/**
+ * The photos as the report cards show them (the server's thumbnails with the
+ * file token): seen here, the service worker keeps them, so the PDF has them
+ * offline too. A photo still in the outbox says so.
+ */
+function PhotoThumbs({ reportId, photos }: { reportId: string; photos: readonly string[] }) {
+  const file = useFileToken();
+  return (
+    <ul className="mt-2 flex flex-wrap gap-2" aria-label="Photos">
+      {photos.map((name, index) => (
+        <li key={name}>
+          {isPendingFileName(name) ? (
+            <span className="flex h-[60px] w-[80px] items-center justify-center rounded border border-dashed border-gray-400 bg-gray-100 p-1 text-center text-xs text-gray-700">
+              Photo waiting to upload
+            </span>
+          ) : (
+            <img
+              // Until the first token is here, no URL: without one the server would refuse.
+              src={file.settled ? withFileToken(reportPhotoUrl(reportId, name, PHOTO_THUMB), file.token) : undefined}
+              alt={`Photo ${index + 1}`}
+              loading="lazy"
+              className="h-[60px] w-[80px] rounded border border-gray-200 object-cover"
+            />
+          )}
+        </li>
+      ))}
+    </ul>
   );
 }
 

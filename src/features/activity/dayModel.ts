@@ -4,15 +4,14 @@
  * all, in time order, with the words the preview and the PDF both print.
  */
 import { endOfDay, format, startOfDay } from 'date-fns';
-import type { HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
 import type { CallRow, DayRecords } from '../../data/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { formatAddress, formatPhone, NOT_AVAILABLE, personName } from '../../ui/format.ts';
 
 export const DAY_REPORT_TITLE = 'Daily activity report';
 export const ALL_OFFICERS = 'All officers';
-export const NOT_AVAILABLE = 'N/A';
 
 export type EntryKind = 'house_check' | 'report' | 'call';
 
@@ -76,16 +75,6 @@ export function dayBounds(day: Date): { from: Date; to: Date } {
   return { from: startOfDay(day), to: endOfDay(day) };
 }
 
-export function personName(person: Pick<UserRecord | ResidentRecord, 'first_name' | 'last_name'> | undefined): string {
-  const name = [person?.first_name, person?.last_name].filter(Boolean).join(' ').trim();
-  return name || NOT_AVAILABLE;
-}
-
-export function homeLine(house: Pick<HouseRecord, 'address' | 'apt'> | undefined): string {
-  if (!house?.address) return NOT_AVAILABLE;
-  return house.apt ? `${house.address}, ${house.apt}` : house.address;
-}
-
 const stripParagraph = (text: string) => text.replace(/^\s*<p>/i, '').replace(/<\/p>\s*$/i, '');
 
 /** How a call went, in words; the job's outcome fields are read defensively (older calls have none). */
@@ -121,7 +110,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       at,
       time: format(at, 'HH:mm'),
       officer: personName(staff.get(report.created_by)),
-      home: homeLine(records.houses.get(report.house)),
+      home: formatAddress(records.houses.get(report.house)),
       type: reportTypeLabel(report.type),
       resident: records.residents.has(report.resident)
         ? personName(records.residents.get(report.resident))
@@ -144,10 +133,10 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       at,
       time: format(at, 'HH:mm'),
       officer: personName(staff.get(call.created_by)),
-      home: homeLine(records.houses.get(call.house)),
+      home: formatAddress(records.houses.get(call.house)),
       outcome: callOutcomeWords(call),
       acknowledged: call.acknowledged === true,
-      number: call.to_number || NOT_AVAILABLE,
+      number: formatPhone(call.to_number),
       concerns: (call.concerns ?? []).map((id) => records.concerns.get(id)?.name).filter((n): n is string => !!n),
     });
   }

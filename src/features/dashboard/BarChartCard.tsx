@@ -89,11 +89,17 @@ export function BarChartCard({
       {empty ? (
         <p className="mt-3 text-sm text-gray-700">{emptyText}</p>
       ) : (
-        <div className="mt-3 grid gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <div className="mt-3 grid gap-4 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
           <div className="relative min-w-0" style={{ height }} aria-hidden="true">
             <Bar data={data} options={options} />
           </div>
-          <div className="max-h-80 overflow-auto">
+          {/* A long table scrolls in its box; the box takes the keyboard focus so it scrolls without a mouse too. */}
+          <div
+            className="max-h-96 overflow-auto rounded focus:ring-2 focus:ring-black focus:outline-none"
+            tabIndex={0}
+            role="region"
+            aria-label={`${title}: the numbers`}
+          >
             <table className="w-full text-left text-sm" aria-labelledby={`${id}-title`}>
               <thead className="sticky top-0 bg-white">
                 <tr className="border-b border-gray-200">

@@ -115,7 +115,7 @@ function Figures({ figures }: { figures: DashboardFigures }) {
   const types = figures.byType.filter((row) => row.count > 0);
   const checks = figures.houseChecks;
   return (
-    <div className="mt-4 grid gap-4 xl:grid-cols-2">
+    <div className="mt-4 grid gap-4">
       <BarChartCard
         title="Reports by type"
         summary={`${figures.total} report(s)`}

@@ -10,6 +10,7 @@ import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../doma
 import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
+import { formatAddress } from '../../ui/format.ts';
 
 export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house'>;
 export type PeriodCall = Pick<CallRecord, 'id' | 'created' | 'outcome' | 'progress'>;
@@ -104,9 +105,7 @@ export function topHomes(
   for (const report of reports) if (report.house) counts.set(report.house, (counts.get(report.house) ?? 0) + 1);
   return [...counts]
     .map(([houseId, count]) => {
-      const house = houses.get(houseId);
-      const label = house?.address ? (house.apt ? `${house.address}, ${house.apt}` : house.address) : 'Unknown home';
-      return { key: houseId, houseId, label, count };
+      return { key: houseId, houseId, label: formatAddress(houses.get(houseId)), count };
     })
     .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, undefined, { numeric: true }))
     .slice(0, limit);
