@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { latestCallWord, type CallAttemptFields } from '../../src/domain/callOutcome.ts';
+import { callTime } from '../../src/features/homes/callTime.ts';
 import { quietHoursQuestion } from '../../src/domain/quietHours.ts';
 
 const time = (date: string) => date.slice(11, 16);
@@ -42,5 +43,17 @@ describe("the home card's word for the latest call", () => {
 
   it("the quiet-hours question is the issue's", () => {
     expect(quietHoursQuestion('22:14')).toBe('It is 22:14 for the resident. Call anyway?');
+  });
+});
+
+describe('call times on the card and in Call history', () => {
+  it('reads a time of today as HH:MM and an older one with its day, in local time', () => {
+    const now = new Date(2026, 10, 24, 15, 0);
+    const local = (d: Date) => d.toISOString().replace('T', ' ');
+    expect(callTime(local(new Date(2026, 10, 24, 10, 42, 7)), now)).toBe('10:42');
+    expect(callTime(local(new Date(2026, 10, 24, 0, 5)), now)).toBe('00:05');
+    expect(callTime(local(new Date(2026, 10, 20, 9, 3)), now)).toBe('Nov 20, 09:03');
+    expect(callTime(local(new Date(2025, 0, 2, 23, 59)), now)).toBe('Jan 2, 23:59');
+    expect(callTime('', now)).toBe('');
   });
 });

@@ -4,6 +4,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { CallSettingsRecord } from '../../src/api/records.ts';
+import type { CallSettingsValues } from '../../src/domain/schemas.ts';
 import { CallSettingsForm } from '../../src/features/concerns/CallSettingsForm.tsx';
 
 afterEach(cleanup);
@@ -11,7 +12,7 @@ afterEach(cleanup);
 const value = (label: string) => (screen.getByLabelText(label) as HTMLInputElement).value;
 
 function form(saved: CallSettingsRecord | null = null, blockedReason: string | null = null) {
-  const onSubmit = vi.fn(async () => undefined);
+  const onSubmit = vi.fn(async (_values: CallSettingsValues) => undefined);
   render(<CallSettingsForm saved={saved} onSubmit={onSubmit} blockedReason={blockedReason} />);
   return onSubmit;
 }
