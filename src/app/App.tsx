@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router-dom';
 import { currentUserRecord } from '../data/auth.ts';
 import { LoginPage } from '../features/auth/LoginPage.tsx';
+import { lazyPart } from '../ui/lazyPart.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ToastProvider } from '../ui/toast.tsx';
 
@@ -12,6 +13,7 @@ import { ToastProvider } from '../ui/toast.tsx';
 const loadSignedIn = () => import('./signedIn.ts');
 const SCREENS = {
   '/homes': () => import('../features/homes/HomesPage.tsx'),
+  '/homes/house-checks': () => import('../features/patrol/HouseChecksPage.tsx'),
   '/users': () => import('../features/users/UsersPage.tsx'),
   '/concerns': () => import('../features/concerns/ConcernsPage.tsx'),
   '/reports': () => import('../features/reports/ReportsPage.tsx'),
@@ -36,6 +38,12 @@ if (currentUserRecord()) preload(window.location.pathname === '/' ? '/homes' : w
 const RequireSession = lazy(() => loadSignedIn().then((m) => ({ default: m.RequireSession })));
 const Layout = lazy(() => loadSignedIn().then((m) => ({ default: m.Layout })));
 const HomesPage = lazy(() => SCREENS['/homes']().then((m) => ({ default: m.HomesPage })));
+const HouseChecksPage = lazy(() => SCREENS['/homes/house-checks']().then((m) => ({ default: m.HouseChecksPage })));
+// Today's house checks (issue 16) use the Homes screen's House check dialog: a
+// feature never imports another (DESIGN.md), so the app hands it in.
+const HouseCheckDialog = lazyPart(() =>
+  import('../features/homes/HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog),
+);
 const UsersPage = lazy(() => SCREENS['/users']().then((m) => ({ default: m.UsersPage })));
 const ConcernsPage = lazy(() => SCREENS['/concerns']().then((m) => ({ default: m.ConcernsPage })));
 const ReportsPage = lazy(() => SCREENS['/reports']().then((m) => ({ default: m.ReportsPage })));
@@ -61,6 +69,7 @@ export function App() {
             <Route element={<RequireSession />}>
               <Route element={<Layout />}>
                 <Route path="/homes" element={<HomesPage />} />
+                <Route path="/homes/house-checks" element={<HouseChecksPage CheckDialog={HouseCheckDialog} />} />
                 <Route path="/users" element={<UsersPage />} />
                 <Route path="/concerns" element={<ConcernsPage />} />
                 <Route path="/reports" element={<ReportsPage />} />

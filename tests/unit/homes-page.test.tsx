@@ -10,6 +10,7 @@ import userEvent from '@testing-library/user-event';
 import { ClientResponseError } from 'pocketbase';
 import { addDays, startOfDay } from 'date-fns';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
@@ -84,8 +85,13 @@ const CONCERNS = [
 ];
 
 // While a sheet is open Headless UI hides everything outside it, the toast area included: `hidden: true` finds toasts there.
+// In a router: the screen links to today's house checks (issue 16).
 function renderWithToasts(ui: React.ReactNode) {
-  return render(<ToastProvider>{ui}</ToastProvider>);
+  return render(
+    <MemoryRouter initialEntries={['/homes']}>
+      <ToastProvider>{ui}</ToastProvider>
+    </MemoryRouter>,
+  );
 }
 
 describe('homes list', () => {

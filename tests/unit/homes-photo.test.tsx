@@ -10,6 +10,7 @@ import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
 import type { RecordModel } from 'pocketbase';
 import { pb } from '../../src/api/client.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
@@ -90,9 +91,11 @@ describe('a home queued with a photo', () => {
   test('the card shows the queued photo from the outbox, revokes its URL when it goes, and the server file name after the upload', async () => {
     const id = await queueSaveHome(db, user, { house: HOUSE, image: photo() });
     const view = render(
-      <ToastProvider>
-        <HomesPage />
-      </ToastProvider>,
+      <MemoryRouter>
+        <ToastProvider>
+          <HomesPage />
+        </ToastProvider>
+      </MemoryRouter>,
     );
     const card = await screen.findByRole('article', { name: /9 Heron Ln/ });
     const image = await within(card).findByRole('img', { name: /^Home at 9 Heron Ln/ });
@@ -124,9 +127,11 @@ describe('a home queued with a photo', () => {
   test('unmounting the list revokes the local photo URL', async () => {
     await queueSaveHome(db, user, { house: HOUSE, image: photo() });
     const view = render(
-      <ToastProvider>
-        <HomesPage />
-      </ToastProvider>,
+      <MemoryRouter>
+        <ToastProvider>
+          <HomesPage />
+        </ToastProvider>
+      </MemoryRouter>,
     );
     const card = await screen.findByRole('article', { name: /9 Heron Ln/ });
     await waitFor(() => expect(within(card).getByRole('img').getAttribute('src')).toMatch(/^blob:/));

@@ -7,6 +7,7 @@
  * communities of 20,000 homes).
  */
 import { memo, useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useIsDirector, useSignedInUser } from '../../data/auth.ts';
@@ -147,7 +148,16 @@ export function HomesPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">Homes</h1>
-        {addButton}
+        <div className="flex flex-wrap gap-2">
+          {/* Today's house checks (issue 16): the patrol's list of the day, with its progress. */}
+          <Link
+            to="/homes/house-checks"
+            className="rounded border border-gray-300 bg-white px-4 py-2 font-medium hover:bg-gray-100"
+          >
+            House checks
+          </Link>
+          {addButton}
+        </div>
       </div>
       {/* On a phone the sort choice shares the count's row: the first screen keeps its room for the homes. */}
       <div className="grid grid-cols-[minmax(0,1fr)_auto] items-end gap-x-3 gap-y-2 sm:gap-y-4">

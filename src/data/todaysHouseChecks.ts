@@ -1,0 +1,57 @@
+/**
+ * Today's house checks from the mirror (issue 16), for the patrol screen.
+ * Works offline and follows every device: checks logged elsewhere reach
+ * the mirror through realtime (the house's last-checked date and the
+ * report together), and the lists redraw.
+ *
+ * Cheap at 20,000 homes: the homes come from the search index the Homes
+ * screen keeps in memory anyway (sorting them into today's list is one
+ * pass, no IndexedDB read); who checked each home comes from the day's
+ * reports only, read by the incident_time index, and their officers by id.
+ */
+import { endOfDay, startOfDay } from 'date-fns';
+import { useMemo } from 'react';
+import type { UserRecord } from '../api/records.ts';
+import { pbDate } from '../domain/pbDate.ts';
+import { latestCheckByHome, todaysHouseChecks, type TodaysHouseChecks } from '../domain/todaysHouseChecks.ts';
+import { useSyncEngine } from './DataProvider.tsx';
+import type { MirrorRow, ScmsDatabase } from './db.ts';
+import { useHouses } from './hooks.ts';
+import type { HouseWithPeople } from './queries.ts';
+import { useMirrorQuery } from './useMirrorQuery.ts';
+
+export interface DayChecks {
+  /** Each home's latest house check report of the day. */
+  byHome: Map<string, MirrorRow<'reports'>>;
+  /** The officers of those reports. */
+  officers: Map<string, UserRecord>;
+}
+
+/** The house check reports of the day of `day` (by the incident_time index), with their officers. */
+export async function queryDayChecks(db: ScmsDatabase, day: Date): Promise<DayChecks> {
+  const reports = await db.reports
+    .where('incident_time')
+    .between(pbDate(startOfDay(day)), pbDate(endOfDay(day)), true, true)
+    .toArray();
+  const byHome = latestCheckByHome(reports);
+  const ids = [...new Set([...byHome.values()].map((report) => report.created_by).filter(Boolean))];
+  const users = await db.users.bulkGet(ids);
+  return { byHome, officers: new Map(users.filter((u) => u !== undefined).map((u) => [u.id, u])) };
+}
+
+export interface TodaysChecksView {
+  /** Undefined while the homes load. */
+  today: TodaysHouseChecks<HouseWithPeople> | undefined;
+  /** Undefined while the day's reports load. */
+  checks: DayChecks | undefined;
+}
+
+/** Today's due and done homes as of `now` (the screen's clock), with who checked them. */
+export function useTodaysHouseChecks(now: Date): TodaysChecksView {
+  const { db } = useSyncEngine();
+  const homes = useHouses('');
+  const day = startOfDay(now).getTime();
+  const checks = useMirrorQuery(db, ['reports', 'users'], () => queryDayChecks(db, new Date(day)), [day]);
+  const today = useMemo(() => (homes ? todaysHouseChecks(homes, (home) => home.house, now) : undefined), [homes, now]);
+  return { today, checks };
+}
