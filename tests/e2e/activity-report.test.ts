@@ -14,7 +14,7 @@ import type { RecordModel } from 'pocketbase';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
-import { pdfText } from '../support/pdfText.ts';
+import { pdfImageCount, pdfText } from '../support/pdfText.ts';
 import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
@@ -130,14 +130,14 @@ async function serverCounts(day: Date, officerId?: string): Promise<string> {
   return `${checks} house check(s) · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
 }
 
-/** Clicks 'Download PDF' and returns the file's name and text. */
-async function downloadPdf(page: Page): Promise<{ name: string; text: string }> {
+/** Clicks 'Download PDF' and returns the file's name, text and number of pictures. */
+async function downloadPdf(page: Page): Promise<{ name: string; text: string; images: number }> {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download PDF' }).click(),
   ]);
-  const path = await download.path();
-  return { name: download.suggestedFilename(), text: await pdfText(await readFile(path)) };
+  const file = await readFile(await download.path());
+  return { name: download.suggestedFilename(), text: await pdfText(file), images: await pdfImageCount(file) };
 }
 
 const addressOf = (home: RecordModel) => String(home.address) + (home.apt ? `, ${String(home.apt)}` : '');
@@ -174,7 +174,7 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
     await screenshot(page, 'daily-report-full', true);
     await expectNoSeriousA11yViolations(page, 'the daily activity report');
 
-    const { name, text } = await downloadPdf(page);
+    const { name, text, images } = await downloadPdf(page);
     expect(name).toBe(`activity-palm-grove-estates-${format(today, 'yyyy-MM-dd')}.pdf`);
     for (const words of [
       'Daily activity report',
@@ -189,8 +189,9 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
     ])
       expect(text).toContain(words);
     expect(text).not.toContain(`Yesterday ${TAG}`);
-    // Online, the photo is in the file, not listed as missing.
+    // Online, the photo is in the file as a thumbnail, not listed as missing.
     expect(text).not.toContain('not available offline');
+    expect(images).toBe(1);
     // Time order: the house check before the report.
     expect(text.indexOf(`House check ${TAG}`)).toBeLessThan(text.indexOf(`Report ${TAG}`));
   });
@@ -216,9 +217,10 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
       // All officers again, offline: the photo the preview showed comes from the image cache.
       await page.getByLabel('Officer').selectOption('');
       await entries.getByText(`Report ${TAG} music turned down`).waitFor();
-      ({ text } = await downloadPdf(page));
-      expect(text).toContain(`Report ${TAG} music turned down`);
-      expect(text).not.toContain('not available offline');
+      const all = await downloadPdf(page);
+      expect(all.text).toContain(`Report ${TAG} music turned down`);
+      expect(all.text).not.toContain('not available offline');
+      expect(all.images).toBe(1);
 
       // The day before, picked on the calendar: held by the mirror (the first sync brings two months).
       await page.getByRole('button', { name: /^Day / }).click();

@@ -7,7 +7,18 @@
  * what the server does; offline (after a reload) the same figures show;
  * a regular officer has no Dashboard. Screenshots online and offline.
  */
-import { addDays, endOfDay, endOfMonth, isSameDay, min, startOfDay, startOfMonth, startOfWeek } from 'date-fns';
+import {
+  addDays,
+  endOfDay,
+  endOfMonth,
+  format,
+  isSameDay,
+  min,
+  startOfDay,
+  startOfMonth,
+  startOfWeek,
+  subMonths,
+} from 'date-fns';
 import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -29,6 +40,7 @@ const env = useScreensApp();
 const COMMUNITY = DEMO_COMMUNITY_IDS.primary;
 const now = new Date();
 const month = { from: startOfMonth(now), to: endOfMonth(now) };
+const older = { from: startOfMonth(subMonths(now, 3)), to: endOfMonth(subMonths(now, 3)) };
 const OUTCOMES: Record<string, string> = {
   answered: 'Answered',
   voicemail: 'Voicemail',
@@ -121,6 +133,17 @@ beforeAll(async () => {
       }),
     ),
   );
+  // A month the first sync does not bring (it takes this month and the last): five reports of two types.
+  for (let i = 0; i < 5; i++)
+    creates.push(
+      pb.collection('reports').create({
+        ...base,
+        type: i < 3 ? 'false_alarm' : 'damaged_mailbox',
+        house: i < 4 ? busiest.id : second.id,
+        incident_time: pbDate(new Date(older.from.getFullYear(), older.from.getMonth(), 3 + i * 5, 21, 30)),
+        narative: `Seeded older month report ${i}`,
+      }),
+    );
   await Promise.all(
     creates.map((create) =>
       create.catch((error: { response?: unknown }) => {
@@ -285,6 +308,50 @@ describe.each(SIZE_NAMES)('the dashboard (%s)', (size) => {
     } finally {
       await page.context().setOffline(false);
     }
+  });
+});
+
+/** Picks a day on one of the period's calendars, going back `monthsBack` months from the one it opens on. */
+async function pickDay(page: Page, field: 'From date' | 'To date', day: Date, monthsBack: number): Promise<void> {
+  await page.getByRole('button', { name: new RegExp(`^${field}`) }).click();
+  for (let i = 0; i < monthsBack; i++) await page.getByRole('button', { name: 'Go to the Previous Month' }).click();
+  await page.getByRole('button', { name: new RegExp(`^${format(day, 'd MMMM yyyy, EEEE')}`) }).click();
+  // Picking closes the calendar; the field shows the day.
+  await page.getByRole('button', { name: `${field} ${format(day, 'MMM d, yyyy')}` }).waitFor();
+}
+
+describe.each(SIZE_NAMES)('the dashboard over an older month (%s)', (size) => {
+  test("a month the device does not hold is pulled into the mirror, and its figures are the server's", async () => {
+    const { page, context } = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR);
+    await page.goto(`${env.app.server.url}/reports/dashboard`);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await pickDay(page, 'From date', older.from, 3);
+    await pickDay(page, 'To date', older.to, 3);
+    await page.getByText(`${format(older.from, 'MMM d, yyyy')} – ${format(older.to, 'MMM d, yyyy')}`).waitFor();
+
+    const pb = env.app.server.admin;
+    const server = await pb.collection('reports').getFullList({
+      filter: pb.filter('community = {:c} && incident_time >= {:f} && incident_time <= {:t}', {
+        c: COMMUNITY,
+        f: pbDate(older.from),
+        t: pbDate(older.to),
+      }),
+    });
+    expect(server.length).toBeGreaterThanOrEqual(5);
+    await page.getByText(`${server.length} report(s)`, { exact: true }).waitFor({ timeout: 20_000 });
+    const types = await tableRows(page, 'Reports by type');
+    expect(new Map(types.map(([label, count]) => [label, Number(count)]))).toEqual(
+      countBy(server, (r) => reportTypeLabel(String(r.type))),
+    );
+    // And the mirror now holds that month (so it shows offline too).
+    const mirror = await readMirror(page);
+    expect(
+      mirror.reports.filter(
+        (r) => time(String(r.incident_time)) >= older.from && time(String(r.incident_time)) <= older.to,
+      ).length,
+    ).toBe(server.length);
+    await screenshot(page, 'dashboard-older-month');
+    await context.close();
   });
 });
 

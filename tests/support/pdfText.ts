@@ -10,9 +10,12 @@ import { projectRoot } from '../../scripts/pocketbase/server.ts';
 // The fonts of PDF's standard fourteen (Helvetica): without them pdfjs warns on every page.
 const standardFontDataUrl = `${join(projectRoot, 'node_modules', 'pdfjs-dist', 'standard_fonts')}/`;
 
+/** pdfjs takes over (detaches) the buffer it reads: it gets a copy, so the caller can read the same file again. */
+const copy = (data: ArrayBuffer | Uint8Array) => new Uint8Array(data).slice();
+
 /** Every page's text items, one per line; pages in order. */
 export async function pdfPages(data: ArrayBuffer | Uint8Array): Promise<string[]> {
-  const document = await pdfjs.getDocument({ data: new Uint8Array(data), standardFontDataUrl }).promise;
+  const document = await pdfjs.getDocument({ data: copy(data), standardFontDataUrl }).promise;
   try {
     const pages: string[] = [];
     for (let n = 1; n <= document.numPages; n++) {
@@ -27,4 +30,21 @@ export async function pdfPages(data: ArrayBuffer | Uint8Array): Promise<string[]
 
 export async function pdfText(data: ArrayBuffer | Uint8Array): Promise<string> {
   return (await pdfPages(data)).join('\n');
+}
+
+/** How many pictures the PDF draws (image paint operations over all pages): the report's photo thumbnails. */
+export async function pdfImageCount(data: ArrayBuffer | Uint8Array): Promise<number> {
+  const document = await pdfjs.getDocument({ data: copy(data), standardFontDataUrl }).promise;
+  try {
+    let count = 0;
+    for (let n = 1; n <= document.numPages; n++) {
+      const { fnArray } = await (await document.getPage(n)).getOperatorList();
+      count += fnArray.filter(
+        (op) => op === pdfjs.OPS.paintImageXObject || op === pdfjs.OPS.paintInlineImageXObject,
+      ).length;
+    }
+    return count;
+  } finally {
+    await document.destroy();
+  }
 }

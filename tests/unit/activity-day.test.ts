@@ -18,7 +18,7 @@ import {
   entrySummary,
 } from '../../src/features/activity/dayModel.ts';
 import { drawDayReport, photoKey } from '../../src/features/activity/dayPdf.ts';
-import { pdfText } from '../support/pdfText.ts';
+import { pdfImageCount, pdfText } from '../support/pdfText.ts';
 import { houseRecord, STAMP } from '../support/records.ts';
 
 const DAY = new Date(2026, 10, 24);
@@ -234,7 +234,10 @@ describe('the PDF', () => {
       ),
     );
     const photos = new Map([[photoKey('noise', 'a.jpg'), { data: jpeg, width: 1, height: 1 }]]);
-    const text = await pdfText(drawDayReport(model, photos, new Date(2026, 10, 25, 7, 0)).output('arraybuffer'));
+    const file = drawDayReport(model, photos, new Date(2026, 10, 25, 7, 0)).output('arraybuffer');
+    const text = await pdfText(file);
+    // The photo the device has is drawn; the other one is named as missing.
+    expect(await pdfImageCount(file)).toBe(1);
     for (const words of [
       'Daily activity report',
       'Palm Grove Estates',
