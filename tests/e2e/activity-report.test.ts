@@ -9,11 +9,13 @@
  */
 import { addDays, endOfDay, format, setHours, setMinutes, startOfDay } from 'date-fns';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { screenshots, sizeOf } from '../support/journey.ts';
 import { pdfImageCount, pdfText } from '../support/pdfText.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -137,6 +139,10 @@ async function downloadPdf(page: Page): Promise<{ name: string; text: string; im
     page.getByRole('button', { name: 'Download PDF' }).click(),
   ]);
   const file = await readFile(await download.path());
+  // Kept beside the screenshots, for a person to look at.
+  await download.saveAs(
+    join(screenshots, `screens-${download.suggestedFilename().replace(/\.pdf$/, '')}-${sizeOf(page)}.pdf`),
+  );
   return { name: download.suggestedFilename(), text: await pdfText(file), images: await pdfImageCount(file) };
 }
 
@@ -152,6 +158,8 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
 
   test("from the Reports toolbar: today's preview and its PDF name the day's house checks, reports and calls, not another day's", async () => {
     await navigate(page, 'Reports');
+    await page.getByRole('link', { name: 'Daily report' }).waitFor();
+    await screenshot(page, 'reports-toolbar');
     await page.getByRole('link', { name: 'Daily report' }).click();
     await page.getByRole('heading', { name: 'Daily activity report', level: 1 }).waitFor();
     // The Reports entry stays the highlighted one.
