@@ -17,6 +17,7 @@ import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts'
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { screenshots, sizeOf } from '../support/journey.ts';
 import { pdfImageCount, pdfText } from '../support/pdfText.ts';
+import { waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
@@ -153,7 +154,8 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
 
   beforeAll(async () => {
     ({ page } = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR));
-    await page.evaluate(() => navigator.serviceWorker.ready);
+    // The photo is kept for offline by the service worker: it must control the page.
+    await waitForWorkerControl(page);
   });
 
   test("from the Reports toolbar: today's preview and its PDF name the day's house checks, reports and calls, not another day's", async () => {

@@ -25,7 +25,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { reportTypeLabel } from '../../src/domain/reportTypes.ts';
-import { idb, signedInUserId } from './pwa-helpers.ts';
+import { idb, signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
@@ -259,6 +259,8 @@ describe.each(SIZE_NAMES)('the dashboard (%s)', (size) => {
 
   beforeAll(async () => {
     ({ page } = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR));
+    // The offline reload is served by the service worker: it must control the page.
+    await waitForWorkerControl(page);
   });
 
   test("this month's figures are the mirror's, and the mirror holds the server's month", async () => {
