@@ -23,7 +23,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/callScript.ts': 'call_script',
   'src/domain/recordRules.ts': 'record_rules',
   'src/domain/quietHours.ts': 'quiet_hours',
-  'src/domain/callOutcome.ts': 'call_outcome',
+  'src/domain/callHistory.ts': 'call_history',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

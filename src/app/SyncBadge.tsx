@@ -3,8 +3,14 @@
  * how many changes wait to be sent, how many failed (open the panel to retry
  * or discard), and when the last sync finished. What to do about an expired
  * session is said by the layout's banner (SessionExpiredBanner).
+ *
+ * The panel is a small dialog under the navigation bar (Headless UI's
+ * Dialog, which the layout's drawer loads anyway): its Popover would bring
+ * the floating-ui positioning library into every screen's first load (about
+ * 8 kB of gzipped JS, measured with the bundle budget) to place one panel.
  */
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
+import { useState } from 'react';
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
@@ -15,6 +21,7 @@ export function SyncBadge() {
   const engine = useSyncEngine();
   const { discardOutboxEntry } = useOnlineActions();
   const entries = useOutboxEntries() ?? [];
+  const [open, setOpen] = useState(false);
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
   const firstLoad = Object.keys(status.loading ?? {}).length > 0;
@@ -41,66 +48,74 @@ export function SyncBadge() {
             ? 'Loading…'
             : 'Synced';
   return (
-    <Popover className="relative">
-      <PopoverButton
+    <>
+      <button
+        type="button"
+        onClick={() => setOpen(true)}
+        aria-haspopup="dialog"
+        aria-expanded={open}
         className="flex items-center gap-2 rounded-full border border-white/30 px-3 py-1 text-sm"
         aria-label={`Sync status: ${summary}`}
       >
         <span className={`h-2.5 w-2.5 rounded-full ${colour}`} aria-hidden="true" />
         {summary}
-      </PopoverButton>
-      <PopoverPanel
-        anchor="bottom end"
-        className="z-50 mt-2 w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl"
-      >
-        <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
-        <p className="mt-1 text-gray-600">
-          {status.pending} waiting to be sent · {status.failed} failed
-        </p>
-        <p className="mt-1 text-gray-600">
-          {status.lastSyncAt
-            ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}`
-            : 'Not synced yet'}
-        </p>
-        {entries.length > 0 && (
-          <ul className="mt-3 max-h-64 space-y-2 overflow-y-auto">
-            {entries.map((entry) => (
-              <li key={entry.seq} className="rounded border border-gray-200 p-2">
-                <p className="font-medium">{entry.label}</p>
-                <p className="text-xs text-gray-500">{new Date(entry.createdAt).toLocaleString()}</p>
-                {entry.status === 'failed' && (
-                  <>
-                    <p className="mt-1 text-red-700">{entry.error}</p>
-                    <div className="mt-2 flex gap-2">
-                      <button
-                        type="button"
-                        className="rounded bg-black px-2 py-1 text-white"
-                        onClick={() => void retryEntry(engine.db, entry.seq!)}
-                      >
-                        Retry
-                      </button>
-                      <button
-                        type="button"
-                        className="rounded border border-gray-300 px-2 py-1"
-                        onClick={() => void discardOutboxEntry(entry.seq!)}
-                      >
-                        Discard
-                      </button>
-                    </div>
-                  </>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-        <button
-          type="button"
-          className="mt-3 w-full rounded border border-gray-300 py-1"
-          onClick={() => void engine.syncNow()}
-        >
-          Sync now
-        </button>
-      </PopoverPanel>
-    </Popover>
+      </button>
+      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50">
+        <DialogBackdrop className="fixed inset-0 bg-black/10" />
+        {/* Under the navigation bar, at its right end, where the badge is. */}
+        <div className="fixed inset-x-2 top-14 flex justify-end sm:right-4 sm:left-auto">
+          <DialogPanel className="w-full max-w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl">
+            <DialogTitle className="sr-only">Sync</DialogTitle>
+            <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
+            <p className="mt-1 text-gray-600">
+              {status.pending} waiting to be sent · {status.failed} failed
+            </p>
+            <p className="mt-1 text-gray-600">
+              {status.lastSyncAt
+                ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}`
+                : 'Not synced yet'}
+            </p>
+            {entries.length > 0 && (
+              <ul className="mt-3 max-h-64 space-y-2 overflow-y-auto">
+                {entries.map((entry) => (
+                  <li key={entry.seq} className="rounded border border-gray-200 p-2">
+                    <p className="font-medium">{entry.label}</p>
+                    <p className="text-xs text-gray-500">{new Date(entry.createdAt).toLocaleString()}</p>
+                    {entry.status === 'failed' && (
+                      <>
+                        <p className="mt-1 text-red-700">{entry.error}</p>
+                        <div className="mt-2 flex gap-2">
+                          <button
+                            type="button"
+                            className="rounded bg-black px-2 py-1 text-white"
+                            onClick={() => void retryEntry(engine.db, entry.seq!)}
+                          >
+                            Retry
+                          </button>
+                          <button
+                            type="button"
+                            className="rounded border border-gray-300 px-2 py-1"
+                            onClick={() => void discardOutboxEntry(entry.seq!)}
+                          >
+                            Discard
+                          </button>
+                        </div>
+                      </>
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <button
+              type="button"
+              className="mt-3 w-full rounded border border-gray-300 py-1"
+              onClick={() => void engine.syncNow()}
+            >
+              Sync now
+            </button>
+          </DialogPanel>
+        </div>
+      </Dialog>
+    </>
   );
 }

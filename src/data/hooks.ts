@@ -5,7 +5,6 @@
  */
 import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
-import { DEFAULT_CALL_SETTINGS, type CallSettings } from '../domain/quietHours.ts';
 import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
 import { useSignedInStaff, type Staff } from './auth.ts';
 import type { OutboxEntry } from './db.ts';
@@ -248,35 +247,4 @@ export function useReportRange(from: Date, to: Date): { state: RangeState; retry
   if (!uncovered) return { state: 'ready', retry };
   if (!online) return { state: 'offline', retry };
   return { state: failed === key ? 'failed' : 'loading', retry };
-}
-
-export interface CommunityCallSettings {
-  settings: CallSettings;
-  /** The saved record; null while the community has the defaults. */
-  record: CallSettingsRecord | null;
-}
-
-/** The community's call settings from the mirror: what a director saved, or the defaults (as the server reads them). */
-export function useCallSettings(communityId: string | undefined): CommunityCallSettings | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(
-    db,
-    ['call_settings'],
-    async () => {
-      const record = communityId ? await db.call_settings.where('community').equals(communityId).first() : undefined;
-      if (!record) return { settings: DEFAULT_CALL_SETTINGS, record: null };
-      return {
-        record,
-        settings: {
-          retries: record.retries,
-          retryMinutes: record.retry_minutes || DEFAULT_CALL_SETTINGS.retryMinutes,
-          textFallback: record.text_fallback,
-          quietStart: record.quiet_start || DEFAULT_CALL_SETTINGS.quietStart,
-          quietEnd: record.quiet_end || DEFAULT_CALL_SETTINGS.quietEnd,
-          timeZone: record.time_zone || DEFAULT_CALL_SETTINGS.timeZone,
-        },
-      };
-    },
-    [communityId],
-  );
 }

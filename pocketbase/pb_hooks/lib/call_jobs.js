@@ -53,10 +53,10 @@ function minuteMs() {
   return (seconds > 0 ? seconds : 60) * 1000;
 }
 
-/** The house's phones in the order they are tried (phoneRank of src/domain/callOutcome.ts; oldest first within a rank). */
+/** The house's phones in the order they are tried (phoneRank of src/domain/callHistory.ts; oldest first within a rank). */
 function phonePlan(app, houseId) {
   const phones = app.findRecordsByFilter('phones', 'house = {:house}', 'created,id', 0, 0, { house: houseId });
-  const phoneRank = lib('generated/call_outcome').phoneRank;
+  const phoneRank = lib('generated/call_history').phoneRank;
   const ranked = [];
   for (let i = 0; i < phones.length; i++) {
     const p = phones[i];
@@ -99,8 +99,8 @@ function newAttempt(app, call, sequence, phone, state, fields) {
   return attempt;
 }
 
-/** The reason a do-not-call phone is passed over ('Call history' says it too: src/domain/callOutcome.ts). */
-const DO_NOT_CALL_REASON = lib('generated/call_outcome').CALL_HISTORY_WORDS.doNotCall;
+/** The reason a do-not-call phone is passed over ('Call history' says it too: src/domain/callHistory.ts). */
+const DO_NOT_CALL_REASON = lib('generated/call_history').CALL_HISTORY_WORDS.doNotCall;
 
 /**
  * Writes a new job and its first attempt (claimed: `dialling`), plus a

@@ -54,7 +54,7 @@ function callResident(e) {
     return !p.getBool('do_not_call');
   });
   if (callable.length === 0) {
-    const message = lib('generated/call_outcome').CALL_HISTORY_WORDS.noCallableNumber;
+    const message = lib('generated/call_history').CALL_HISTORY_WORDS.noCallableNumber;
     throw fail(400, message, { phones: { code: 'validation_do_not_call', message: message } });
   }
 

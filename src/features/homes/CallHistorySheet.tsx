@@ -6,20 +6,15 @@
  * runs.
  */
 import type { CallAttemptRecord, CallRecord, HouseRecord } from '../../api/records.ts';
-import {
-  ACKNOWLEDGED_LABEL,
-  attemptWord,
-  CALL_HISTORY_TITLE,
-  CALL_HISTORY_WORDS,
-  callJobWord,
-} from '../../domain/callOutcome.ts';
+import { ACKNOWLEDGED_LABEL, CALL_HISTORY_TITLE } from '../../domain/callOutcome.ts';
+import { attemptWord, CALL_HISTORY_WORDS, callJobWord } from '../../domain/callHistory.ts';
 import { formatDateTime, formatPhone, personName } from '../../ui/format.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { callTime } from './callTime.ts';
 import { addressLine } from './HomeCard.tsx';
 import { callJobFields } from './homeNotices.ts';
-import { useCallHistory, type CallHistory } from './hooks.ts';
+import { useCallHistory, type CallHistory } from './useCallHistory.ts';
 
 const PHONE_TYPE_WORDS: Record<string, string> = { cell: 'cell', home: 'home', business: 'business' };
 
