@@ -109,9 +109,9 @@ export function usePeriodRecords(from: Date, to: Date): PeriodRecords | undefine
 }
 
 /**
- * The house-check reports from `from` to `to` (the manager's view needs the
- * checks made before the period inside the homes' windows: spec §4's "not
- * already checked in the window"). Empty when from is after to.
+ * The house-check reports from `from` to `to`: the manager's view reads the
+ * checks made in the homes' windows before its period this way (spec §4's
+ * "not already checked in the window"). Empty when from is after to.
  */
 export function useHouseCheckReports(from: Date, to: Date): MirrorRow<'reports'>[] | undefined {
   const { db } = useSyncEngine();

@@ -46,13 +46,22 @@ function Dashboard() {
   const houses = useHouses('');
   const homes = useMemo(() => houses?.map(({ house }) => house), [houses]);
   const since = useMemo(() => (homes ? checksSince(homes, from, to) : from), [homes, from, to]);
-  const checkReports = useHouseCheckReports(since, to);
+  // The period's own house checks are among its reports; only the checks of the windows' days before it are read apart.
+  const checksBefore = useHouseCheckReports(since, new Date(from.getTime() - 1));
   const figures = useMemo(
     () =>
-      records && homes && checkReports
-        ? dashboardFigures({ from, to, now, reports: records.reports, calls: records.calls, homes, checkReports })
+      records && homes && checksBefore
+        ? dashboardFigures({
+            from,
+            to,
+            now,
+            reports: records.reports,
+            calls: records.calls,
+            homes,
+            checkReports: [...checksBefore, ...records.reports],
+          })
         : undefined,
-    [records, homes, checkReports, from, to, now],
+    [records, homes, checksBefore, from, to, now],
   );
 
   return (

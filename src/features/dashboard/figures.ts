@@ -180,7 +180,7 @@ export interface DashboardInput {
   reports: readonly PeriodReport[];
   calls: readonly PeriodCall[];
   homes: readonly (HouseCheckHome & Pick<HouseRecord, 'address' | 'apt'>)[];
-  /** House-check reports since checksSince(homes, from, to). */
+  /** House-check reports since checksSince(homes, from, to); other reports among them are passed over. */
   checkReports: readonly PeriodReport[];
 }
 
