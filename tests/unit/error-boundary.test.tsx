@@ -60,9 +60,11 @@ describe('list items', () => {
       house({ id: 'h3', address: '3 Bay Rd' }),
     ]);
     render(
-      <ToastProvider>
-        <HomesPage />
-      </ToastProvider>,
+      <MemoryRouter>
+        <ToastProvider>
+          <HomesPage />
+        </ToastProvider>
+      </MemoryRouter>,
     );
     expect(await screen.findByText('Something went wrong')).toBeTruthy();
     expect(screen.getByText('Showing 3 home(s)')).toBeTruthy();

@@ -7,6 +7,7 @@
 import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
+import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import type { EngineStatus } from '../../src/data/engine.ts';
@@ -66,9 +67,11 @@ test('the text: thousands separators, and no numbers before the server said the 
 
 test('the Homes screen shows the progress while the homes load, then the list', async () => {
   render(
-    <ToastProvider>
-      <HomesPage />
-    </ToastProvider>,
+    <MemoryRouter>
+      <ToastProvider>
+        <HomesPage />
+      </ToastProvider>
+    </MemoryRouter>,
   );
   expect(await screen.findByText('Loading homes… 2,000 of 5,000')).toBeTruthy();
   expect(screen.queryByText(/Showing \d+ home\(s\)/)).toBeNull();
