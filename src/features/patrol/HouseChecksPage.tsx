@@ -10,7 +10,7 @@
  * The House check dialog is the Homes screen's own: the app hands it in
  * (`CheckDialog`), since a feature never imports another (DESIGN.md).
  */
-import { useCallback, useState, type ComponentType } from 'react';
+import { Suspense, useCallback, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';
 import type { HouseRecord } from '../../api/records.ts';
 import { useOnline } from '../../data/hooks.ts';
@@ -195,7 +195,12 @@ export function HouseChecksPage({ CheckDialog }: { CheckDialog: ComponentType<Ho
           )}
         </>
       )}
-      {checking && <CheckDialog house={checking} onClose={() => setChecking(null)} />}
+      {/* Its own boundary: while the dialog's chunk loads, the screen stays (a boundary higher up would swap it for a spinner). */}
+      {checking && (
+        <Suspense fallback={null}>
+          <CheckDialog house={checking} onClose={() => setChecking(null)} />
+        </Suspense>
+      )}
     </section>
   );
 }
