@@ -11,6 +11,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
 import {
   openedDialog,
   expectNoSeriousA11yViolations,
@@ -32,6 +33,13 @@ const MARKER_RESET_MS = 20_000;
 const LIMIT_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 const env = useScreensApp({ telephony: { stepDelayMs: STEP_DELAY_MS } });
+
+beforeAll(async () => {
+  // Without saved settings 21:00–08:00 New York time is quiet (issue 14): the journey calls at any hour.
+  const admin = env.app.server.admin;
+  const community = await admin.collection('communities').getFirstListItem(admin.filter('name = "Palm Grove Estates"'));
+  await admin.collection('call_settings').create(settingsAwayFromQuietHours(community.id));
+});
 
 /** Demo homes with phones and no house check due, one per size. */
 const MEMBER_NUMBERS = { phone: 'PGE-1001', desktop: 'PGE-1004' } as const;
@@ -136,8 +144,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       [TELEPHONY.from, 'completed'],
     ]);
     expect((await env.app.server.admin.collection('houses').getOne(house.id)).pending_call_concerns_ids).toBe('');
-    // The server cleared the pending concerns: so does the card.
+    // The server cleared the pending concerns: so does the card, and it says how the call went (issue 14).
     await notice.getByText('Call pending').waitFor({ state: 'detached' });
+    await card.getByText(/^Last call: Answered \d\d:\d\d$/).waitFor();
 
     // A new choice starts empty (nothing pending); a fourth concern is refused.
     const again = await openSelectConcerns(page, card);

@@ -42,7 +42,8 @@ export interface ScreensServer {
  * and the stand-in's URL must be in PocketBase's environment at start.
  */
 export async function startScreensServer(
-  options: { telephony?: { stepDelayMs: number } } = {},
+  /** callMinuteSeconds: a settings minute in seconds (SCMS_CALL_MINUTE_SECONDS), so a retry comes within a journey. */
+  options: { telephony?: { stepDelayMs: number; callMinuteSeconds?: number } } = {},
 ): Promise<ScreensServer> {
   let standin: TelephonyStandin | null = null;
   let server: TestServer;
@@ -61,6 +62,9 @@ export async function startScreensServer(
         TWILIO_FROM_NUMBER: TELEPHONY.from,
         TWILIO_API_BASE: telephony.url,
         SCMS_PUBLIC_URL: publicUrl,
+        ...(options.telephony?.callMinuteSeconds
+          ? { SCMS_CALL_MINUTE_SECONDS: String(options.telephony.callMinuteSeconds) }
+          : {}),
       }),
       { publicDir: distDir },
     );
