@@ -1,0 +1,509 @@
+/**
+ * `npm run bench:load [-- --officers 25,100,250,500 --seconds 30]`: N
+ * officers of one community against ONE PocketBase on the loopback, as the
+ * app uses it at a peak shift (load-figures.ts PEAK_SHIFT):
+ * - each officer is a real user of the community, signed in with its password;
+ * - each holds a realtime subscription open (GET /api/realtime, then the ten
+ *   subscription posts the SDK sends as src/data/realtime.ts subscribes);
+ * - incremental pulls (src/data/pull.ts readAfter: one page per mirrored
+ *   collection, `updated >=` the officer's last pull);
+ * - report creates (POST .../reports/records with a client id, as the
+ *   outbox's replay sends one entry) and house checks (POST /api/batch:
+ *   the report and the home's last-checked date, as queueHouseCheck queues
+ *   them and replay.ts sends a batch);
+ * - calls (POST /api/scms/call-resident), answered by the local telephony
+ *   stand-in this script starts: no real provider is ever configured.
+ * The HTTP load is autocannon's (one instance per kind, so each has its own
+ * latency histogram); the realtime clients are `eventsource`'s.
+ *
+ * The community is bench:sync's scale 1 (5,000 homes, 20,000 reports; seed.ts,
+ * cached per month). Rate limits are off in this run's copy: every officer
+ * here comes from 127.0.0.1, where in the field each has its own address.
+ * Bounded: each stage sends a fixed number of requests and is stopped after
+ * its time plus a margin; the default run takes about 5 minutes.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus, loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { EventSource } from 'eventsource';
+import PocketBase from 'pocketbase';
+import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
+import { pbDate } from '../../src/domain/pbDate.ts';
+import { newRecordId } from '../../src/data/ids.ts';
+import { PULL_ORDER } from '../../src/data/pull.ts';
+import { REALTIME_COLLECTIONS } from '../../src/data/realtime.ts';
+import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
+import { createInBatches } from '../support/batches.ts';
+import { STAFF_PASSWORD, type BenchData } from './data.ts';
+import {
+  cpuBoundOfficers,
+  cpuPercent,
+  cpuTicks,
+  parseOfficers,
+  PEAK_SHIFT,
+  percentile,
+  stagePlan,
+  table,
+  verdict,
+  type Kind,
+  type KindFigures,
+  type StageFigures,
+  type StagePlan,
+} from './load-figures.ts';
+import { seededFolder, SUPERUSER } from './seed.ts';
+
+// ---- autocannon (CommonJS, no types of its own: the slice used here) ---------------
+
+interface AutocannonRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (request: AutocannonRequest) => AutocannonRequest;
+}
+interface AutocannonResult {
+  latency: { p50: number; p99: number };
+  /** `total`: responses received. */
+  requests: { total: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  statusCodeStats: Record<string, { count: number }>;
+}
+interface AutocannonInstance extends PromiseLike<AutocannonResult> {
+  stop(): void;
+}
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
+  url: string;
+  connections: number;
+  amount: number;
+  overallRate: number;
+  ignoreCoordinatedOmission: boolean;
+  timeout: number;
+  requests: AutocannonRequest[];
+}) => AutocannonInstance;
+
+// ---- the run ------------------------------------------------------------------------
+
+const { values: args } = parseArgs({
+  options: {
+    officers: { type: 'string', default: '25,100,250,500' },
+    seconds: { type: 'string', default: '30' },
+  },
+  allowPositionals: false,
+});
+const OFFICERS = parseOfficers(args.officers);
+const SECONDS = Number(args.seconds);
+if (!Number.isInteger(SECONDS) || SECONDS < 5 || SECONDS > 120)
+  throw new Error(`--seconds must be a whole number from 5 to 120, not ${args.seconds}`);
+/** Realtime connects in flight at once when a stage opens its subscriptions (a shift starting). */
+const CONNECT_CONCURRENCY = 20;
+/** A stage still running this long after its time is stopped (bounded in time). */
+const STAGE_MARGIN_MS = 30_000;
+const TELEPHONY = { accountSid: `AC${'10ad'.repeat(8)}`, authToken: 'bench-load-telephony-token' };
+
+const started = performance.now();
+const progress = (message: string) =>
+  console.log(`[load ${((performance.now() - started) / 1000).toFixed(1).padStart(6)} s] ${message}`);
+
+interface Officer {
+  id: string;
+  email: string;
+  token: string;
+  /** When this officer's last incremental pull began (its cursor). */
+  pulledAt: Date;
+}
+
+const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
+function processTicks(pid: number | undefined): number | null {
+  try {
+    return pid ? cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+/** The officers of the largest stage: created by the superuser (batch API), each signed in with its password. */
+async function officersOf(
+  admin: PocketBase,
+  data: BenchData,
+  count: number,
+): Promise<{ officers: Officer[]; signInMs: number[] }> {
+  const community = data.community.id;
+  const rows = Array.from({ length: count }, (_, i) => ({
+    id: newRecordId(),
+    email: `officer-${String(i + 1).padStart(3, '0')}@load.bench.test`,
+    emailVisibility: true,
+    verified: true,
+    password: STAFF_PASSWORD,
+    passwordConfirm: STAFF_PASSWORD,
+    first_name: 'Officer',
+    last_name: String(i + 1),
+    type: 'regular',
+    community,
+  }));
+  await createInBatches(admin, 'users', rows, 2);
+  const officers: Officer[] = [];
+  const signInMs: number[] = [];
+  await inParallel(rows, 4, async (row) => {
+    const pb = new PocketBase(admin.baseURL);
+    pb.autoCancellation(false);
+    const t0 = performance.now();
+    await pb.collection('users').authWithPassword(row.email, STAFF_PASSWORD);
+    signInMs.push(performance.now() - t0);
+    officers.push({ id: row.id, email: row.email, token: pb.authStore.token, pulledAt: new Date() });
+  });
+  return { officers, signInMs };
+}
+
+interface RealtimeClients {
+  connectMs: number[];
+  errors: number;
+  events: number;
+  deliveryMs: number[];
+  close: () => void;
+}
+
+/**
+ * Opens a subscription per officer as the SDK does for src/data/realtime.ts:
+ * the event stream, then one post per subscribe call, each with every topic
+ * so far (PB_CONNECT, then the nine collections). Reports created by this
+ * run are recognised by id: the time from their create to each event is
+ * the realtime delivery.
+ */
+async function openRealtime(
+  url: string,
+  officers: readonly Officer[],
+  sentAt: Map<string, number>,
+): Promise<RealtimeClients> {
+  const sources: EventSource[] = [];
+  const clients: RealtimeClients = {
+    connectMs: [],
+    errors: 0,
+    events: 0,
+    deliveryMs: [],
+    close: () => sources.forEach((s) => s.close()),
+  };
+  const topics = ['PB_CONNECT', ...REALTIME_COLLECTIONS.map((c) => `${c}/*`)];
+  await inParallel(officers, CONNECT_CONCURRENCY, async (officer) => {
+    const t0 = performance.now();
+    try {
+      const source = new EventSource(`${url}/api/realtime`);
+      sources.push(source);
+      const clientId = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error('no PB_CONNECT within 15 s')), 15_000);
+        source.addEventListener('PB_CONNECT', (event) => {
+          clearTimeout(timer);
+          resolve((JSON.parse(event.data) as { clientId: string }).clientId);
+        });
+        source.onerror = () => undefined; // it reconnects; a missed connect is the timeout's
+      });
+      for (const collection of REALTIME_COLLECTIONS) {
+        source.addEventListener(`${collection}/*`, (event) => {
+          clients.events++;
+          if (collection !== 'reports' || clients.deliveryMs.length >= 500_000) return;
+          const { record } = JSON.parse(event.data) as { record: { id: string } };
+          const at = sentAt.get(record.id);
+          if (at !== undefined) clients.deliveryMs.push(performance.now() - at);
+        });
+      }
+      for (let n = 1; n <= topics.length; n++) {
+        const response = await fetch(`${url}/api/realtime`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: officer.token },
+          body: JSON.stringify({ clientId, subscriptions: topics.slice(0, n) }),
+        });
+        if (!response.ok) throw new Error(`subscription answered ${response.status}`);
+      }
+      clients.connectMs.push(performance.now() - t0);
+    } catch {
+      clients.errors++;
+    }
+  });
+  return clients;
+}
+
+/** The requests of each kind, each from the next officer in turn with that officer's token. */
+function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<Kind, 'realtime'>, AutocannonRequest> {
+  const { officers, data } = world;
+  let pulls = 0;
+  let reports = 0;
+  let checks = 0;
+  let calls = 0;
+  const community = data.community.id;
+  const json = (officer: Officer) => ({ 'Content-Type': 'application/json', Authorization: officer.token });
+  const reportBody = (officer: Officer, type: string, houseIndex: number) => {
+    const house = data.houses[houseIndex % data.houses.length]!;
+    return {
+      id: newRecordId(),
+      narative:
+        type === 'house_check'
+          ? 'House check: everything OK.'
+          : 'Garage door open at night; rang the bell, the resident closed it.',
+      ai_generated_narative: '',
+      type,
+      weather: 'clear',
+      incident_time: pbDate(new Date()),
+      phone_number: '',
+      injury: false,
+      ems_pbso: false,
+      community,
+      house: house.id,
+      resident: '',
+      created_by: officer.id,
+    };
+  };
+  return {
+    pull: {
+      method: 'GET',
+      path: '/',
+      setupRequest: (request) => {
+        const n = pulls++;
+        const officer = officers[Math.floor(n / PULL_ORDER.length) % officers.length]!;
+        const collection = PULL_ORDER[n % PULL_ORDER.length]!;
+        const cursor = pbDate(officer.pulledAt);
+        // The pull's last collection moves the officer's cursor to now (readAfter's new cursor).
+        if (n % PULL_ORDER.length === PULL_ORDER.length - 1) officer.pulledAt = new Date();
+        const query = new URLSearchParams({
+          page: '1',
+          perPage: '500',
+          skipTotal: '1',
+          filter: `updated >= '${cursor}'`,
+          sort: 'updated,id',
+        });
+        return {
+          ...request,
+          path: `/api/collections/${collection}/records?${query}`,
+          headers: { Authorization: officer.token },
+        };
+      },
+    },
+    report: {
+      method: 'POST',
+      path: '/api/collections/reports/records',
+      setupRequest: (request) => {
+        const officer = officers[reports++ % officers.length]!;
+        const body = reportBody(officer, 'open_garage_door', reports * 37);
+        sentAt.set(body.id, performance.now());
+        return { ...request, headers: json(officer), body: JSON.stringify(body) };
+      },
+    },
+    houseCheck: {
+      method: 'POST',
+      path: '/api/batch',
+      setupRequest: (request) => {
+        const officer = officers[checks++ % officers.length]!;
+        const houseIndex = checks * 53;
+        const house = data.houses[houseIndex % data.houses.length]!;
+        const report = reportBody(officer, 'house_check', houseIndex);
+        sentAt.set(report.id, performance.now());
+        // As the SDK's createBatch().send() posts it: multipart with the requests in @jsonPayload.
+        const payload = JSON.stringify({
+          requests: [
+            { method: 'POST', url: '/api/collections/reports/records', body: report },
+            {
+              method: 'PATCH',
+              url: `/api/collections/houses/records/${house.id}`,
+              body: { house_check_last_date: pbDate(new Date()) },
+            },
+          ],
+        });
+        const boundary = `----scmsbench${report.id}`;
+        return {
+          ...request,
+          headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, Authorization: officer.token },
+          body: `--${boundary}\r\nContent-Disposition: form-data; name="@jsonPayload"\r\n\r\n${payload}\r\n--${boundary}--\r\n`,
+        };
+      },
+    },
+    call: {
+      method: 'POST',
+      path: '/api/scms/call-resident',
+      setupRequest: (request) => {
+        const officer = officers[calls % officers.length]!;
+        // A home nobody is calling yet: a second call to a home being called is refused (409).
+        const house = data.houses[world.nextCallHouse++ % data.houses.length]!;
+        calls++;
+        const concerns = data.concerns.slice(0, 2).map((c) => ({ id: c.id, name: c.name, selected: true }));
+        return { ...request, headers: json(officer), body: JSON.stringify({ h_id: house.id, concerns }) };
+      },
+    },
+  };
+}
+
+interface World {
+  server: RunningPocketBase;
+  standin: TelephonyStandin;
+  data: BenchData;
+  officers: Officer[];
+  nextCallHouse: number;
+}
+
+const failed = (r: AutocannonResult) => r.errors + r.timeouts + r.non2xx;
+
+async function runStage(world: World, count: number): Promise<StageFigures> {
+  const officers = world.officers.slice(0, count);
+  const plan: StagePlan = stagePlan(count, SECONDS);
+  const sentAt = new Map<string, number>();
+  progress(`${count} officers: opening ${count} realtime subscriptions`);
+  const realtime = await openRealtime(world.server.url, officers, sentAt);
+  // Each officer last pulled a minute ago: the first pulls bring a minute of changes.
+  for (const officer of officers) officer.pulledAt = new Date(Date.now() - PEAK_SHIFT.pullEverySeconds * 1000);
+  const requests = requestsOf({ ...world, officers }, sentAt);
+  const planned = Object.values(plan).reduce((s, p) => s + p.amount, 0);
+  progress(
+    `${count} officers: ${planned} requests over ${SECONDS} s (${Object.entries(plan)
+      .map(([k, p]) => `${k} ${p.amount} at ${p.rate.toFixed(2)}/s`)
+      .join(', ')})`,
+  );
+  const serverBefore = processTicks(world.server.process.pid);
+  const benchBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const instances = (Object.keys(plan) as Array<keyof StagePlan>).map((kind) => {
+    const instance = autocannon({
+      url: world.server.url,
+      connections: plan[kind].connections,
+      amount: plan[kind].amount,
+      overallRate: plan[kind].overallRate,
+      // Its correction assumes 1/rate ms between requests (1 ms at 1 request/s) and fills
+      // the histogram with made-up samples; a server falling behind shows as requests not served in time instead.
+      ignoreCoordinatedOmission: true,
+      timeout: 10,
+      requests: [requests[kind]],
+    });
+    const guard = setTimeout(() => instance.stop(), SECONDS * 1000 + STAGE_MARGIN_MS);
+    return Promise.resolve(instance).then((result) => {
+      clearTimeout(guard);
+      return [kind, result] as const;
+    });
+  });
+  const results = Object.fromEntries(await Promise.all(instances)) as Record<keyof StagePlan, AutocannonResult>;
+  const elapsed = performance.now() - t0;
+  const serverAfter = processTicks(world.server.process.pid);
+  const bench = process.cpuUsage(benchBefore);
+  // Events still on their way to the last subscribers.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  realtime.close();
+
+  const kinds = {} as Record<Kind, KindFigures>;
+  for (const kind of Object.keys(plan) as Array<keyof StagePlan>) {
+    const r = results[kind];
+    kinds[kind] = { count: r.requests.total - r.non2xx, p50: r.latency.p50, p99: r.latency.p99, errors: failed(r) };
+    const codes = Object.entries(r.statusCodeStats)
+      .filter(([code]) => !code.startsWith('2'))
+      .map(([code, s]) => `${s.count}× ${code}`);
+    if (failed(r) > 0)
+      progress(
+        `  ${kind}: ${failed(r)} failed (${[...codes, `${r.errors} errors`, `${r.timeouts} timeouts`].join(', ')})`,
+      );
+  }
+  kinds.realtime = {
+    count: realtime.connectMs.length,
+    p50: percentile(realtime.connectMs, 50),
+    p99: percentile(realtime.connectMs, 99),
+    errors: realtime.errors,
+  };
+  const completed = (Object.keys(plan) as Array<keyof StagePlan>).reduce((s, k) => s + kinds[k].count, 0);
+  const stage: StageFigures = {
+    officers: count,
+    planned,
+    completed,
+    // The planned window, or longer when the server fell behind it.
+    seconds: Math.max(SECONDS, elapsed / 1000),
+    kinds,
+    delivery: {
+      events: realtime.events,
+      p50: percentile(realtime.deliveryMs, 50),
+      p99: percentile(realtime.deliveryMs, 99),
+    },
+    serverCpu:
+      serverBefore === null || serverAfter === null
+        ? null
+        : cpuPercent(serverBefore, serverAfter, elapsed, TICKS_PER_SECOND),
+    benchCpu: ((bench.user + bench.system) / 1000 / elapsed) * 100,
+    load1: loadavg()[0]!,
+  };
+  progress(
+    `${count} officers: ${completed} of ${planned} in ${(elapsed / 1000).toFixed(1)} s, ${realtime.events} realtime events delivered`,
+  );
+  return stage;
+}
+
+async function main(): Promise<void> {
+  progress(
+    `officers ${OFFICERS.join(', ')}; ${SECONDS} s of load each; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}`,
+  );
+  const seeded = await seededFolder(progress, 1);
+  let server: RunningPocketBase | undefined;
+  let standin: TelephonyStandin | undefined;
+  try {
+    standin = await startTelephonyStandin({ ...TELEPHONY, stepDelayMs: 1_000 });
+    const port = await freePort();
+    server = await startPocketBase({
+      dataDir: seeded.dataDir,
+      port,
+      superuser: SUPERUSER,
+      env: {
+        // The stand-in only: a bench never reaches a real provider, whatever this shell has set.
+        TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
+        TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
+        TWILIO_FROM_NUMBER: '+15615550100',
+        TWILIO_API_BASE: standin.url,
+        SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      },
+    });
+    const admin = new PocketBase(server.url);
+    admin.autoCancellation(false);
+    await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+    await admin.settings.update({ rateLimits: { enabled: false } });
+    await admin.collection('call_settings').create(settingsAwayFromQuietHours(seeded.data.community.id));
+    progress(`PocketBase at ${server.url} (pid ${server.process.pid}), telephony stand-in at ${standin.url}`);
+
+    const most = OFFICERS[OFFICERS.length - 1]!;
+    const { officers, signInMs } = await officersOf(admin, seeded.data, most);
+    progress(
+      `${officers.length} officers created and signed in (sign-in p50 ${Math.round(percentile(signInMs, 50))} ms, p99 ${Math.round(percentile(signInMs, 99))} ms)`,
+    );
+    const world: World = { server, standin, data: seeded.data, officers, nextCallHouse: 0 };
+    const stages: StageFigures[] = [];
+    for (const count of OFFICERS) stages.push(await runStage(world, count));
+
+    console.log(`\n## Load: N officers of one community on one PocketBase (${cpus().length} cores, shared)\n`);
+    console.log(
+      `Community: ${seeded.data.houses.length.toLocaleString('en-US')} homes, ${seeded.data.reports.length.toLocaleString('en-US')} reports. Per officer at a peak shift: a pull of ${PULL_ORDER.length} requests every ${PEAK_SHIFT.pullEverySeconds} s, a house check every ${PEAK_SHIFT.houseCheckEverySeconds} s, a report every ${PEAK_SHIFT.reportEverySeconds} s, a call every ${PEAK_SHIFT.callEverySeconds} s; ${SECONDS} s per row. CPU in percent of one core (200 % = the whole machine); the bench itself runs on the same two cores.\n`,
+    );
+    console.log(table(stages));
+    console.log('');
+    console.log(verdict(stages));
+    const bound = cpuBoundOfficers(stages, cpus().length);
+    const last = stages[stages.length - 1]!;
+    if (bound !== null)
+      console.log(
+        `PocketBase used ${Math.round(last.serverCpu!)} % of one core for ${last.officers} officers: both cores at 80 % would hold about ${bound} officers at this rate, linearly (an upper bound: the realtime fan-out grows faster than the officers).`,
+      );
+    console.log(`Calls placed at the stand-in: ${standin.calls.length} (no real provider).`);
+    console.log(`Total runtime: ${((performance.now() - started) / 60_000).toFixed(1)} min.`);
+  } finally {
+    await server?.stop();
+    await standin?.stop();
+    rmSync(seeded.dataDir, { recursive: true, force: true });
+  }
+  // Keep-alive sockets of the realtime clients may linger: the run is over.
+  process.exit(process.exitCode ?? 0);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
