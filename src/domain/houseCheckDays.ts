@@ -4,7 +4,7 @@
  * those were done. The rule itself is isHouseCheckDue; here the "last check"
  * is the home's last check before that day, found in its check history.
  */
-import { addDays, endOfDay, isSameDay, startOfDay } from 'date-fns';
+import { addDays, endOfDay, startOfDay } from 'date-fns';
 import { isHouseCheckDue, type HouseCheckFields } from './houseCheck.ts';
 import { parsePbDate, pbDate } from './pbDate.ts';
 
@@ -28,11 +28,6 @@ export function isHouseCheckDueOn(home: HouseCheckFields, day: Date, checks: rea
   return isHouseCheckDue({ ...home, house_check_last_date: lastBefore ? pbDate(lastBefore) : '' }, dayStart);
 }
 
-/** Whether one of the checks was made on `day`. */
-export function isCheckedOn(day: Date, checks: readonly Date[]): boolean {
-  return checks.some((at) => isSameDay(at, day));
-}
-
 export interface HouseCheckDay {
   /** 00:00 of the day. */
   day: Date;
@@ -44,9 +39,16 @@ export interface HouseCheckDay {
 
 /**
  * Due and done per day from `from` to `to` (both taken as whole days), each
- * day as spec §4 saw it. `checks` holds each home's check times (its house
- * check reports; the home's house_check_last_date counts as one too, for a
- * check whose report the device does not hold).
+ * day as spec §4 saw it (isHouseCheckDueOn, worked out once per home rather
+ * than per home and day: a dashboard month has thousands of homes under a
+ * window). `checks` holds each home's check times (its house check reports;
+ * the home's house_check_last_date counts as one too, for a check whose
+ * report the device does not hold).
+ *
+ * Per home: the window runs from the start day's 00:00 to the end day's
+ * 23:59:59.999, and the first check made in it ends what is due. A day is
+ * due when its 00:00 lies in the window and that first check is not before
+ * it; it is done when the first check falls on that day.
  */
 export function houseChecksByDay(
   homes: readonly HouseCheckHome[],
@@ -54,23 +56,31 @@ export function houseChecksByDay(
   from: Date,
   to: Date,
 ): HouseCheckDay[] {
-  const withHistory = homes
-    .filter((home) => home.house_check)
-    .map((home) => {
-      const last = parsePbDate(home.house_check_last_date);
-      const times = [...(checks.get(home.id) ?? [])];
-      if (last && !times.some((at) => at.getTime() === last.getTime())) times.push(last);
-      return { home, times };
-    });
+  const windows: Array<{ start: number; end: number; firstCheck: number }> = [];
+  for (const home of homes) {
+    if (!home.house_check) continue;
+    const start = parsePbDate(home.house_check_start_date);
+    const end = parsePbDate(home.house_check_end_date);
+    if (!start || !end || end < start) continue;
+    const window = { start: startOfDay(start).getTime(), end: endOfDay(end).getTime(), firstCheck: Infinity };
+    const consider = (at: number) => {
+      if (at >= window.start && at < window.firstCheck) window.firstCheck = at;
+    };
+    for (const at of checks.get(home.id) ?? []) consider(at.getTime());
+    const last = parsePbDate(home.house_check_last_date);
+    if (last) consider(last.getTime());
+    windows.push(window);
+  }
   const days: HouseCheckDay[] = [];
-  const last = endOfDay(to);
-  for (let day = startOfDay(from); day <= last; day = addDays(day, 1)) {
+  const lastDay = endOfDay(to);
+  for (let day = startOfDay(from); day <= lastDay; day = addDays(day, 1)) {
+    const [dayStart, dayEnd] = [day.getTime(), endOfDay(day).getTime()];
     let due = 0;
     let done = 0;
-    for (const { home, times } of withHistory) {
-      if (!isHouseCheckDueOn(home, day, times)) continue;
+    for (const window of windows) {
+      if (dayStart < window.start || dayStart > window.end || window.firstCheck < dayStart) continue;
       due++;
-      if (isCheckedOn(day, times)) done++;
+      if (window.firstCheck <= dayEnd) done++;
     }
     days.push({ day, due, done });
   }

@@ -3,7 +3,7 @@
  * day, reports by type and by week, calls by outcome, the homes with the
  * most reports.
  */
-import { endOfDay, endOfMonth, startOfMonth } from 'date-fns';
+import { endOfDay, endOfMonth, isSameDay, startOfMonth } from 'date-fns';
 import { describe, expect, it } from 'vitest';
 import { houseChecksByDay, isHouseCheckDueOn } from '../../src/domain/houseCheckDays.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
@@ -71,6 +71,45 @@ describe("spec §4's house-check rule, day by day", () => {
       [0, 0], // 13th: b already checked in its window
     ]);
     expect(days[0]!.day).toEqual(d(10, 0));
+  });
+});
+
+describe('the whole period at once agrees with the rule day by day', () => {
+  it('for homes with random windows, checks (before, in and after the window) and last-checked dates', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    // Some at midnight sharp: the first instant of a day belongs to it.
+    const at = (day: number) =>
+      new Date(2026, 9, 20 + day, random(3) === 0 ? 0 : random(24), random(3) === 0 ? 0 : random(60));
+    const homes = Array.from({ length: 300 }, (_, i) => {
+      const start = random(40);
+      const home = windowHome(`h${i}`, 0, 0, random(4) === 0 ? at(random(50)) : undefined);
+      home.house_check = random(6) !== 0;
+      home.house_check_start_date = pbDate(new Date(2026, 9, 20 + start, random(24)));
+      // Now and then an end before the start: never due.
+      home.house_check_end_date = pbDate(new Date(2026, 9, 20 + start + random(12) - 1, random(24)));
+      return home;
+    });
+    const checks = new Map(homes.map((home) => [home.id, Array.from({ length: random(4) }, () => at(random(50)))]));
+    const [from, to] = [new Date(2026, 9, 25), new Date(2026, 10, 30)];
+    const days = houseChecksByDay(homes, checks, from, to);
+    expect(days).toHaveLength(37);
+    for (const { day, due, done } of days) {
+      let expectedDue = 0;
+      let expectedDone = 0;
+      for (const home of homes) {
+        const times = [...checks.get(home.id)!];
+        if (home.house_check_last_date) times.push(new Date(home.house_check_last_date.replace(' ', 'T')));
+        if (!isHouseCheckDueOn(home, day, times)) continue;
+        expectedDue++;
+        if (times.some((t) => isSameDay(t, day))) expectedDone++;
+      }
+      expect([day, due, done]).toEqual([day, expectedDue, expectedDone]);
+    }
+    expect(days.some((d) => d.done > 0) && days.some((d) => d.due > d.done)).toBe(true);
   });
 });
 

@@ -8,7 +8,7 @@ import { addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'd
 import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../domain/callOutcome.ts';
 import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
-import { parsePbDate } from '../../domain/pbDate.ts';
+import { parsePbDate, pbDate } from '../../domain/pbDate.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress } from '../../ui/format.ts';
 
@@ -20,11 +20,6 @@ export interface Count<K extends string = string> {
   label: string;
   count: number;
 }
-
-const inPeriod = (value: string, from: Date, to: Date) => {
-  const at = parsePbDate(value);
-  return at !== null && at >= from && at <= to;
-};
 
 /** Every report type with its count (spec §3's order), then any unknown type found; most first, ties in that order. */
 export function reportsByType(reports: readonly PeriodReport[]): Count[] {
@@ -56,10 +51,11 @@ export function reportsByWeek(reports: readonly PeriodReport[], from: Date, to: 
         : `${format(weekFrom, 'MMM d')}–${format(weekTo, weekFrom.getMonth() === weekTo.getMonth() ? 'd' : 'MMM d')}`;
     weeks.push({ key: format(weekFrom, 'yyyy-MM-dd'), label, from: weekFrom, to: weekTo, count: 0 });
   }
+  // PocketBase's date text sorts as the time does: compared as text, a month of reports needs no Date each.
+  const bounds = weeks.map((week) => [pbDate(week.from), pbDate(week.to)] as const);
   for (const report of reports) {
-    const at = parsePbDate(report.incident_time);
-    const week = at && weeks.find((w) => at >= w.from && at <= w.to);
-    if (week) week.count++;
+    const index = bounds.findIndex(([low, high]) => report.incident_time >= low && report.incident_time <= high);
+    if (index >= 0) weeks[index]!.count++;
   }
   return weeks;
 }
@@ -90,6 +86,9 @@ export function callsByOutcome(calls: readonly PeriodCall[]): Count<CallOutcomeK
   return rows.filter((row) => row.count > 0 || isCallOutcome(row.key));
 }
 
+/** Addresses in natural order ('2 Egret Way' before '10 Egret Way'). */
+const ADDRESS_ORDER = new Intl.Collator(undefined, { numeric: true });
+
 export interface HomeCount extends Count {
   /** The home's id (key) and its address line (label). */
   houseId: string;
@@ -103,11 +102,12 @@ export function topHomes(
 ): HomeCount[] {
   const counts = new Map<string, number>();
   for (const report of reports) if (report.house) counts.set(report.house, (counts.get(report.house) ?? 0) + 1);
+  // Only the homes that can make the list are named and sorted by address: thousands of homes have a report in a month.
+  const threshold = [...counts.values()].sort((a, b) => b - a)[limit - 1] ?? 0;
   return [...counts]
-    .map(([houseId, count]) => {
-      return { key: houseId, houseId, label: formatAddress(houses.get(houseId)), count };
-    })
-    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label, undefined, { numeric: true }))
+    .filter(([, count]) => count >= threshold)
+    .map(([houseId, count]) => ({ key: houseId, houseId, label: formatAddress(houses.get(houseId)), count }))
+    .sort((a, b) => b.count - a.count || ADDRESS_ORDER.compare(a.label, b.label))
     .slice(0, limit);
 }
 
@@ -187,8 +187,10 @@ export interface DashboardInput {
 /** Every figure of the view; records outside [from, to] are left out even if handed in. */
 export function dashboardFigures(input: DashboardInput): DashboardFigures {
   const { from, to, now } = input;
-  const reports = input.reports.filter((r) => inPeriod(r.incident_time, from, to));
-  const calls = input.calls.filter((c) => inPeriod(c.created, from, to));
+  // As text: PocketBase's date text sorts as the time does.
+  const [low, high] = [pbDate(from), pbDate(to)];
+  const reports = input.reports.filter((r) => r.incident_time >= low && r.incident_time <= high);
+  const calls = input.calls.filter((c) => c.created >= low && c.created <= high);
   const houses = new Map(input.homes.map((home) => [home.id, home]));
   return {
     total: reports.length,
