@@ -218,13 +218,18 @@ function useDownload(): (model: DayModel) => Promise<void> {
     try {
       const photos = new Map<string, PdfPhoto | null>();
       const { drawDayReport, photoKey } = await import('./dayPdf.ts');
-      for (const entry of model.entries) {
-        if (entry.kind === 'call') continue;
-        for (const name of entry.photos) {
-          const blob = await reportPhotoThumb(db, entry.id, name, file.token);
-          photos.set(photoKey(entry.id, name), blob ? await toPdfPhoto(blob) : null);
+      const wanted = model.entries.flatMap((entry) =>
+        entry.kind === 'call' ? [] : entry.photos.map((name) => ({ reportId: entry.id, name })),
+      );
+      // A few at a time, as a browser fetches images: a busy day has dozens of photos.
+      const next = wanted[Symbol.iterator]();
+      const worker = async () => {
+        for (const { reportId, name } of next) {
+          const blob = await reportPhotoThumb(db, reportId, name, file.token);
+          photos.set(photoKey(reportId, name), blob ? await toPdfPhoto(blob) : null);
         }
-      }
+      };
+      await Promise.all(Array.from({ length: PHOTOS_AT_ONCE }, worker));
       const doc = drawDayReport(model, photos, new Date());
       saveBlob(doc.output('blob'), dayReportFileName(model));
     } catch (error) {
@@ -233,6 +238,9 @@ function useDownload(): (model: DayModel) => Promise<void> {
     }
   };
 }
+
+/** Photos loaded side by side for the PDF: the connections a browser opens to one server. */
+const PHOTOS_AT_ONCE = 6;
 
 /** The largest a thumbnail is drawn from (the server's thumbs are 400×300; queued photos are whole pictures). */
 const MAX_SIDE = 400;
