@@ -162,3 +162,9 @@ export function withFileToken(url: string, token: string | null): string {
   if (!token) return url;
   return `${url}${url.includes('?') ? '&' : '?'}token=${encodeURIComponent(token)}`;
 }
+
+/** A report photo's URL (without the token), or its thumbnail's: the report cards and the daily activity report's PDF. */
+export function reportPhotoUrl(reportId: string, name: string, thumb?: string): string {
+  const url = `${fileBaseUrl()}/api/files/reports/${encodeURIComponent(reportId)}/${encodeURIComponent(name)}`;
+  return thumb ? `${url}?thumb=${thumb}` : url;
+}

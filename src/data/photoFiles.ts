@@ -11,16 +11,11 @@
  */
 import { imageCacheName } from '../domain/imageCache.ts';
 import { recordKey, type ScmsDatabase } from './db.ts';
-import { fileBaseUrl, withFileToken } from './fileToken.ts';
+import { reportPhotoUrl, withFileToken } from './fileToken.ts';
 import { isPendingFileName } from './mirror.ts';
 
 /** The size the report cards ask for (a declared thumb of the reports collection). */
 export const PHOTO_THUMB = '400x300';
-
-export function reportPhotoUrl(reportId: string, name: string, thumb?: string): string {
-  const url = `${fileBaseUrl()}/api/files/reports/${encodeURIComponent(reportId)}/${encodeURIComponent(name)}`;
-  return thumb ? `${url}?thumb=${thumb}` : url;
-}
 
 async function queuedPhoto(db: ScmsDatabase, reportId: string, name: string): Promise<Blob | null> {
   const index = Number(name.slice(name.indexOf('-') + 1));

@@ -8,16 +8,10 @@
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useState } from 'react';
-import { fileBaseUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
+import { reportPhotoUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
 
 export function isPendingPhoto(name: string): boolean {
   return /^pending-\d+$/.test(name);
-}
-
-export function photoUrl(reportId: string, name: string, thumb?: string): string {
-  const base = fileBaseUrl();
-  const url = `${base}/api/files/reports/${encodeURIComponent(reportId)}/${encodeURIComponent(name)}`;
-  return thumb ? `${url}?thumb=${thumb}` : url;
 }
 
 export function ReportPhotos({ reportId, photos }: { reportId: string; photos: readonly string[] }) {
@@ -30,7 +24,7 @@ function PhotoList({ reportId, photos }: { reportId: string; photos: readonly st
   const file = useFileToken();
   // Until the first token is here, no URL: without one the server would refuse.
   const src = (name: string, thumb?: string) =>
-    file.settled ? withFileToken(photoUrl(reportId, name, thumb), file.token) : undefined;
+    file.settled ? withFileToken(reportPhotoUrl(reportId, name, thumb), file.token) : undefined;
   const shownName = shown === null ? undefined : photos[shown];
   return (
     <>
