@@ -4,7 +4,7 @@
  * the running server the same way the scheduled ones are: a zip of the data
  * folder (database and uploaded files), written to SCMS_DATA_DIR/backups.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import PocketBase from 'pocketbase';
@@ -34,13 +34,52 @@ export async function createBackup(pb: PocketBase, now = new Date()): Promise<st
 }
 
 /**
- * Restores a backup zip: uploads it unless the server already holds one of
- * that name, asks PocketBase to restore it, and returns once the server runs
- * on the restored data and is ready. PocketBase answers the request at once
- * and restores a second later (keeping the data folder it replaces aside,
+ * The name the server restores `file` under. A backup of that name the
+ * server already holds is used when it is the same zip (the file given is
+ * the one in the backups folder, or a copy of it); when it is another zip
+ * that happens to share the name (the scheduled backups of two servers, a
+ * copy from another machine), the file is uploaded under the name with its
+ * digest added, so what is restored is always the file given, and the held
+ * backup stays as it was.
+ */
+async function uploadedName(pb: PocketBase, file: string, name: string): Promise<string> {
+  const bytes = readFileSync(file);
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  const held = await pb.backups.getFullList();
+  const sameBytes = async (key: string) => {
+    const backup = held.find((b) => b.key === key);
+    if (!backup) return null;
+    if (backup.size !== bytes.length) return false;
+    const response = await fetch(pb.backups.getDownloadURL(await pb.files.getToken(), key));
+    if (!response.ok) throw new Error(`could not read the server's backup ${key} (${response.status})`);
+    return (
+      createHash('sha256')
+        .update(Buffer.from(await response.arrayBuffer()))
+        .digest('hex') === digest
+    );
+  };
+  let target = name;
+  const same = await sameBytes(name);
+  if (same === true) return name;
+  if (same === false) {
+    target = name.replace(/\.zip$/, `-${digest.slice(0, 12)}.zip`);
+    // This very file uploaded under that name by an earlier restore.
+    if ((await sameBytes(target)) === true) return target;
+  }
+  await pb.backups.upload({ file: new File([new Uint8Array(bytes)], target, { type: 'application/zip' }) });
+  return target;
+}
+
+/**
+ * Restores a backup zip: uploads it unless the server already holds this
+ * very zip (uploadedName), asks PocketBase to restore it, and returns once
+ * the server runs on the restored data and is ready. PocketBase answers the
+ * request at once and restores a second later (keeping the data folder it replaces aside,
  * then restarting itself), so nothing in its answers says when it is done:
  * a marker app name is set just before, which the restored settings do not
- * have; the restore is in once the server no longer reports it.
+ * have; the restore is in once the server no longer reports it. Returns the
+ * name restored (the file's, or with its digest added when the server held
+ * another zip of that name).
  */
 export async function restoreBackup(
   pb: PocketBase,
@@ -48,17 +87,13 @@ export async function restoreBackup(
   superuser: { email: string; password: string },
   timeoutMs = 120_000,
 ): Promise<string> {
-  const name = basename(file);
-  if (!BACKUP_NAME.test(name)) {
+  const given = basename(file);
+  if (!BACKUP_NAME.test(given)) {
     throw new Error(
-      `'${name}' is not a backup name PocketBase accepts (lowercase letters, digits, _ and -, ending in .zip).`,
+      `'${given}' is not a backup name PocketBase accepts (lowercase letters, digits, _ and -, ending in .zip).`,
     );
   }
-  const held = await pb.backups.getFullList();
-  if (!held.some((backup) => backup.key === name)) {
-    const bytes = readFileSync(file);
-    await pb.backups.upload({ file: new File([new Uint8Array(bytes)], name, { type: 'application/zip' }) });
-  }
+  const name = await uploadedName(pb, file, given);
   const settings = await pb.settings.getAll();
   const meta = settings.meta as { appName: string };
   const marker = `restoring ${randomBytes(6).toString('hex')}`;

@@ -44,6 +44,14 @@ export function productionProblems(environment: Env): string[] {
       );
     }
   }
+  // Calls are off without an account (no stand-in in production); with one, every setting it needs.
+  if (value(environment, 'TWILIO_ACCOUNT_SID')) {
+    const missing = ['TWILIO_AUTH_TOKEN', 'TWILIO_FROM_NUMBER'].filter((name) => !value(environment, name));
+    if (missing.length > 0)
+      problems.push(
+        `TWILIO_ACCOUNT_SID is set, but not ${missing.join(' and ')}: calls need the account's token and one of its numbers (E.164).`,
+      );
+  }
   if (value(environment, 'SCMS_DEMO') === '1') {
     problems.push('SCMS_DEMO=1 is demo mode: npm run start:prod never seeds demo data; unset it.');
   }

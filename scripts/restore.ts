@@ -1,5 +1,6 @@
 /** `npm run restore -- FILE`: the running server restores that backup zip and restarts (see scripts/backups.ts). */
 import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { localServer, restoreBackup, superuserClient } from './backups.ts';
 
 async function main(): Promise<void> {
@@ -9,7 +10,10 @@ async function main(): Promise<void> {
   const server = localServer();
   const pb = await superuserClient(server.url, server.superuser);
   const name = await restoreBackup(pb, file, server.superuser);
-  process.stdout.write(`Restored ${name}; the server is ready again at ${server.url}.\n`);
+  // Another zip of the same name was already on the server: this one was uploaded beside it.
+  const as =
+    name === basename(file) ? '' : ` (uploaded as ${name}: the server holds another backup named ${basename(file)})`;
+  process.stdout.write(`Restored ${basename(file)}${as}; the server is ready again at ${server.url}.\n`);
 }
 
 main().catch((error: Error) => {

@@ -90,7 +90,8 @@ export function superuserCredentials(folder: string): { email: string; password:
   return created;
 }
 
-export async function prepareServices(options: { port?: number } = {}): Promise<Services> {
+/** `production` (npm run start:prod): no telephony stand-in; calls wait for a Twilio account. */
+export async function prepareServices(options: { port?: number; production?: boolean } = {}): Promise<Services> {
   const port = options.port ?? Number(env('PORT') ?? 8090);
   const host = env('HOST') ?? '127.0.0.1';
   const folder = dataDir();
@@ -120,6 +121,13 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
     const problem = telephonyAddressProblem(env('TWILIO_API_BASE') ?? '', publicUrl);
     if (problem !== '') throw new Error(problem);
     notes.push(`Calls go through the Twilio API at ${env('TWILIO_API_BASE') ?? 'https://api.twilio.com'}.`);
+  } else if (options.production) {
+    // A production server never places make-believe calls that staff would
+    // take for real ones: without an account, calling a resident answers 503
+    // 'Calling residents is not set up on this server (missing TWILIO_...)'.
+    notes.push(
+      'Calls are off: no TWILIO_ACCOUNT_SID, so calling a resident answers that it is not set up (docs/deploy.md, Calls).',
+    );
   } else {
     // No account configured: a local stand-in speaking Twilio's protocol
     // answers, and posts signed status callbacks like Twilio would.
@@ -138,7 +146,8 @@ export async function prepareServices(options: { port?: number } = {}): Promise<
     });
     notes.push(`Calls go to the local telephony stand-in at ${standin.url} (no real phone rings).`);
   }
-  hookEnv.TWILIO_FROM_NUMBER = env('TWILIO_FROM_NUMBER') ?? '+15005550006';
+  // Twilio's test number suits the stand-in only; start:prod insists on a real one with an account.
+  hookEnv.TWILIO_FROM_NUMBER = env('TWILIO_FROM_NUMBER') ?? (options.production ? undefined : '+15005550006');
   // The hooks read SMTP_* themselves (pb_hooks/lib/passwords.js) from the environment PocketBase inherits.
   notes.push(
     env('SMTP_HOST')

@@ -1,6 +1,6 @@
 /**
  * `npm start`: builds the PWA, applies the migrations, starts the telephony
- * stand-in (unless Twilio is configured), starts PocketBase serving app and
+ * stand-in (unless Twilio is configured; never for npm run start:prod), starts PocketBase serving app and
  * API, seeds the demo data in demo mode, and prints where to go.
  * Ctrl-C stops everything it started.
  */
@@ -26,7 +26,7 @@ function buildApp(): void {
  */
 export async function start(production = false): Promise<void> {
   if (process.env.SCMS_SKIP_BUILD !== '1') buildApp();
-  const services = await prepareServices();
+  const services = await prepareServices({ production });
   const stopAll = async (code: number) => {
     await services.stop();
     process.exit(code);
