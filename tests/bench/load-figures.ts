@@ -113,9 +113,10 @@ export interface KindFigures {
 
 export interface StageFigures {
   officers: number;
-  /** Requests planned and completed in the load window, and its length. */
+  /** Requests planned for the load window and completed, the window's planned length and the time they took. */
   planned: number;
   completed: number;
+  plannedSeconds: number;
   seconds: number;
   kinds: Record<Kind, KindFigures>;
   /** Time from a report's create to its realtime event at each subscriber. */
@@ -133,7 +134,9 @@ export const P99_LIMIT_MS = 1_000;
 export function saturation(stage: StageFigures): string[] {
   const reasons: string[] = [];
   if (stage.completed < 0.9 * stage.planned)
-    reasons.push(`served ${stage.completed} of ${stage.planned} requests planned in the time`);
+    reasons.push(`served ${stage.completed} of ${stage.planned} requests planned`);
+  if (stage.seconds > 1.25 * stage.plannedSeconds)
+    reasons.push(`${Math.round(stage.seconds)} s to send ${stage.plannedSeconds} s of requests`);
   const requests = KINDS.reduce((s, k) => s + stage.kinds[k].count + stage.kinds[k].errors, 0);
   const errors = KINDS.reduce((s, k) => s + stage.kinds[k].errors, 0);
   if (errors > 0.01 * requests) reasons.push(`${errors} errors`);
@@ -163,7 +166,7 @@ export function table(stages: readonly StageFigures[]): string {
   ];
   const rows = stages.map((s) => [
     String(s.officers),
-    `${(s.completed / s.seconds).toFixed(1)} of ${(s.planned / s.seconds).toFixed(1)}`,
+    `${(s.completed / s.seconds).toFixed(1)} of ${(s.planned / s.plannedSeconds).toFixed(1)}`,
     ...KINDS.map((k) => `${fmtMs(s.kinds[k].p50)} / ${fmtMs(s.kinds[k].p99)}`),
     `${fmtMs(s.delivery.p50)} / ${fmtMs(s.delivery.p99)}`,
     String(KINDS.reduce((n, k) => n + s.kinds[k].errors, 0)),

@@ -28,6 +28,7 @@ function stage(officers: number, patch: Partial<StageFigures> = {}, kind: Partia
     officers,
     planned: 100,
     completed: 100,
+    plannedSeconds: 10,
     seconds: 10,
     kinds,
     delivery: { events: 1000, p50: 30, p99: 120 },
@@ -118,6 +119,8 @@ describe('saturation', () => {
   });
   test('requests not served in time, errors, a slow p99 or late realtime events each count', () => {
     expect(saturation(stage(25, { completed: 80 }))[0]).toMatch(/served 80 of 100/);
+    expect(saturation(stage(25, { seconds: 12 }))).toEqual([]);
+    expect(saturation(stage(25, { seconds: 18 }))).toEqual(['18 s to send 10 s of requests']);
     expect(saturation(stage(25, {}, { errors: 3 }))[0]).toMatch(/15 errors/);
     expect(saturation(stage(25, {}, { p99: 1500 }))).toContain('create report p99 1500 ms');
     expect(saturation(stage(25, { delivery: { events: 1, p50: 10, p99: 7000 } }))[0]).toMatch(/7\.0 s late/);
@@ -129,9 +132,7 @@ describe('saturation', () => {
   });
   test('the verdict names the last N that held and the first that did not', () => {
     const stages = [stage(25), stage(100), stage(250, { completed: 50 }), stage(500, { completed: 20 })];
-    expect(verdict(stages)).toBe(
-      'Held at 100 officers; saturates at 250 officers: served 50 of 100 requests planned in the time.',
-    );
+    expect(verdict(stages)).toBe('Held at 100 officers; saturates at 250 officers: served 50 of 100 requests planned.');
     expect(verdict([stage(25, { completed: 1 })])).toMatch(/^Saturates at 25 officers/);
     expect(verdict([stage(25), stage(100)])).toBe('No saturation up to 100 officers.');
   });
@@ -143,7 +144,7 @@ describe('saturation', () => {
 
 describe('the table', () => {
   test('one row per N with rate, latencies per kind, errors and CPU', () => {
-    const text = table([stage(25), stage(100, { serverCpu: null, completed: 90 }, { errors: 1 })]);
+    const text = table([stage(25), stage(100, { serverCpu: null, completed: 90, seconds: 15 }, { errors: 1 })]);
     const lines = text.split('\n');
     expect(lines).toHaveLength(4);
     expect(lines[0]).toContain('| Officers | Requests/s | pull (one collection page) p50 / p99 ms |');
@@ -151,7 +152,7 @@ describe('the table', () => {
     expect(lines[2]).toBe(
       '| 25 | 10.0 of 10.0 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 30 / 120 | 0 | 40 % | 12 % | 1.50 |',
     );
-    expect(lines[3]).toMatch(/^\| 100 \| 9\.0 of 10\.0 \|.*\| 5 \| n\/a \| 12 % \| 1\.50 \|$/);
+    expect(lines[3]).toMatch(/^\| 100 \| 6\.0 of 10\.0 \|.*\| 5 \| n\/a \| 12 % \| 1\.50 \|$/);
   });
   test('no samples: a dash, not NaN; small figures keep a decimal', () => {
     const text = table([stage(5, {}, { p50: NaN, p99: 4.25 })]);
