@@ -97,6 +97,13 @@ export function cpuTicks(stat: string): number {
   return utime + stime;
 }
 
+/** Resident memory in MiB from the text of /proc/<pid>/status (VmRSS, in kB). */
+export function rssMiB(status: string): number {
+  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!match) throw new Error('no VmRSS in /proc/<pid>/status');
+  return Number(match[1]) / 1024;
+}
+
 /** CPU used between two readings, in percent of one core (200 % is both cores of this machine). */
 export function cpuPercent(ticksBefore: number, ticksAfter: number, elapsedMs: number, ticksPerSecond = 100): number {
   return ((ticksAfter - ticksBefore) / ticksPerSecond / (elapsedMs / 1000)) * 100;
@@ -123,6 +130,8 @@ export interface StageFigures {
   delivery: { events: number; p50: number; p99: number };
   /** Percent of one core over the load window; null when /proc could not be read. */
   serverCpu: number | null;
+  /** PocketBase's resident memory at the stage's end, in MiB; null when /proc could not be read. */
+  serverRssMiB: number | null;
   benchCpu: number;
   load1: number;
 }
@@ -161,6 +170,7 @@ export function table(stages: readonly StageFigures[]): string {
     'Realtime event p50 / p99 ms',
     'Errors',
     'PocketBase CPU',
+    'PocketBase memory',
     'Bench CPU',
     'Load (1 min)',
   ];
@@ -171,6 +181,7 @@ export function table(stages: readonly StageFigures[]): string {
     `${fmtMs(s.delivery.p50)} / ${fmtMs(s.delivery.p99)}`,
     String(KINDS.reduce((n, k) => n + s.kinds[k].errors, 0)),
     fmtPct(s.serverCpu),
+    s.serverRssMiB === null ? 'n/a' : `${Math.round(s.serverRssMiB)} MiB`,
     fmtPct(s.benchCpu),
     s.load1.toFixed(2),
   ]);

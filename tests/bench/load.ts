@@ -43,6 +43,7 @@ import {
   parseOfficers,
   PEAK_SHIFT,
   percentile,
+  rssMiB,
   stagePlan,
   table,
   verdict,
@@ -119,6 +120,14 @@ const TICKS_PER_SECOND = 100; // getconf CLK_TCK on Linux
 function processTicks(pid: number | undefined): number | null {
   try {
     return pid ? cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) : null;
+  } catch {
+    return null;
+  }
+}
+
+function processRss(pid: number | undefined): number | null {
+  try {
+    return pid ? rssMiB(readFileSync(`/proc/${pid}/status`, 'utf8')) : null;
   } catch {
     return null;
   }
@@ -438,6 +447,7 @@ async function runStage(world: World, count: number): Promise<StageFigures> {
       serverBefore === null || serverAfter === null
         ? null
         : cpuPercent(serverBefore, serverAfter, elapsed, TICKS_PER_SECOND),
+    serverRssMiB: processRss(world.server.process.pid),
     benchCpu: ((bench.user + bench.system) / 1000 / elapsed) * 100,
     load1: loadavg()[0]!,
   };

@@ -11,6 +11,7 @@ import {
   KINDS,
   parseOfficers,
   percentile,
+  rssMiB,
   saturation,
   stagePlan,
   table,
@@ -33,6 +34,7 @@ function stage(officers: number, patch: Partial<StageFigures> = {}, kind: Partia
     kinds,
     delivery: { events: 1000, p50: 30, p99: 120 },
     serverCpu: 40,
+    serverRssMiB: 180.4,
     benchCpu: 12,
     load1: 1.5,
     ...patch,
@@ -107,6 +109,10 @@ describe('CPU from /proc', () => {
   test('not a stat line: refused', () => {
     expect(() => cpuTicks('nothing here')).toThrow(/not a \/proc/);
   });
+  test('resident memory from /proc/<pid>/status', () => {
+    expect(rssMiB('Name:\tpocketbase\nVmPeak:\t  900000 kB\nVmRSS:\t  204800 kB\nThreads:\t12\n')).toBe(200);
+    expect(() => rssMiB('Name:\tpocketbase\n')).toThrow(/no VmRSS/);
+  });
   test('percent of one core over the elapsed time', () => {
     expect(cpuPercent(1000, 1150, 1000)).toBeCloseTo(150);
     expect(cpuPercent(0, 400, 2000)).toBeCloseTo(200);
@@ -150,9 +156,9 @@ describe('the table', () => {
     expect(lines[0]).toContain('| Officers | Requests/s | pull (one collection page) p50 / p99 ms |');
     expect(lines[0]).toContain('realtime connect p50 / p99 ms');
     expect(lines[2]).toBe(
-      '| 25 | 10.0 of 10.0 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 30 / 120 | 0 | 40 % | 12 % | 1.50 |',
+      '| 25 | 10.0 of 10.0 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 30 / 120 | 0 | 40 % | 180 MiB | 12 % | 1.50 |',
     );
-    expect(lines[3]).toMatch(/^\| 100 \| 6\.0 of 10\.0 \|.*\| 5 \| n\/a \| 12 % \| 1\.50 \|$/);
+    expect(lines[3]).toMatch(/^\| 100 \| 6\.0 of 10\.0 \|.*\| 5 \| n\/a \| 180 MiB \| 12 % \| 1\.50 \|$/);
   });
   test('no samples: a dash, not NaN; small figures keep a decimal', () => {
     const text = table([stage(5, {}, { p50: NaN, p99: 4.25 })]);
