@@ -43,7 +43,7 @@ export type Row = { id: string } & Record<string, string | boolean>;
 
 export interface BenchData {
   community: Row;
-  /** director, manager, regular (the benchmark signs in as the regular officer). */
+  /** director, manager, regular (bench:screens signs in as the manager: an officer's screens and the dashboard). */
   staff: Row[];
   concerns: Row[];
   houses: Row[];

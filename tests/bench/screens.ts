@@ -11,6 +11,10 @@
  * - Reports → Homes, warm (Homes shown before in this page) and cold (a
  *   fresh page on /reports) to the first home card painted;
  * - an offline reload of /homes to the first card painted (since navigation start);
+ * - issue 16's screens, warm: Homes → House checks (the tap to the day's
+ *   progress painted), Reports → Daily report (to the day's counts), its
+ *   Download PDF (the tap to the file handed to the browser), Reports →
+ *   Dashboard (to the first chart drawn);
  * - DOM elements and JS heap (after a garbage collection) with Homes open;
  * - the gzipped JS of the login page and of the Homes screen (scripts/bundle-budget.ts).
  *
@@ -78,7 +82,9 @@ const progress = (message: string) =>
 // ---- in the page ------------------------------------------------------------------
 
 interface Pending {
-  kind: 'card' | 'count';
+  /** What the action waits for: a home card, a change of the Homes count, or the first element matching `selector`. */
+  kind: 'card' | 'count' | 'selector';
+  selector: string | null;
   trigger: 'keydown' | 'click';
   t0: number | null;
   before: string | null;
@@ -93,7 +99,7 @@ interface ScreensProbe {
   /** performance.now() when the first home card of this document was painted. */
   firstCard: number | null;
   pending: Pending | null;
-  arm: (kind: Pending['kind'], trigger: Pending['trigger']) => void;
+  arm: (kind: Pending['kind'], trigger: Pending['trigger'], selector?: string) => void;
   countText: () => string | null;
 }
 
@@ -123,9 +129,10 @@ function installProbe(card: string): void {
   const probe: ScreensProbe = {
     firstCard: null,
     pending: null,
-    arm(kind, trigger) {
+    arm(kind, trigger, selector) {
       probe.pending = {
         kind,
+        selector: selector ?? null,
         trigger,
         t0: null,
         before: kind === 'count' ? countText() : null,
@@ -145,7 +152,12 @@ function installProbe(card: string): void {
     }
     const p = probe.pending;
     if (!p || p.t0 === null || p.seen) return;
-    const changed = p.kind === 'card' ? document.querySelector(card) !== null : countText() !== p.before;
+    const changed =
+      p.kind === 'card'
+        ? document.querySelector(card) !== null
+        : p.kind === 'selector'
+          ? document.querySelector(p.selector!) !== null
+          : countText() !== p.before;
     if (!changed) return;
     p.seen = true;
     p.domMs = performance.now() - p.t0;
@@ -173,8 +185,9 @@ async function timed(
   trigger: Pending['trigger'],
   action: () => Promise<void>,
   timeoutMs = 600_000,
+  selector?: string,
 ): Promise<{ ms: number; domMs: number; after: string | null }> {
-  await page.evaluate(([k, t]) => window.screensProbe.arm(k, t), [kind, trigger] as const);
+  await page.evaluate(([k, t, s]) => window.screensProbe.arm(k, t, s), [kind, trigger, selector] as const);
   await action();
   await page.waitForFunction(() => window.screensProbe.pending?.ms != null, null, { polling: 20, timeout: timeoutMs });
   return page.evaluate(() => ({
@@ -226,6 +239,8 @@ interface ScreensRun {
   reportsToHomes: { warmMs: number; coldMs: number; warmRunsMs: number[]; coldRunsMs: number[] };
   offlineReloadToFirstCardMs: number;
   offlineReloadRunsMs: number[];
+  /** Issue 16's screens, medians of warm runs (absent in runs saved before they were measured). */
+  shift?: { houseChecksMs: number; dailyReportMs: number; dailyPdfMs: number; dashboardMs: number };
   domElements: number;
   heapMB: { withHomesOpen: number; afterReload: number };
   pageErrors: string[];
@@ -266,6 +281,10 @@ const ROWS: Row[] = [
     value: (r) => ms(r.offlineReloadToFirstCardMs),
     target: '≤ 1 s at 5,000',
   },
+  { name: 'Homes → House checks, warm', value: (r) => ms(r.shift?.houseChecksMs ?? NaN), target: '—' },
+  { name: 'Reports → Daily report, warm', value: (r) => ms(r.shift?.dailyReportMs ?? NaN), target: '—' },
+  { name: 'Daily report: Download PDF to file', value: (r) => ms(r.shift?.dailyPdfMs ?? NaN), target: '—' },
+  { name: 'Reports → Dashboard, warm', value: (r) => ms(r.shift?.dashboardMs ?? NaN), target: '—' },
   { name: 'DOM elements, Homes open', value: (r) => int(r.domElements), target: '≤ 2,500' },
   { name: 'JS heap, Homes open', value: (r) => `${r.heapMB.withHomesOpen.toFixed(1)} MB`, target: '≤ 60 MB at 20,000' },
 ];
@@ -309,6 +328,52 @@ async function reportsToHomes(page: Page): Promise<number> {
   const { ms: took } = await timed(page, 'card', 'click', click);
   await settle(page);
   return took;
+}
+
+/** A link or button of the screen, clicked and timed to the first element matching `selector` painted. */
+async function tapTo(page: Page, name: string, selector: string): Promise<number> {
+  const target = page.getByRole('main').getByRole('link', { name, exact: true });
+  await target.waitFor();
+  const { ms: took } = await timed(page, 'selector', 'click', () => target.click(), 600_000, selector);
+  await settle(page);
+  return took;
+}
+
+/** Issue 16's screens, warm runs from Homes and Reports. */
+async function shiftScreens(page: Page): Promise<NonNullable<ScreensRun['shift']>> {
+  const houseChecks: number[] = [];
+  const daily: number[] = [];
+  const pdf: number[] = [];
+  const dashboard: number[] = [];
+  for (let i = 0; i < WARM_RUNS; i++) {
+    houseChecks.push(await tapTo(page, 'House checks', '[data-testid="house-check-progress"]'));
+    const back = await openNavEntry(page, 'Homes');
+    await back();
+    await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+    await settle(page);
+
+    await showReports(page);
+    daily.push(await tapTo(page, 'Daily report', '[data-testid="day-counts"]'));
+    // The file is made on the device: the tap to the browser's download.
+    const download = page.getByRole('button', { name: 'Download PDF' });
+    const t0 = performance.now();
+    await Promise.all([page.waitForEvent('download', { timeout: 600_000 }), download.click()]);
+    pdf.push(performance.now() - t0);
+    await settle(page);
+
+    await showReports(page);
+    dashboard.push(await tapTo(page, 'Dashboard', 'main canvas'));
+    const home = await openNavEntry(page, 'Homes');
+    await home();
+    await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+    await settle(page);
+  }
+  return {
+    houseChecksMs: median(houseChecks),
+    dailyReportMs: median(daily),
+    dailyPdfMs: median(pdf),
+    dashboardMs: median(dashboard),
+  };
 }
 
 async function writeHeapSnapshot(context: BrowserContext, page: Page, file: string): Promise<void> {
@@ -433,7 +498,8 @@ async function main(): Promise<void> {
 
     // ---- sign-in ----
     await page.goto(server.url);
-    const officer = data.staff.find((s) => s.type === 'regular')!;
+    // A manager: an officer's screens and the dashboard (directors and managers only).
+    const officer = data.staff.find((s) => s.type === 'manager')!;
     await page.getByLabel('Email').fill(officer.email as string);
     await page.getByLabel('Password', { exact: true }).fill(STAFF_PASSWORD);
     const userAgent = await page.evaluate(() => navigator.userAgent);
@@ -510,6 +576,12 @@ async function main(): Promise<void> {
     progress(`offline reload of /homes to first card: ${offlineRuns.map(ms).join(', ')}`);
     const heapReload = await heapMB(context, page);
 
+    // ---- issue 16's screens ----
+    const shift = await shiftScreens(page);
+    progress(
+      `House checks ${ms(shift.houseChecksMs)}, Daily report ${ms(shift.dailyReportMs)}, its PDF ${ms(shift.dailyPdfMs)}, Dashboard ${ms(shift.dashboardMs)}`,
+    );
+
     const totalMs = performance.now() - started;
     const run: ScreensRun = {
       ranAt: new Date().toISOString(),
@@ -530,6 +602,7 @@ async function main(): Promise<void> {
       },
       offlineReloadToFirstCardMs: median(offlineRuns),
       offlineReloadRunsMs: offlineRuns,
+      shift,
       domElements,
       heapMB: { withHomesOpen: heapOpen, afterReload: heapReload },
       pageErrors,

@@ -134,7 +134,7 @@ export function DailyReportPage() {
 function DayPreview({ model }: { model: DayModel }) {
   return (
     <>
-      <p className="mt-4 text-sm font-medium" aria-live="polite">
+      <p className="mt-4 text-sm font-medium" aria-live="polite" data-testid="day-counts">
         {model.counts.house_check} house check(s) · {model.counts.report} report(s) · {model.counts.call} call(s)
       </p>
       {model.entries.length === 0 ? (
