@@ -80,6 +80,8 @@ describe('CSV export', () => {
           narative: '<p>Tailgated, then "left"\nquickly</p>',
           ai_generated_narative: 'A vehicle tailgated.',
           injury: true,
+          logged_at: '2026-03-01 09:31:00.000Z',
+          position: { latitude: 26.70512, longitude: -80.03641, accuracy: 12.4 },
         },
         { house, resident, officer },
       ),
@@ -90,7 +92,7 @@ describe('CSV export', () => {
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines[0]).toBe(
-      'Incident time,Type,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created',
+      'Incident time,Type,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created,Logged on device,Latitude,Longitude,Accuracy (m)',
     );
     const created = parsePbDate(stamp)!;
     const pad = (n: number) => String(n).padStart(2, '0');
@@ -98,10 +100,10 @@ describe('CSV export', () => {
       `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
     const incident = parsePbDate('2026-03-01 09:30:00.000Z')!;
     expect(lines[1]).toBe(
-      `${local(incident)},Vehicle tailgate,Rainy,"12 Palm Way, 4B",Ana Cruz,+15615550100,M-77,Yes,Yes,Sam Lee,"Tailgated, then ""left""\nquickly",A vehicle tailgated.,${local(created)}`,
+      `${local(incident)},Vehicle tailgate,Rainy,"12 Palm Way, 4B",Ana Cruz,+15615550100,M-77,Yes,Yes,Sam Lee,"Tailgated, then ""left""\nquickly",A vehicle tailgated.,${local(created)},${local(parsePbDate('2026-03-01 09:31:00.000Z')!)},26.70512,-80.03641,12`,
     );
-    // A report without a home, resident or officer leaves those cells empty.
-    expect(lines[2]).toBe(`${local(incident)},Vehicle tailgate,Rainy,,,+15615550100,,No,No,,n,,${local(created)}`);
+    // A report without a home, resident, officer or position (an older one, or none was allowed) leaves those cells empty.
+    expect(lines[2]).toBe(`${local(incident)},Vehicle tailgate,Rainy,,,+15615550100,,No,No,,n,,${local(created)},,,,`);
     expect(lines).toHaveLength(4);
   });
 });

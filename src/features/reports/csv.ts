@@ -29,6 +29,11 @@ export const CSV_COLUMNS = [
   'Narrative',
   'AI narrative',
   'Created',
+  // Issue 16: when it was made on the device (Created is when the server received it) and where.
+  'Logged on device',
+  'Latitude',
+  'Longitude',
+  'Accuracy (m)',
 ] as const;
 
 /**
@@ -67,6 +72,10 @@ export function reportRow({ report, house, resident, officer }: ReportWithLinks)
     stripParagraph(report.narative ?? ''),
     stripParagraph(report.ai_generated_narative ?? ''),
     orEmpty(formatDateTime(report.created, SORTABLE_DATE_TIME)),
+    report.logged_at ? orEmpty(formatDateTime(report.logged_at, SORTABLE_DATE_TIME)) : '',
+    report.position ? String(report.position.latitude) : '',
+    report.position ? String(report.position.longitude) : '',
+    report.position ? String(Math.round(report.position.accuracy)) : '',
   ];
 }
 
