@@ -4,6 +4,9 @@
  * set explicitly, never seeds demo data nor offers the demo sign-in, answers
  * CORS for the app's origin only (SCMS_ALLOWED_ORIGINS, default the public
  * URL's), schedules PocketBase's backups, and prints where the data lives.
+ * It never starts the telephony stand-in: without a Twilio account calls
+ * are off (the call route answers 503 saying what is missing), and with one
+ * it insists on the account's token and number.
  */
 import { backupSettings, productionProblems } from './production.ts';
 import { start } from './start.ts';
