@@ -25,6 +25,7 @@ import {
   waitUntil,
   type SizedPage,
 } from './screens-helpers.ts';
+import { waitForWorkerControl } from './pwa-helpers.ts';
 
 // A settings minute is one second here, so the retry five "minutes" later comes within the journey.
 const env = useScreensApp({ telephony: { stepDelayMs: 300, callMinuteSeconds: 1 } });
@@ -158,6 +159,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await history.waitFor({ state: 'detached' });
 
     // Offline, the history reads from the mirror.
+    // Lazy screens and dialogs offline come from the worker's precache: wait until it controls the page.
+    await waitForWorkerControl(page);
     await sized.context.setOffline(true);
     try {
       await card.getByRole('button', { name: 'Call history' }).click();

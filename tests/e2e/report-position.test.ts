@@ -14,7 +14,7 @@ import type { RecordModel } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
 import { DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { parsePbDate } from '../../src/domain/pbDate.ts';
-import { signedInUserId } from './pwa-helpers.ts';
+import { signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import { card, fillNarrative, reportsByNarrative, uniqueTag } from './reports-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
@@ -127,6 +127,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       // Chromium refuses a site no permission was granted to, as an officer tapping "Block" does.
       await context.clearPermissions();
       const narrative = `gate arm stuck open at the north entrance, ref ${uniqueTag()}`;
+      // Lazy screens and dialogs offline come from the worker's precache: wait until it controls the page.
+      await waitForWorkerControl(page);
       await context.setOffline(true);
       await createReport(page, narrative);
       const first = page.getByRole('article').filter({ hasText: narrative });

@@ -23,6 +23,7 @@ import {
   waitUntil,
   type SizedPage,
 } from './screens-helpers.ts';
+import { waitForWorkerControl } from './pwa-helpers.ts';
 import { everyHomeCard, matches, scrollToHomeCard } from './homes-helpers.ts';
 
 const env = useScreensApp();
@@ -271,6 +272,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await screenshot(page, 'delete-home');
     await expectNoSeriousA11yViolations(page, 'the Delete home confirmation');
     // Offline, like every home write: the card goes at once, the server hears of it once back online.
+    // Lazy screens and dialogs offline come from the worker's precache: wait until it controls the page.
+    await waitForWorkerControl(sized.page);
     await sized.context.setOffline(true);
     await page.getByText('You are offline — calls need a connection.').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();

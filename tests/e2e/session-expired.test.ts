@@ -16,7 +16,7 @@ import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { idb, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { idb, signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
   openedDialog,
@@ -88,6 +88,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const checkButton = card.getByRole('button', { name: 'House check' });
       await checkButton.waitFor();
 
+      // Lazy screens and dialogs offline come from the worker's precache: wait until it controls the page.
+      await waitForWorkerControl(page);
       await context.setOffline(true);
       await page.getByRole('button', { name: /^Sync status: Offline/ }).waitFor();
       await checkButton.click();
