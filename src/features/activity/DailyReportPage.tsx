@@ -18,6 +18,7 @@ import { DateField } from '../../ui/DateField.tsx';
 import { personName } from '../../ui/format.ts';
 import { SelectInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { RangeNote } from '../../ui/RangeNote.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import {
   ALL_OFFICERS,
@@ -105,20 +106,15 @@ export function DailyReportPage() {
         </button>
       </div>
 
-      {range.state !== 'ready' && (
-        <p role="status" className="no-print mt-3 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {range.state === 'loading'
-            ? 'Loading this day’s reports…'
-            : range.state === 'offline'
-              ? 'You are offline — this day is not on this device yet. Showing what the device holds.'
-              : 'This day’s reports could not be loaded. Showing what the device holds.'}
-          {range.state === 'failed' && (
-            <button type="button" onClick={range.retry} className="ml-2 underline">
-              Try again
-            </button>
-          )}
-        </p>
-      )}
+      <RangeNote
+        state={range.state}
+        onRetry={range.retry}
+        words={{
+          loading: 'Loading this day’s reports…',
+          offline: 'You are offline — this day is not on this device yet. Showing what the device holds.',
+          failed: 'This day’s reports could not be loaded. Showing what the device holds.',
+        }}
+      />
 
       {!model ? (
         <div className="mt-6 flex justify-center">

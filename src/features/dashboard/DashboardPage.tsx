@@ -14,6 +14,7 @@ import { useHouses, useReportRange } from '../../data/hooks.ts';
 import { currentMonthRange } from '../../domain/dateRange.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { RangeNote } from '../../ui/RangeNote.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { BarChartCard } from './BarChartCard.tsx';
 import { checksSince, dashboardFigures, type DashboardFigures } from './figures.ts';
@@ -92,20 +93,16 @@ function Dashboard() {
         />
       </div>
 
-      {range.state !== 'ready' && (
-        <p role="status" className="mt-3 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          {range.state === 'loading'
-            ? 'Loading the reports of this period…'
-            : range.state === 'offline'
-              ? 'You are offline — part of this period is not on this device. The figures count what the device holds.'
-              : 'Part of this period could not be loaded. The figures count what the device holds.'}
-          {range.state === 'failed' && (
-            <button type="button" onClick={range.retry} className="ml-2 underline">
-              Try again
-            </button>
-          )}
-        </p>
-      )}
+      <RangeNote
+        state={range.state}
+        onRetry={range.retry}
+        words={{
+          loading: 'Loading the reports of this period…',
+          offline:
+            'You are offline — part of this period is not on this device. The figures count what the device holds.',
+          failed: 'Part of this period could not be loaded. The figures count what the device holds.',
+        }}
+      />
 
       {figures ? (
         <Figures figures={figures} />

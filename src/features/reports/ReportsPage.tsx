@@ -10,10 +10,11 @@ import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { useSignedInStaff } from '../../data/auth.ts';
 import type { ReportWithLinks } from '../../data/queries.ts';
-import { useReportRange, useReports, type RangeState } from '../../data/hooks.ts';
+import { useReportRange, useReports } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
+import { RangeNote } from '../../ui/RangeNote.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { VirtualList } from '../../ui/VirtualList.tsx';
@@ -173,7 +174,15 @@ export function ReportsPage() {
       <p className={`mt-3 text-sm font-medium ${printOnly ? 'print:hidden' : ''}`} aria-live="polite">
         {reports && !loading ? `${reports.length} report(s)` : ''}
       </p>
-      <RangeNote state={range.state} onRetry={range.retry} />
+      <RangeNote
+        state={range.state}
+        onRetry={range.retry}
+        words={{
+          loading: 'Loading older reports…',
+          offline: 'You are offline — older reports need a connection. Showing the reports on this device.',
+          failed: 'Older reports could not be loaded. Showing the reports on this device.',
+        }}
+      />
 
       {loading ? (
         <SyncProgress noun="reports" progress={loading} />
@@ -235,29 +244,6 @@ export function ReportsPage() {
         }}
       />
     </section>
-  );
-}
-
-function RangeNote({ state, onRetry }: { state: RangeState; onRetry: () => void }) {
-  if (state === 'ready') return null;
-  if (state === 'loading') {
-    return (
-      <p className="no-print mt-2 flex items-center gap-2 text-sm text-gray-700">
-        <Spinner size={18} label="Loading older reports" /> Loading older reports…
-      </p>
-    );
-  }
-  return (
-    <p role="status" className="no-print mt-2 rounded bg-amber-50 px-3 py-2 text-sm text-amber-900">
-      {state === 'offline'
-        ? 'You are offline — older reports need a connection. Showing the reports on this device.'
-        : 'Older reports could not be loaded. Showing the reports on this device.'}
-      {state === 'failed' && (
-        <button type="button" onClick={onRetry} className="ml-2 underline">
-          Try again
-        </button>
-      )}
-    </p>
   );
 }
 
