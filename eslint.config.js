@@ -19,6 +19,7 @@ const pocketbaseGlobals = Object.fromEntries(
     '__hooks',
     'routerAdd',
     'routerUse',
+    'Middleware',
     'cronAdd',
     'cronRemove',
     'migrate',

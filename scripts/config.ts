@@ -59,6 +59,12 @@ export const CONFIG: ConfigEntry[] = [
       '1: npm run start:prod accepts an http or loopback SCMS_PUBLIC_URL (testing on this machine only; devices need https).',
   },
   {
+    name: 'SCMS_TEMPORARY_PASSWORD_HOURS',
+    default: '72',
+    description:
+      "How long a temporary password (a new user's, or a director's reset) works before a director must reset it again (1 to 720).",
+  },
+  {
     name: 'SCMS_BACKUP_CRON',
     default: '0 3 * * *',
     description: 'npm run start:prod: when PocketBase backs up the data folder (cron, server time).',

@@ -14,6 +14,7 @@ import { DEMO_DIRECTOR } from './seed/demo-account.ts';
 import { seedDemo } from './seed/seed.ts';
 import { startTelephonyStandin } from './standins/telephony.ts';
 import { telephonyAddressProblem } from '../pocketbase/hook-src/telephonyAddress.ts';
+import { temporaryPasswordHours } from '../src/domain/temporaryPassword.ts';
 
 export interface Services {
   publicUrl: string;
@@ -108,8 +109,12 @@ export async function prepareServices(options: { port?: number; production?: boo
   // Loud at once, and again beside the URL once everything runs (the last thing read).
   if (exposed.length > 0) process.stderr.write(`${exposed.join('\n')}\n`);
 
+  const passwordHours = temporaryPasswordHours(env('SCMS_TEMPORARY_PASSWORD_HOURS'));
+  notes.push(`Temporary passwords work for ${passwordHours} hours (SCMS_TEMPORARY_PASSWORD_HOURS).`);
+
   const hookEnv: Record<string, string | undefined> = {
     SCMS_PUBLIC_URL: publicUrl,
+    SCMS_TEMPORARY_PASSWORD_HOURS: String(passwordHours),
     SCMS_DEMO: demo ? '1' : '0',
     SCMS_DEMO_EMAIL: demo ? DEMO_DIRECTOR.email : undefined,
     SCMS_DEMO_PASSWORD: demo ? DEMO_DIRECTOR.password : undefined,

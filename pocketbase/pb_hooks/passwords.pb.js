@@ -8,8 +8,9 @@
 // The e-mail is checked first, so a taken address anywhere gets one answer.
 onRecordCreateRequest((e) => {
   if (e.hasSuperuserAuth()) return e.next();
-  require(`${__hooks}/lib/passwords.js`).checkNewUserEmail(e);
-  e.record.set('must_change_password', true);
+  const passwords = require(`${__hooks}/lib/passwords.js`);
+  passwords.checkNewUserEmail(e);
+  passwords.markTemporaryPassword(e.record);
   return e.next();
 }, 'users');
 
@@ -24,7 +25,19 @@ onRecordUpdateRequest((e) => {
 
 // A password set through the reset e-mail is the user's own.
 onRecordConfirmPasswordResetRequest((e) => {
-  e.record.set('must_change_password', false);
+  require(`${__hooks}/lib/passwords.js`).clearTemporaryPassword(e.record);
+  return e.next();
+}, 'users');
+
+// Until the temporary password is replaced, it opens nothing but the change
+// itself; once expired, not even that (lib/passwords.js). Priority -10: after
+// PocketBase's own middlewares (the token is loaded at -1020, the rate limit
+// at -1000), before the other hooks' (0), so a refused session learns
+// nothing from them (the record rules' messages, say).
+routerUse(new Middleware((e) => require(`${__hooks}/lib/passwords.js`).temporaryPasswordGate(e), -10));
+
+onRecordAuthWithPasswordRequest((e) => {
+  if (e.record) require(`${__hooks}/lib/passwords.js`).checkTemporaryPasswordSignIn(e);
   return e.next();
 }, 'users');
 

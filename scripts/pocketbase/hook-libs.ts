@@ -24,6 +24,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/recordRules.ts': 'record_rules',
   'src/domain/quietHours.ts': 'quiet_hours',
   'src/domain/callHistory.ts': 'call_history',
+  'src/domain/temporaryPassword.ts': 'temporary_password',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

@@ -46,6 +46,14 @@ function collectFieldErrors(data: unknown, out: Record<string, string>): void {
   }
 }
 
+/** The code of one field's error in a direct (not batch) refusal ('validation_required'…); null when none. */
+export function fieldErrorCode(error: unknown, field: string): string | null {
+  const value = responseOf(error)?.data?.[field];
+  if (!value || typeof value !== 'object') return null;
+  const code = (value as { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
+}
+
 function responseOf(error: unknown): ErrorLike['response'] | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const e = error as ErrorLike;

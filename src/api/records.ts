@@ -29,6 +29,8 @@ export interface UserRecord extends BaseRecord {
   avatar?: string;
   /** Set by the server while the user's password is one a director was shown (new user, reset). */
   must_change_password?: boolean;
+  /** When that temporary password stops working (empty once the password is the user's own). */
+  temporary_password_expires?: string;
 }
 
 export interface HouseRecord extends BaseRecord {

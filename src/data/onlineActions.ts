@@ -21,6 +21,8 @@ export interface CreatedUser {
   email: string;
   /** Shown to the director once; null if the server sent none. */
   temporaryPassword: string | null;
+  /** When it stops working (PocketBase's date text); null if the server did not say. */
+  expires: string | null;
 }
 
 /** Updates of a director's card carry names only: a director's type is not for the form to change. */
@@ -45,6 +47,7 @@ export async function createUser(
   await applyServerRecords(db, 'users', [record as RecordModel]);
   return {
     email: String(record.email ?? values.email),
+    expires: typeof record.temporary_password_expires === 'string' ? record.temporary_password_expires : null,
     temporaryPassword: typeof temporaryPassword === 'string' ? temporaryPassword : null,
   };
 }
@@ -59,13 +62,14 @@ export async function updateUser(db: ScmsDatabase, user: UserRecord, values: Use
  * the user's `must_change_password` comes by realtime like any change.
  */
 export async function resetUserPassword(user: UserRecord): Promise<CreatedUser> {
-  const answer = await pb.send<{ temporary_password?: unknown }>(
+  const answer = await pb.send<{ temporary_password?: unknown; temporary_password_expires?: unknown }>(
     `/api/scms/users/${encodeURIComponent(user.id)}/reset-password`,
     { method: 'POST' },
   );
   return {
     email: user.email,
     temporaryPassword: typeof answer.temporary_password === 'string' ? answer.temporary_password : null,
+    expires: typeof answer.temporary_password_expires === 'string' ? answer.temporary_password_expires : null,
   };
 }
 

@@ -248,6 +248,8 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     const session = await refreshSession(pb);
     if (session === 'offline') return { kind: 'offline' };
     if (session === 'expired') return { kind: 'auth' };
+    // Refused because the password is a temporary one (the renewed record says so): not the entry's fault.
+    if (onTemporaryPassword(pb)) return { kind: 'auth' };
     await db.outbox.update(entry.seq!, {
       status: 'failed',
       error: errorMessage(error),
@@ -255,6 +257,11 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     });
     return { kind: 'parked' };
   }
+}
+
+/** The signed-in user must still replace a temporary password (the server refuses their writes until then). */
+function onTemporaryPassword(pb: PocketBase): boolean {
+  return pb.authStore.record?.must_change_password === true;
 }
 
 /** A refusal (direct, or of a request in a batch) whose field error is DELETED_SINCE. */
@@ -501,6 +508,10 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
       // user's session, whatever database they were found in.
       const signedIn = options.pb.authStore.record?.id;
       if (group.some((entry) => entry.userId !== signedIn)) return finish('auth-required');
+      // A session on a temporary password may send nothing (the server
+      // refuses it): the work waits, untouched, until the password is the
+      // user's own and the window replays.
+      if (onTemporaryPassword(options.pb)) return finish('auth-required');
       // The oldest entry's back-off holds the line: replay keeps the order of creation.
       if (head.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
       skipBackoffOnce = false;

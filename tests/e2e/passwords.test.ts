@@ -4,7 +4,8 @@
  * logs in with the temporary password and must choose their own before
  * anything else (offline, the screen says a connection is needed), then
  * lands on Homes and can change it again from the menu; the director resets
- * it and sees the new one-time password, and the old session is void.
+ * it and sees the new one-time password, and the old session is void;
+ * left unused past its time it stops working, the card and the log in say so.
  * 'Forgot password?' on the login page says to ask the director when the
  * server has no mail, and with mail (a local SMTP sink) sends the reset
  * e-mail whose link sets a new password. Screenshots of each new screen,
@@ -14,6 +15,8 @@ import type { Page } from 'playwright-core';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { parsePbDate, pbDate } from '../../src/domain/pbDate.ts';
+import { TEMPORARY_PASSWORD_EXPIRED } from '../../src/domain/temporaryPassword.ts';
 import { createCommunity, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { decodedMail, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
 import { distDir, waitForFirstSync } from './pwa-helpers.ts';
@@ -78,6 +81,10 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await add.getByRole('button', { name: 'Add User' }).click();
       const shown = await openedDialog(page, 'Temporary password');
       const temporary = (await shown.getByTestId('temporary-password').innerText()).trim();
+      // It says until when it works (72 hours by default), as the server set it.
+      const expires = parsePbDate(String((await serverUser(email))?.temporary_password_expires))!;
+      await shown.getByText(/^It works until [A-Z][a-z]{2} \d{1,2}, \d{4} \d{2}:\d{2}\.$/).waitFor();
+      expect(expires.getTime()).toBeGreaterThan(Date.now() + 71 * 3600_000);
       await shown.getByRole('button', { name: 'Done' }).click();
       await shown.waitFor({ state: 'detached' });
       // The director sees that this colleague still has the temporary password.
@@ -179,6 +186,28 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await context.setOffline(true);
       await expect(page.getByRole('button', { name: `Reset password of ${last}, Sam` }).isDisabled()).resolves.toBe(
         true,
+      );
+      await context.setOffline(false);
+
+      // Left unused past its time, the temporary password stops working: the
+      // director's card says so, and the log in says why.
+      await env.app.server.admin.collection('users').update(userId, {
+        temporary_password_expires: pbDate(new Date(Date.now() - 60_000)),
+      });
+      await userCard(page, `${last}, Sam`).getByText('Temporary password expired', { exact: true }).waitFor();
+      await screenshot(page, 'password-temporary-expired-card');
+      await logOut(page);
+      await logIn(page, email, resetPassword);
+      const refusal = page.getByRole('alert').filter({ hasText: 'Error authenticating' });
+      await refusal.getByText(TEMPORARY_PASSWORD_EXPIRED).waitFor();
+      await screenshot(page, 'password-temporary-expired-login');
+      // A wrong password still gets the plain banner.
+      await page.getByLabel('Password', { exact: true }).fill('not-the-password-1');
+      await page.getByRole('button', { name: 'Login' }).click();
+      await waitUntil(
+        'the plain banner',
+        () => refusal.innerText(),
+        (text) => text.trim() === 'Error authenticating',
       );
     } finally {
       await context.close();

@@ -75,6 +75,11 @@ export function loadSchema(): Map<string, CollectionDefinition> {
       if (thing.name) collections.set(thing.name, thing);
     },
     settings: () => settings,
+    // Data changes (a migration's UPDATE of existing rows) leave the schema as it is: nothing to record.
+    db: () => {
+      const query = { bind: () => query, execute: () => undefined };
+      return { newQuery: () => query };
+    },
   };
   let counter = 0;
   const sandbox = {

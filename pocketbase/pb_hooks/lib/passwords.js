@@ -5,6 +5,9 @@
 /** The length of every password the server hands out: inside spec §5's 8–24. */
 const TEMPORARY_PASSWORD_LENGTH = 20;
 
+/** Fields only the server writes. */
+const SERVER_FIELDS = ['must_change_password', 'temporary_password_expires'];
+
 /** One answer for every refused e-mail, whether it is taken (in any community) or not. */
 const EMAIL_REFUSED = 'This e-mail cannot be used.';
 /** One answer for a client-chosen id that cannot be used, whoever holds it. */
@@ -92,9 +95,48 @@ function changedFields(record) {
   return changed;
 }
 
+/** The shared rule and words (src/domain/temporaryPassword.ts). */
+function rule() {
+  return require(`${__hooks}/lib/generated/temporary_password.js`);
+}
+
+/**
+ * Gives `record` a temporary password's state: it must be changed, and it
+ * stops working after the configured hours. The caller sets the password.
+ */
+function markTemporaryPassword(record) {
+  const temporary = rule();
+  // The start scripts refuse a bad SCMS_TEMPORARY_PASSWORD_HOURS; a server started otherwise falls back.
+  let hours;
+  try {
+    hours = temporary.temporaryPasswordHours($os.getenv('SCMS_TEMPORARY_PASSWORD_HOURS'));
+  } catch {
+    hours = temporary.DEFAULT_TEMPORARY_PASSWORD_HOURS;
+  }
+  record.set('must_change_password', true);
+  record.set('temporary_password_expires', temporary.temporaryPasswordExpiry(Date.now(), hours));
+}
+
+/** The password is now the user's own: nothing to change, nothing to expire. */
+function clearTemporaryPassword(record) {
+  record.set('must_change_password', false);
+  record.set('temporary_password_expires', '');
+}
+
+/** A user whose temporary password is past its time (never for a password of their own). */
+function temporaryPasswordExpired(record) {
+  if (!record) return false;
+  const state = rule().temporaryPasswordState(
+    record.getBool('must_change_password'),
+    record.getString('temporary_password_expires'),
+    Date.now(),
+  );
+  return state === 'expired';
+}
+
 /**
  * Any update of a user by someone signed in (not a superuser):
- * - must_change_password is the server's alone;
+ * - must_change_password and temporary_password_expires are the server's alone;
  * - an own password change (a request with oldPassword, open to everyone by
  *   the update rule) changes the password only, and clears the flag: the
  *   password is now one only this user knows.
@@ -104,9 +146,8 @@ function changedFields(record) {
  */
 function checkUserUpdate(e) {
   const changed = changedFields(e.record);
-  if (changed.indexOf('must_change_password') !== -1) {
-    throw fieldRefusal('must_change_password', 'validation_not_allowed', 'This field is set by the server.');
-  }
+  const serverField = SERVER_FIELDS.find((field) => changed.indexOf(field) !== -1);
+  if (serverField) throw fieldRefusal(serverField, 'validation_not_allowed', 'This field is set by the server.');
   const body = bodyOf(e);
   const ownPasswordChange = e.auth && e.auth.id === e.record.id && has(body, 'oldPassword');
   // Knowing a colleague's password (the temporary one a director was shown)
@@ -124,7 +165,7 @@ function checkUserUpdate(e) {
     if (e.record.original().validatePassword(body.password)) {
       throw fieldRefusal('password', 'validation_same_password', 'Choose a password different from the current one.');
     }
-    e.record.set('must_change_password', false);
+    clearTemporaryPassword(e.record);
   }
   if (changed.indexOf('email') !== -1) checkChangedEmail(e);
 }
@@ -148,9 +189,64 @@ function resetPassword(e) {
   // A new password also gives the user a new token key, which voids every
   // token issued before (PocketBase signs tokens with it).
   user.setPassword(temporaryPassword);
-  user.set('must_change_password', true);
+  markTemporaryPassword(user);
   e.app.save(user);
-  return e.json(200, { temporary_password: temporaryPassword });
+  return e.json(200, {
+    temporary_password: temporaryPassword,
+    temporary_password_expires: user.getString('temporary_password_expires'),
+  });
+}
+
+/** Requests that are no one's in particular: signing in (anyone, on a shared phone), the health check, the app's files. */
+function openToAnyone(method, path) {
+  if (!path.startsWith('/api/')) return true;
+  if (path === '/api/health' || path === '/api/scms/auth-options' || path === '/api/scms/demo') return true;
+  const auth =
+    /^\/api\/collections\/[^/]+\/(auth-with-password|auth-methods|request-password-reset|confirm-password-reset)$/;
+  return auth.test(path) && (method === 'POST' || method === 'GET');
+}
+
+/** What a user still on a temporary password may do: renew the session, read their record, change the password. */
+function allowedWhileTemporary(method, path, user) {
+  const collection = user.collection();
+  for (const name of [collection.name, collection.id]) {
+    const base = `/api/collections/${name}/`;
+    if (path === `${base}auth-refresh` && method === 'POST') return true;
+    if (path === `${base}records/${user.id}` && (method === 'GET' || method === 'PATCH')) return true;
+  }
+  return false;
+}
+
+/**
+ * The server's side of "a temporary password must be changed at first
+ * sign-in" (DESIGN.md): the app shows nothing else until it is done, and
+ * this refuses everything else to any other client, so the password a
+ * director saw opens no community data. Past its expiry the session ends
+ * (401: the app asks to sign in again, and the sign-in says why).
+ */
+function temporaryPasswordGate(e) {
+  const user = e.auth;
+  if (!user || user.collection().name !== 'users' || user.getBool('must_change_password') !== true) return e.next();
+  const method = e.request.method;
+  const path = e.request.url.path;
+  if (openToAnyone(method, path)) return e.next();
+  const temporary = rule();
+  if (temporaryPasswordExpired(user))
+    return e.json(401, { status: 401, message: temporary.TEMPORARY_PASSWORD_EXPIRED, data: {} });
+  if (allowedWhileTemporary(method, path, user)) return e.next();
+  return e.json(403, { status: 403, message: temporary.PASSWORD_CHANGE_REQUIRED, data: {} });
+}
+
+/**
+ * A sign-in with an expired temporary password: refused with its own words,
+ * but only when the password is right (a wrong one gets PocketBase's usual
+ * answer, so nothing is told to someone who does not know it).
+ */
+function checkTemporaryPasswordSignIn(e) {
+  const user = e.record;
+  if (!temporaryPasswordExpired(user) || !user.validatePassword(e.password)) return;
+  const temporary = rule();
+  throw fieldRefusal('password', temporary.TEMPORARY_PASSWORD_EXPIRED_CODE, temporary.TEMPORARY_PASSWORD_EXPIRED);
 }
 
 /** What the login page may offer: the reset e-mail only when the server can send mail. */
@@ -182,6 +278,10 @@ function applyMailSettings(app) {
 
 module.exports = {
   TEMPORARY_PASSWORD_LENGTH: TEMPORARY_PASSWORD_LENGTH,
+  markTemporaryPassword: markTemporaryPassword,
+  clearTemporaryPassword: clearTemporaryPassword,
+  temporaryPasswordGate: temporaryPasswordGate,
+  checkTemporaryPasswordSignIn: checkTemporaryPasswordSignIn,
   EMAIL_REFUSED: EMAIL_REFUSED,
   ID_REFUSED: ID_REFUSED,
   checkNewUserEmail: checkNewUserEmail,

@@ -4,6 +4,8 @@ import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { signIn, useSignedInRecord } from '../../data/auth.ts';
 import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
+import { TEMPORARY_PASSWORD_EXPIRED, TEMPORARY_PASSWORD_EXPIRED_CODE } from '../../domain/temporaryPassword.ts';
+import { fieldErrorCode } from '../../api/errorMessage.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { ForgotPassword } from './ForgotPassword.tsx';
@@ -11,6 +13,11 @@ import { ForgotPassword } from './ForgotPassword.tsx';
 interface DemoAccount {
   email: string;
   password: string;
+}
+
+/** The server refused the sign-in because the (right) temporary password has expired. */
+function expiredTemporaryPassword(error: unknown): boolean {
+  return fieldErrorCode(error, 'password') === TEMPORARY_PASSWORD_EXPIRED_CODE;
 }
 
 /**
@@ -22,6 +29,8 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const navigate = useNavigate();
   const signedIn = useSignedInRecord() !== null;
   const [failed, setFailed] = useState(false);
+  /** Why, when the server said more than that the sign-in failed (an expired temporary password). */
+  const [reason, setReason] = useState<string | null>(null);
   const [demo, setDemo] = useState<DemoAccount | null>(null);
   const { register, handleSubmit, formState, getValues } = useForm<LoginValues>({
     resolver: zodResolver(loginSchema),
@@ -40,12 +49,14 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
 
   const submit = handleSubmit(async ({ email, password }) => {
     setFailed(false);
+    setReason(null);
     onSigningIn?.();
     try {
       await signIn(email, password);
       navigate('/homes', { replace: true });
-    } catch {
+    } catch (error) {
       setFailed(true);
+      setReason(expiredTemporaryPassword(error) ? TEMPORARY_PASSWORD_EXPIRED : null);
     }
   });
 
@@ -57,6 +68,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
         {failed && (
           <p role="alert" className="mb-4 rounded bg-red-100 px-3 py-2 text-red-800">
             Error authenticating
+            {reason && <span className="mt-1 block text-sm">{reason}</span>}
           </p>
         )}
         <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>

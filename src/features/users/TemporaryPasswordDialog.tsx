@@ -7,6 +7,7 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
 import { useState } from 'react';
 import { useToastHost } from '../../ui/toast.tsx';
+import { formatDateTime } from '../../ui/format.ts';
 import type { CreatedUser } from './useUserActions.ts';
 
 type CopyState = 'idle' | 'copied' | 'unavailable';
@@ -48,6 +49,9 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
             {password}
           </p>
           <p className="mt-2 text-sm text-gray-700">Share it with the user; it is shown only once.</p>
+          {created?.expires && (
+            <p className="mt-1 text-sm text-gray-700">It works until {formatDateTime(created.expires)}.</p>
+          )}
           <p className="mt-1 min-h-5 text-sm text-gray-700" aria-live="polite">
             {copy === 'copied' && 'Copied to the clipboard.'}
             {copy === 'unavailable' && 'Copying is not available here: select the password and copy it.'}

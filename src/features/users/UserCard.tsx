@@ -1,5 +1,8 @@
 import type { UserRecord } from '../../api/records.ts';
+import { temporaryPasswordState } from '../../domain/temporaryPassword.ts';
+import { formatDateTime } from '../../ui/format.ts';
 import { KeyIcon, PencilIcon, TrashIcon } from '../../ui/icons.tsx';
+import { useNow } from '../../ui/useNow.ts';
 import { userTypeLabel } from './UserForms.tsx';
 
 export const DEFAULT_AVATAR = '/default-avatar.svg';
@@ -37,12 +40,7 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
               {isSelf && (
                 <span className="ml-2 rounded bg-gray-100 px-1.5 py-0.5 text-xs font-medium text-gray-800">You</span>
               )}
-              {/* For the director: this colleague has not yet replaced the temporary password they were given. */}
-              {controls && user.must_change_password === true && (
-                <span className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950">
-                  Temporary password
-                </span>
-              )}
+              {controls && user.must_change_password === true && <TemporaryPasswordBadge user={user} />}
             </p>
           </div>
           {controls && (
@@ -95,5 +93,30 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
         )}
       </div>
     </div>
+  );
+}
+
+/**
+ * For the director: this colleague has not yet replaced the temporary
+ * password they were given, or it has expired and needs a reset.
+ */
+function TemporaryPasswordBadge({ user }: { user: UserRecord }) {
+  const now = useNow();
+  const state = temporaryPasswordState(user.must_change_password, user.temporary_password_expires, now.getTime());
+  if (state === 'own') return null;
+  if (state === 'expired')
+    return (
+      <span className="ml-2 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-900">
+        Temporary password expired
+      </span>
+    );
+  const expires = user.temporary_password_expires;
+  return (
+    <span
+      className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-950"
+      title={expires ? `Works until ${formatDateTime(expires)}` : undefined}
+    >
+      Temporary password
+    </span>
   );
 }
