@@ -6,6 +6,7 @@
  */
 import type { RecordModel } from 'pocketbase';
 import { SINGLE_FILE_FIELDS, type CollectionName } from '../api/records.ts';
+import { keepLatestCallsAfterRemoval, keepLatestCallsAfterWrite } from './latestCalls.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 
 const PENDING_FILE_PREFIX = 'pending-';
@@ -84,7 +85,7 @@ export async function applyServerRecords<C extends CollectionName>(
 ): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
-  await db.transaction('rw', table, db.outbox, async () => {
+  await db.transaction('rw', [table, db.outbox, ...companionTables(db, collection)], async () => {
     // An empty outbox (a first sync, mostly) has nothing to keep on top: no lookup of every record.
     const outboxEmpty = (await db.outbox.limit(1).primaryKeys()).length === 0;
     const overlays = outboxEmpty
@@ -109,7 +110,13 @@ export async function applyServerRecords<C extends CollectionName>(
     // table changed" for a larger one, which made the search index read every report
     // again after each page of a sync and each batch of a replay.
     for (let i = 0; i < rows.length; i += OBSERVED_WRITE) await table.bulkPut(rows.slice(i, i + OBSERVED_WRITE));
+    if (collection === 'calls') await keepLatestCallsAfterWrite(db, rows as unknown as Array<MirrorRow<'calls'>>);
   });
+}
+
+/** Tables kept in step with a collection's rows, written in the same transaction. */
+function companionTables(db: ScmsDatabase, collection: CollectionName) {
+  return collection === 'calls' ? [db.latest_calls] : [];
 }
 
 /** Removes records the server no longer has, except those the outbox still writes. */
@@ -120,10 +127,11 @@ export async function removeServerRecords(
 ): Promise<number> {
   if (ids.length === 0) return 0;
   const table = db.mirror(collection);
-  return db.transaction('rw', table, db.outbox, async () => {
+  return db.transaction('rw', [table, db.outbox, ...companionTables(db, collection)], async () => {
     const overlays = pendingOverlays(await entriesTouching(db, collection, ids), collection);
     const removable = ids.filter((id) => !overlays.has(id));
     await table.bulkDelete(removable);
+    if (collection === 'calls') await keepLatestCallsAfterRemoval(db, removable);
     return removable.length;
   });
 }

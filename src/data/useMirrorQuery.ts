@@ -27,6 +27,7 @@ type TableName =
   | 'calls'
   | 'call_attempts'
   | 'call_settings'
+  | 'latest_calls'
   | 'outbox'
   | 'syncState';
 

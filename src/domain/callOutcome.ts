@@ -66,3 +66,13 @@ export function isCallJobActive(call: CallJobFields & { status: string }): boole
   // Before attempts (progress ''): the provider's status alone says it.
   return ['queued', 'ringing', 'in-progress'].includes(call.status);
 }
+
+/** The newest call (by creation) of each home, from any list of calls. */
+export function newestCallByHouse<C extends { house: string; created: string }>(calls: readonly C[]): Map<string, C> {
+  const newest = new Map<string, C>();
+  for (const call of calls) {
+    const seen = newest.get(call.house);
+    if (!seen || call.created > seen.created) newest.set(call.house, call);
+  }
+  return newest;
+}

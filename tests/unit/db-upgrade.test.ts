@@ -1,8 +1,8 @@
 /**
  * An officer's phone updates the app while work waits in the outbox: the
- * new version opens the database the previous version created. Version 1 is
- * written out here as it was published (not imported), so a change to the
- * published schema shows up as a failure here.
+ * new version opens the database a previous version created. Versions 1 and
+ * 2 are written out here as they were published (not imported), so a change
+ * to a published schema shows up as a failure here.
  */
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
@@ -28,6 +28,13 @@ const VERSION_1_STORES = {
   calls: 'id, house, created',
   outbox: '++seq, status, *recordKeys',
   syncState: 'key',
+};
+
+/** Version 2 added these to version 1's (issue 14). */
+const VERSION_2_STORES = {
+  ...VERSION_1_STORES,
+  call_attempts: 'id, house, call',
+  call_settings: 'id, community',
 };
 
 const USER = 'upgradeuser0001';
@@ -59,6 +66,31 @@ async function createVersion1Database(): Promise<void> {
   ]);
   for (const n of [1, 2, 3]) await v1.table('outbox').add(queuedReport(n));
   v1.close();
+}
+
+const call = (id: string, house: string, created: string, status = 'completed') => ({
+  id,
+  house,
+  created,
+  status,
+  community: 'c1',
+});
+
+/** The database as version 2 left it: three calls of two homes, and queued work. */
+async function createVersion2Database(): Promise<void> {
+  const v2 = new Dexie(databaseName(USER));
+  v2.version(2).stores(VERSION_2_STORES);
+  await v2.open();
+  await v2
+    .table('calls')
+    .bulkPut([
+      call('call00000000001', 'house0000000001', '2026-11-20 10:00:00.000Z'),
+      call('call00000000002', 'house0000000001', '2026-11-23 08:30:00.000Z', 'busy'),
+      call('call00000000003', 'house0000000002', '2026-11-21 12:00:00.000Z'),
+    ]);
+  await v2.table('call_attempts').put({ id: 'att000000000001', call: 'call00000000002', house: 'house0000000001' });
+  for (const n of [1, 2, 3]) await v2.table('outbox').add(queuedReport(n));
+  v2.close();
 }
 
 afterEach(async () => {
@@ -106,5 +138,34 @@ describe('opening a database the previous version created', () => {
     expect(await db.call_attempts.where('house').equals('house0000000001').count()).toBe(2);
     expect(await db.call_attempts.where('call').equals('call00000000001').count()).toBe(2);
     expect((await db.call_settings.where('community').equals('c1').first())?.retries).toBe(2);
+  });
+});
+
+describe('opening a database version 2 created (the newest call of each home, version 3)', () => {
+  it('keeps the queued work and the calls, and fills the newest call of each home from them', async () => {
+    await createVersion2Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map((e) => [e.label, e.status, e.attempts])).toEqual([
+      ['Report 1', 'pending', 0],
+      ['Report 2', 'pending', 0],
+      ['Report 3', 'failed', 4],
+    ]);
+    expect(await db.calls.count()).toBe(3);
+    expect(await db.call_attempts.where('call').equals('call00000000002').count()).toBe(1);
+    const latest = await db.latest_calls.orderBy('house').toArray();
+    expect(latest.map((row) => [row.house, row.call.id, row.call.status])).toEqual([
+      ['house0000000001', 'call00000000002', 'busy'],
+      ['house0000000002', 'call00000000003', 'completed'],
+    ]);
+  });
+
+  it('from version 1 too: its one call is the newest of its home', async () => {
+    await createVersion1Database();
+    const db = userDatabase(USER);
+    expect((await db.latest_calls.get('house0000000001'))?.call.id).toBe('call00000000001');
+    expect(await db.outbox.count()).toBe(3);
   });
 });

@@ -1,6 +1,6 @@
 /** The Homes screen's pure rules: note preview, notices, concern limit, date pickers, form values. */
 import { describe, expect, test } from 'vitest';
-import type { CallStatus, HouseRecord } from '../../src/api/records.ts';
+import type { CallRecord, CallStatus, HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
 import {
   checkEndValue,
@@ -19,7 +19,16 @@ import {
   updateDefaults,
 } from '../../src/features/homes/homeForm.ts';
 import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
-import { homeNotices, housesWithActiveCall, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
+import { callJobFields, homeNotices, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
+import { isCallJobActive, newestCallByHouse } from '../../src/domain/callOutcome.ts';
+
+/** The homes whose card says 'Call in progress...': their newest call's job has not ended (HomesPage's HomeItem). */
+function housesWithActiveCall(
+  calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created' | 'progress' | 'outcome' | 'acknowledged'>>,
+): Set<string> {
+  const newest = [...newestCallByHouse(calls)];
+  return new Set(newest.filter(([, call]) => isCallJobActive(callJobFields(call))).map(([house]) => house));
+}
 import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
 import { sortHomes, splitAddress } from '../../src/domain/homeOrder.ts';
 import { houseRecord } from '../support/records.ts';

@@ -4,7 +4,7 @@
  * tested without a screen.
  */
 import type { CallRecord, CallStatus, HouseRecord } from '../../api/records.ts';
-import { isCallJobActive, type CallJobFields } from '../../domain/callOutcome.ts';
+import type { CallJobFields } from '../../domain/callOutcome.ts';
 import { isHouseCheckDue } from '../../domain/houseCheck.ts';
 
 export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'house-check-due';
@@ -15,27 +15,6 @@ export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concern
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean);
-}
-
-/** The newest call (by creation) of each home. */
-export function newestCallByHouse<C extends Pick<CallRecord, 'house' | 'created'>>(
-  calls: readonly C[],
-): Map<string, C> {
-  const newest = new Map<string, C>();
-  for (const call of calls) {
-    const seen = newest.get(call.house);
-    if (!seen || call.created > seen.created) newest.set(call.house, call);
-  }
-  return newest;
-}
-
-/** The homes whose newest call is still under way: dialling, or waiting to dial again (issue 14). */
-export function housesWithActiveCall(
-  calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created' | 'progress' | 'outcome' | 'acknowledged'>>,
-): Set<string> {
-  const active = new Set<string>();
-  for (const [house, call] of newestCallByHouse(calls)) if (isCallJobActive(callJobFields(call))) active.add(house);
-  return active;
 }
 
 /** A mirrored call as the call-outcome rules read it ('' for fields of calls from before attempts). */

@@ -4,7 +4,6 @@ import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
 import type { CallAttemptRecord, CallRecord } from '../../api/records.ts';
-import { newestCallByHouse } from './homeNotices.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
@@ -32,8 +31,9 @@ export function useCallMarkers(): { marked: ReadonlySet<string>; mark: (houseId:
  */
 export function useLatestCalls(): ReadonlyMap<string, CallRecord> {
   const { db } = useSyncEngine();
-  const calls = useMirrorQuery(db, ['calls'], () => db.calls.toArray(), []);
-  return useMemo(() => newestCallByHouse(calls ?? []), [calls]);
+  // One small row per home ever called (src/data/latestCalls.ts), not every call ever placed.
+  const rows = useMirrorQuery(db, ['latest_calls'], () => db.latest_calls.toArray(), []);
+  return useMemo(() => new Map((rows ?? []).map((row) => [row.house, row.call])), [rows]);
 }
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * The newest call of each home, kept beside the calls in the mirror
+ * (table `latest_calls`, one row per home that was ever called). The Homes
+ * cards say how the latest call went; reading every call the community
+ * ever placed for that (a year of daily calls, each with its script) at
+ * every open of Homes and at every status callback of a running call would
+ * make the screen's cost grow with the history. The rows are kept in step
+ * inside the same transactions that write the calls (mirror.ts).
+ */
+import { newestCallByHouse } from '../domain/callOutcome.ts';
+import type { MirrorRow, ScmsDatabase } from './db.ts';
+
+export interface LatestCallRow {
+  house: string;
+  call: MirrorRow<'calls'>;
+}
+
+type CallRow = MirrorRow<'calls'>;
+
+/** The rows for a set of calls: the newest of each home among them. */
+export function latestCallRows(calls: readonly CallRow[]): LatestCallRow[] {
+  return [...newestCallByHouse(calls)].map(([house, call]) => ({ house, call }));
+}
+
+/**
+ * After calls were written: a home's row moves to a written call that is
+ * at least as new, and follows its own call's update. Runs inside the
+ * caller's transaction, which must include `latest_calls`.
+ */
+export async function keepLatestCallsAfterWrite(db: ScmsDatabase, written: readonly CallRow[]): Promise<void> {
+  const candidates = latestCallRows(written);
+  if (candidates.length === 0) return;
+  const current = await db.latest_calls.bulkGet(candidates.map((row) => row.house));
+  const changed = candidates.filter((candidate, i) => {
+    const seen = current[i]?.call;
+    return !seen || seen.id === candidate.call.id || candidate.call.created >= seen.created;
+  });
+  if (changed.length > 0) await db.latest_calls.bulkPut(changed);
+}
+
+/**
+ * After calls were removed: the homes whose newest call went get the next
+ * newest, or no row. Runs inside the caller's transaction, which must
+ * include `calls` and `latest_calls`.
+ */
+export async function keepLatestCallsAfterRemoval(db: ScmsDatabase, removedIds: readonly string[]): Promise<void> {
+  if (removedIds.length === 0) return;
+  const removed = new Set(removedIds);
+  const affected = (
+    await db.latest_calls
+      .toCollection()
+      .filter((row) => removed.has(row.call.id))
+      .toArray()
+  ).map((row) => row.house);
+  for (const house of affected) {
+    const [newest] = latestCallRows(await db.calls.where('house').equals(house).toArray());
+    if (newest) await db.latest_calls.put(newest);
+    else await db.latest_calls.delete(house);
+  }
+}
