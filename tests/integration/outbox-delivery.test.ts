@@ -21,6 +21,7 @@ import { matching, recordWrite, startFlakyProxy, type FlakyProxy } from '../supp
 import {
   createCommunity,
   newId,
+  raiseSignInLimits,
   startTestServer,
   TEST_PASSWORD,
   type CommunityFixture,
@@ -32,6 +33,8 @@ let proxy: FlakyProxy;
 
 beforeAll(async () => {
   t = await startTestServer();
+  // Every test signs a device in; the last ones would meet the limit of 20 a minute.
+  await raiseSignInLimits(t.admin);
   proxy = await startFlakyProxy(t.url);
 });
 afterAll(async () => {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   createCommunity,
   newId,
+  raiseSignInLimits,
   startTestServer,
   TEST_PASSWORD,
   type CommunityFixture,
@@ -24,22 +25,9 @@ let a: CommunityFixture;
 let b: CommunityFixture;
 let refused = 0;
 
-/**
- * These tests sign in far more often than a person does: the server's limit
- * on sign-ins and custom routes per client (every client here is 127.0.0.1)
- * is raised for them; the other limits stay.
- */
-async function raiseSignInLimits(server: TestServer): Promise<void> {
-  const settings = await server.admin.settings.getAll();
-  const rules = (settings.rateLimits.rules as Array<{ label: string; maxRequests: number }>).map((rule) =>
-    rule.label === '*:authWithPassword' || rule.label === '/api/scms/' ? { ...rule, maxRequests: 10_000 } : rule,
-  );
-  await server.admin.settings.update({ rateLimits: { ...settings.rateLimits, rules } });
-}
-
 beforeAll(async () => {
   t = await startTestServer();
-  await raiseSignInLimits(t);
+  await raiseSignInLimits(t.admin);
   a = await createCommunity(t.admin, 'pwa');
   b = await createCommunity(t.admin, 'pwb');
 });

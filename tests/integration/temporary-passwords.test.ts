@@ -23,6 +23,7 @@ import {
 import {
   createCommunity,
   newId,
+  raiseSignInLimits,
   startTestServer,
   SUPERUSER,
   TEST_PASSWORD,
@@ -36,6 +37,7 @@ let b: CommunityFixture;
 
 beforeAll(async () => {
   t = await startTestServer();
+  await raiseSignInLimits(t.admin);
   a = await createCommunity(t.admin, 'tpa');
   b = await createCommunity(t.admin, 'tpb');
 });

@@ -123,6 +123,19 @@ export async function createCommunity(
   return { community: { id: community.id, name }, ...staff };
 }
 
+/**
+ * For test files that sign in far more often than a person does: the
+ * server's limit on sign-ins and custom routes per client (every client of
+ * a test is 127.0.0.1) is raised; the other limits stay.
+ */
+export async function raiseSignInLimits(admin: PocketBase): Promise<void> {
+  const settings = await admin.settings.getAll();
+  const rules = (settings.rateLimits.rules as Array<{ label: string; maxRequests: number }>).map((rule) =>
+    rule.label === '*:authWithPassword' || rule.label === '/api/scms/' ? { ...rule, maxRequests: 10_000 } : rule,
+  );
+  await admin.settings.update({ rateLimits: { ...settings.rateLimits, rules } });
+}
+
 /** A 15-character PocketBase id, as the outbox generates them. */
 export function newId(): string {
   return recordIdFrom(Math.random);
