@@ -7,19 +7,37 @@
  * make the screen's cost grow with the history. The rows are kept in step
  * inside the same transactions that write the calls (mirror.ts).
  */
+import type { CallRecord } from '../api/records.ts';
 import { newestCallByHouse } from '../domain/callOutcome.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 
+/** What a card says of a call: whether it runs and how it ended (not its script, which 'Call history' reads). */
+export type LatestCall = Pick<
+  CallRecord,
+  'id' | 'house' | 'created' | 'status' | 'progress' | 'outcome' | 'acknowledged'
+>;
+
 export interface LatestCallRow {
   house: string;
-  call: MirrorRow<'calls'>;
+  call: LatestCall;
 }
 
 type CallRow = MirrorRow<'calls'>;
 
 /** The rows for a set of calls: the newest of each home among them. */
 export function latestCallRows(calls: readonly CallRow[]): LatestCallRow[] {
-  return [...newestCallByHouse(calls)].map(([house, call]) => ({ house, call }));
+  return [...newestCallByHouse(calls)].map(([house, call]) => ({
+    house,
+    call: {
+      id: call.id,
+      house: call.house,
+      created: call.created,
+      status: call.status,
+      progress: call.progress,
+      outcome: call.outcome,
+      acknowledged: call.acknowledged,
+    },
+  }));
 }
 
 /**

@@ -12,6 +12,7 @@ import { startOfMonth, subMonths } from 'date-fns';
 import { mulberry32 } from '../../scripts/seed/random.ts';
 import { recordIdFrom } from '../../src/domain/recordId.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
+import { composeScript } from '../../src/domain/callScript.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 
 export interface BenchSizes {
@@ -20,6 +21,8 @@ export interface BenchSizes {
   phonesPerHouse: number;
   concerns: number;
   reports: number;
+  /** Calls placed in the year before seeding: about two per home, each with its script. */
+  calls: number;
   months: number;
 }
 
@@ -31,6 +34,7 @@ export function benchSizes(scale = 1): BenchSizes {
     phonesPerHouse: 2,
     concerns: 300,
     reports: 20_000 * scale,
+    calls: 10_000 * scale,
     months: 24,
   };
 }
@@ -39,7 +43,7 @@ export function benchSizes(scale = 1): BenchSizes {
 export const SIZES = benchSizes(1);
 export const STAFF_PASSWORD = 'bench-patrol-pass-123';
 
-export type Row = { id: string } & Record<string, string | boolean>;
+export type Row = { id: string } & Record<string, string | boolean | string[]>;
 
 export interface BenchData {
   community: Row;
@@ -51,6 +55,8 @@ export interface BenchData {
   phones: Row[];
   /** Oldest incident first: seeded in this order, so `updated` grows with incident time as in real use. */
   reports: Row[];
+  /** Finished calls with their scripts and outcomes (the Homes cards say how the newest went). */
+  calls: Row[];
   /** Start of the month 24 months back: the whole span of reports. */
   historyFrom: Date;
 }
@@ -243,7 +249,28 @@ export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
     });
   }
   reports.sort((a, b) => (a.incident_time as string).localeCompare(b.incident_time as string));
-  return { community, staff, concerns, houses, residents, phones, reports, historyFrom };
+
+  // Drawn after everything else, so the homes and reports stay those of earlier seeds.
+  const calls: Row[] = [];
+  for (let n = 0; n < sizes.calls; n++) {
+    const houseIndex = int(0, houses.length - 1);
+    const chosen = Array.from({ length: int(1, 3) }, () => pick(concerns));
+    const outcome = pick(['answered', 'answered', 'voicemail', 'no_answer', 'busy', 'failed'] as const);
+    calls.push({
+      id: id(),
+      house: houses[houseIndex]!.id,
+      community: community.id,
+      concerns: chosen.map((concern) => concern.id),
+      to_number: phones[houseIndex * sizes.phonesPerHouse]!.phone_number as string,
+      script: composeScript(community.name as string, chosen.map((concern) => concern.say as string)),
+      status: outcome === 'failed' ? 'failed' : 'completed',
+      progress: 'done',
+      outcome,
+      acknowledged: outcome === 'answered' && rng() < 0.5,
+      created_by: pick(staff).id,
+    });
+  }
+  return { community, staff, concerns, houses, residents, phones, reports, calls, historyFrom };
 }
 
 /**

@@ -17,7 +17,7 @@ import { createInBatches } from '../support/batches.ts';
 import { buildBenchData, type BenchData, type Row } from './data.ts';
 
 /** Bump when data.ts changes what it generates. */
-export const SEED_VERSION = 'v1';
+export const SEED_VERSION = 'v2';
 export const SUPERUSER = { email: 'superuser@bench.test', password: 'bench-superuser-pass-123' };
 
 /** Batches in flight at once for collections whose order does not matter. */
@@ -66,6 +66,7 @@ async function seedFolder(dir: string, data: BenchData, progress: (msg: string) 
     // In incident order, one batch at a time: `updated` then grows with the
     // incident time, as it does when officers file reports day by day.
     await seedCollection(pb, 'reports', data.reports, 1, progress);
+    await seedCollection(pb, 'calls', data.calls, CONCURRENCY, progress);
   } finally {
     await server.stop();
   }

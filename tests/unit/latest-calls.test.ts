@@ -39,6 +39,23 @@ test('the newest call of each home, whatever order the pages come in', async () 
   expect(await latest()).toEqual({ h1: ['c2', 'completed'], h2: ['c3', 'completed'] });
 });
 
+test("a row keeps what the card says, not the call's script (Call history reads that from the calls)", async () => {
+  await applyServerRecords(db, 'calls', [
+    { ...call('c1', 'h1', '2026-11-20 08:00:00.000Z'), script: 'Hello. '.repeat(300), outcome: 'voicemail' },
+  ]);
+  const [row] = await db.latest_calls.toArray();
+  expect(row!.call).toEqual({
+    id: 'c1',
+    house: 'h1',
+    created: '2026-11-20 08:00:00.000Z',
+    status: 'completed',
+    progress: undefined,
+    outcome: 'voicemail',
+    acknowledged: undefined,
+  });
+  expect((await db.calls.get('c1'))?.script).toHaveLength(2100);
+});
+
 test('a running job: each update of the newest call shows; an update of an older one does not take its place', async () => {
   await applyServerRecords(db, 'calls', [call('c1', 'h1', '2026-11-20 08:00:00.000Z')]);
   await applyServerRecords(db, 'calls', [call('c2', 'h1', '2026-11-24 18:00:00.000Z', 'queued')]);

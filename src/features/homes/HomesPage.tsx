@@ -31,7 +31,7 @@ import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { callJobFields, homeNotices } from './homeNotices.ts';
 import { isCallJobActive } from '../../domain/callOutcome.ts';
-import type { CallRecord } from '../../api/records.ts';
+import type { LatestCall } from '../../data/latestCalls.ts';
 import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount, useLatestCalls } from './hooks.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
@@ -54,7 +54,7 @@ type HomeAction = 'update' | 'call' | 'check' | 'history' | 'delete';
 interface HomeItemProps {
   home: HouseWithPeople;
   /** The home's newest call in the mirror. */
-  latestCall: CallRecord | undefined;
+  latestCall: LatestCall | undefined;
   /** A call was just placed from this device (its record may not be in the mirror yet). */
   callJustPlaced: boolean;
   online: boolean;

@@ -3,7 +3,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
-import type { CallAttemptRecord, CallRecord } from '../../api/records.ts';
+import type { CallAttemptRecord } from '../../api/records.ts';
+import type { LatestCall } from '../../data/latestCalls.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
@@ -29,7 +30,7 @@ export function useCallMarkers(): { marked: ReadonlySet<string>; mark: (houseId:
  * The newest call of each home in the mirror: the card says whether it is
  * under way ('Call in progress...') and how it ended ('Answered 10:42').
  */
-export function useLatestCalls(): ReadonlyMap<string, CallRecord> {
+export function useLatestCalls(): ReadonlyMap<string, LatestCall> {
   const { db } = useSyncEngine();
   // One small row per home ever called (src/data/latestCalls.ts), not every call ever placed.
   const rows = useMirrorQuery(db, ['latest_calls'], () => db.latest_calls.toArray(), []);
