@@ -262,7 +262,10 @@ export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
       community: community.id,
       concerns: chosen.map((concern) => concern.id),
       to_number: phones[houseIndex * sizes.phonesPerHouse]!.phone_number as string,
-      script: composeScript(community.name as string, chosen.map((concern) => concern.say as string)),
+      script: composeScript(
+        community.name as string,
+        chosen.map((concern) => concern.say as string),
+      ),
       status: outcome === 'failed' ? 'failed' : 'completed',
       progress: 'done',
       outcome,
