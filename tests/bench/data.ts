@@ -165,6 +165,8 @@ const WORDS = [
   'dog',
 ];
 
+const YEAR_MS = 365 * 24 * 3600 * 1000;
+
 export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
   const sizes = benchSizes(scale);
   const rng = mulberry32(20_260_509);
@@ -271,6 +273,8 @@ export function buildBenchData(generatedAt: Date, scale = 1): BenchData {
       outcome,
       acknowledged: outcome === 'answered' && rng() < 0.5,
       created_by: pick(staff).id,
+      // PocketBase sets `created` itself on create; the seed writes this one afterwards (seed.ts).
+      created: pbDate(new Date(generatedAt.getTime() - Math.floor(rng() * YEAR_MS))),
     });
   }
   return { community, staff, concerns, houses, residents, phones, reports, calls, historyFrom };

@@ -11,13 +11,15 @@
 import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import PocketBase from 'pocketbase';
 import { startPocketBase } from '../../scripts/pocketbase/server.ts';
+import { ensurePocketBase } from '../../scripts/pocketbase/install.ts';
 import { createInBatches } from '../support/batches.ts';
 import { buildBenchData, type BenchData, type Row } from './data.ts';
 
 /** Bump when data.ts changes what it generates. */
-export const SEED_VERSION = 'v2';
+export const SEED_VERSION = 'v3';
 export const SUPERUSER = { email: 'superuser@bench.test', password: 'bench-superuser-pass-123' };
 
 /** Batches in flight at once for collections whose order does not matter. */
@@ -69,6 +71,35 @@ async function seedFolder(dir: string, data: BenchData, progress: (msg: string) 
     await seedCollection(pb, 'calls', data.calls, CONCURRENCY, progress);
   } finally {
     await server.stop();
+  }
+  backdateCalls(await ensurePocketBase(), dir, data.calls);
+  progress(`dated ${data.calls.length} calls over the year before`);
+}
+
+/**
+ * Gives the seeded calls their times over the past year. PocketBase sets
+ * `created` itself on every create, the superuser's too, so the seed
+ * writes it afterwards with PocketBase's own `migrate up`, run on a folder
+ * holding one throwaway migration (recorded as applied in the bench's copy
+ * only; the server ignores a recorded file its folder does not have).
+ */
+function backdateCalls(bin: string, dir: string, calls: readonly Row[]): void {
+  const times = Object.fromEntries(calls.map((call) => [call.id, call.created]));
+  const folder = mkdtempSync(join(tmpdir(), 'scms-bench-migration-'));
+  try {
+    writeFileSync(
+      join(folder, '1999999999_bench_call_times.js'),
+      `migrate((app) => {
+  app.db().newQuery("UPDATE calls SET created = json_extract({:times}, '$.' || id) WHERE id IN (SELECT key FROM json_each({:times}))")
+    .bind({ times: ${JSON.stringify(JSON.stringify(times))} }).execute();
+});
+`,
+    );
+    execFileSync(bin, ['migrate', 'up', `--dir=${dir}`, `--migrationsDir=${folder}`], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 }
 
