@@ -93,11 +93,12 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     },
   },
   {
-    // The newest call of each home (src/data/latestCalls.ts), so the Homes
-    // cards no longer read every call ever placed. Filled here from the
-    // calls the phone already holds; kept in step by mirror.ts after that.
+    // The newest call of each home (src/data/latestCalls.ts; `id` is the
+    // home's), so the Homes cards no longer read every call ever placed.
+    // Filled here from the calls the phone already holds; kept in step by
+    // mirror.ts after that.
     version: 3,
-    stores: { latest_calls: 'house' },
+    stores: { latest_calls: 'id' },
     upgrade: async (tx) => {
       const calls = (await tx.table('calls').toArray()) as Array<MirrorRow<'calls'>>;
       await tx.table('latest_calls').bulkPut(latestCallRows(calls));

@@ -11,15 +11,20 @@ import type { CallRecord } from '../api/records.ts';
 import { newestCallByHouse } from '../domain/callOutcome.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 
-/** What a card says of a call: whether it runs and how it ended (not its script, which 'Call history' reads). */
-export type LatestCall = Pick<
+/**
+ * What a card says of a home's newest call: whether it runs and how it
+ * ended (not its script, which 'Call history' reads from the calls). Keyed
+ * by the home (`id`), so the search index keeps it beside the home's
+ * residents and phones.
+ */
+export interface LatestCallRow extends Pick<
   CallRecord,
-  'id' | 'house' | 'created' | 'status' | 'progress' | 'outcome' | 'acknowledged'
->;
-
-export interface LatestCallRow {
-  house: string;
-  call: LatestCall;
+  'created' | 'status' | 'progress' | 'outcome' | 'acknowledged'
+> {
+  /** The home's id. */
+  id: string;
+  /** The call's id. */
+  call: string;
 }
 
 type CallRow = MirrorRow<'calls'>;
@@ -27,16 +32,13 @@ type CallRow = MirrorRow<'calls'>;
 /** The rows for a set of calls: the newest of each home among them. */
 export function latestCallRows(calls: readonly CallRow[]): LatestCallRow[] {
   return [...newestCallByHouse(calls)].map(([house, call]) => ({
-    house,
-    call: {
-      id: call.id,
-      house: call.house,
-      created: call.created,
-      status: call.status,
-      progress: call.progress,
-      outcome: call.outcome,
-      acknowledged: call.acknowledged,
-    },
+    id: house,
+    call: call.id,
+    created: call.created,
+    status: call.status,
+    progress: call.progress,
+    outcome: call.outcome,
+    acknowledged: call.acknowledged,
   }));
 }
 
@@ -48,10 +50,10 @@ export function latestCallRows(calls: readonly CallRow[]): LatestCallRow[] {
 export async function keepLatestCallsAfterWrite(db: ScmsDatabase, written: readonly CallRow[]): Promise<void> {
   const candidates = latestCallRows(written);
   if (candidates.length === 0) return;
-  const current = await db.latest_calls.bulkGet(candidates.map((row) => row.house));
+  const current = await db.latest_calls.bulkGet(candidates.map((row) => row.id));
   const changed = candidates.filter((candidate, i) => {
-    const seen = current[i]?.call;
-    return !seen || seen.id === candidate.call.id || candidate.call.created >= seen.created;
+    const seen = current[i];
+    return !seen || seen.call === candidate.call || candidate.created >= seen.created;
   });
   if (changed.length > 0) await db.latest_calls.bulkPut(changed);
 }
@@ -64,12 +66,7 @@ export async function keepLatestCallsAfterWrite(db: ScmsDatabase, written: reado
 export async function keepLatestCallsAfterRemoval(db: ScmsDatabase, removedIds: readonly string[]): Promise<void> {
   if (removedIds.length === 0) return;
   const removed = new Set(removedIds);
-  const affected = (
-    await db.latest_calls
-      .toCollection()
-      .filter((row) => removed.has(row.call.id))
-      .toArray()
-  ).map((row) => row.house);
+  const affected = await db.latest_calls.filter((row) => removed.has(row.call)).primaryKeys();
   for (const house of affected) {
     const [newest] = latestCallRows(await db.calls.where('house').equals(house).toArray());
     if (newest) await db.latest_calls.put(newest);

@@ -5,6 +5,7 @@
  */
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
+import type { LatestCallRow } from './latestCalls.ts';
 import { pbDate } from './pull.ts';
 import { searchIndexOf, type MirrorSearchIndex } from './searchIndex.ts';
 
@@ -12,6 +13,8 @@ export interface HouseWithPeople {
   house: MirrorRow<'houses'>;
   residents: ResidentRecord[];
   phones: PhoneRecord[];
+  /** The home's newest call, when it was ever called (the card says how it went). */
+  latestCall?: LatestCallRow;
 }
 
 /**

@@ -28,6 +28,7 @@ import { compareHomeKeys, homeAddressKey, type HomeKey } from '../domain/homeOrd
 import { reportTypeLabel } from '../domain/reportTypes.ts';
 import { searchWords } from '../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
+import type { LatestCallRow } from './latestCalls.ts';
 import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
 
 type Field = string | number | null | undefined;
@@ -174,10 +175,10 @@ export class SearchList<T, K> {
 /** The lists the index answers; each loads its tables when first asked for. */
 export type IndexedList = 'homes' | 'users' | 'concerns' | 'reports';
 
-type IndexedTable = 'houses' | 'residents' | 'phones' | 'users' | 'concerns' | 'reports';
+type IndexedTable = 'houses' | 'residents' | 'phones' | 'latest_calls' | 'users' | 'concerns' | 'reports';
 
 const TABLES_OF: Record<IndexedList, readonly IndexedTable[]> = {
-  homes: ['houses', 'residents', 'phones'],
+  homes: ['houses', 'residents', 'phones', 'latest_calls'],
   users: ['users'],
   concerns: ['concerns'],
   reports: ['reports', 'houses', 'residents', 'users'],
@@ -188,6 +189,7 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
   houses: ['homes', 'reports'],
   residents: ['homes', 'reports'],
   phones: ['homes'],
+  latest_calls: ['homes'],
   users: ['users', 'reports'],
   concerns: ['concerns'],
   reports: ['reports'],
@@ -229,6 +231,9 @@ const SHARED_FIELDS = new Set([
   'house',
   'created_by',
   'added_by',
+  'status',
+  'progress',
+  'outcome',
 ]);
 
 /** Changed keys of a table from one event, or 'all' (a range: clear, deleteRange, a new database). */
@@ -262,6 +267,8 @@ export class MirrorSearchIndex {
     houses: new Map() as Rows<MirrorRow<'houses'>>,
     residents: new Map() as Rows<MirrorRow<'residents'>>,
     phones: new Map() as Rows<MirrorRow<'phones'>>,
+    /** By home: the newest call's state (src/data/latestCalls.ts). */
+    latest_calls: new Map() as Rows<LatestCallRow>,
     users: new Map() as Rows<MirrorRow<'users'>>,
     concerns: new Map() as Rows<MirrorRow<'concerns'>>,
     reports: new Map() as Rows<MirrorRow<'reports'>>,
@@ -496,6 +503,9 @@ export class MirrorSearchIndex {
           for (const report of this.reportsByLink.resident.get(id) ?? []) dirtyReports.add(report);
         break;
       }
+      case 'latest_calls':
+        dirtyHouses.add(id);
+        break;
       case 'users':
         if (row) this.users.put(id, row as UserRecord);
         else this.users.remove(id);
@@ -558,6 +568,7 @@ export class MirrorSearchIndex {
       house,
       residents: children(this.residentsByHouse.get(id), this.rows.residents),
       phones: children(this.phonesByHouse.get(id), this.rows.phones),
+      latestCall: this.rows.latest_calls.get(id),
     });
   }
 

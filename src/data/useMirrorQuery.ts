@@ -27,7 +27,6 @@ type TableName =
   | 'calls'
   | 'call_attempts'
   | 'call_settings'
-  | 'latest_calls'
   | 'outbox'
   | 'syncState';
 

@@ -241,6 +241,8 @@ interface ScreensRun {
   offlineReloadRunsMs: number[];
   /** Issue 16's screens, medians of warm runs (absent in runs saved before they were measured). */
   shift?: { houseChecksMs: number; dailyReportMs: number; dailyPdfMs: number; dashboardMs: number };
+  /** A call's record changes on the server to the card's new words painted, medians (absent before it was measured). */
+  callOnCard?: { placedMs: number; endedMs: number };
   domElements: number;
   heapMB: { withHomesOpen: number; afterReload: number };
   pageErrors: string[];
@@ -285,6 +287,16 @@ const ROWS: Row[] = [
   { name: 'Reports → Daily report, warm', value: (r) => ms(r.shift?.dailyReportMs ?? NaN), target: '—' },
   { name: 'Daily report: Download PDF to file', value: (r) => ms(r.shift?.dailyPdfMs ?? NaN), target: '—' },
   { name: 'Reports → Dashboard, warm', value: (r) => ms(r.shift?.dashboardMs ?? NaN), target: '—' },
+  {
+    name: "A call starts on the server to the card's 'Call in progress...'",
+    value: (r) => ms(r.callOnCard?.placedMs ?? NaN),
+    target: '—',
+  },
+  {
+    name: "The call ends to the card's 'Last call: Failed'",
+    value: (r) => ms(r.callOnCard?.endedMs ?? NaN),
+    target: '—',
+  },
   { name: 'DOM elements, Homes open', value: (r) => int(r.domElements), target: '≤ 2,500' },
   { name: 'JS heap, Homes open', value: (r) => `${r.heapMB.withHomesOpen.toFixed(1)} MB`, target: '≤ 60 MB at 20,000' },
 ];
@@ -340,6 +352,61 @@ async function tapTo(page: Page, name: string, selector: string): Promise<number
 }
 
 /** Issue 16's screens, warm runs from Homes and Reports. */
+/**
+ * A call under way, as officers watch it on Homes: the server creates the
+ * call and later ends it (status callbacks write the record), realtime
+ * brings each change, and the card's words follow. From the server's write
+ * (the request sent) to the words painted; one home on screen (searched by
+ * its member number), each round a new call.
+ */
+async function callOnCard(
+  page: Page,
+  admin: PocketBase,
+  data: BenchData,
+): Promise<NonNullable<ScreensRun['callOnCard']>> {
+  const house = data.houses[7]!;
+  const search = page.getByPlaceholder('Search homes...');
+  await search.fill(house.member_number as string);
+  await page.getByText('Showing 1 home(s)', { exact: true }).waitFor({ timeout: 600_000 });
+  await settle(page);
+  const cardSays = (words: string, absent: string) =>
+    page.waitForFunction(
+      ([shown, gone]) => {
+        const text = document.querySelector('main')?.textContent ?? '';
+        return text.includes(shown) && !text.includes(gone);
+      },
+      [words, absent] as const,
+      { polling: 'raf', timeout: 600_000 },
+    );
+  const placed: number[] = [];
+  const ended: number[] = [];
+  for (let i = 0; i < WARM_RUNS; i++) {
+    const call = data.calls.find((c) => c.house === house.id) ?? data.calls[0]!;
+    let t0 = performance.now();
+    const created = await admin.collection('calls').create({
+      ...call,
+      id: undefined,
+      created: undefined,
+      house: house.id,
+      status: 'ringing',
+      progress: 'calling',
+      outcome: '',
+      acknowledged: false,
+    });
+    await cardSays('Call in progress...', 'Last call:');
+    placed.push(performance.now() - t0);
+    await settle(page);
+    t0 = performance.now();
+    await admin.collection('calls').update(created.id, { status: 'failed', progress: 'done', outcome: 'failed' });
+    await cardSays('Last call: Failed', 'Call in progress...');
+    ended.push(performance.now() - t0);
+    await settle(page);
+  }
+  await search.fill('');
+  await settle(page);
+  return { placedMs: median(placed), endedMs: median(ended) };
+}
+
 async function shiftScreens(page: Page): Promise<NonNullable<ScreensRun['shift']>> {
   const houseChecks: number[] = [];
   const daily: number[] = [];
@@ -582,6 +649,9 @@ async function main(): Promise<void> {
       `House checks ${ms(shift.houseChecksMs)}, Daily report ${ms(shift.dailyReportMs)}, its PDF ${ms(shift.dailyPdfMs)}, Dashboard ${ms(shift.dashboardMs)}`,
     );
 
+    const callCard = await callOnCard(page, admin, data);
+    progress(`a call on the card: placed ${ms(callCard.placedMs)}, ended ${ms(callCard.endedMs)}`);
+
     const totalMs = performance.now() - started;
     const run: ScreensRun = {
       ranAt: new Date().toISOString(),
@@ -603,6 +673,7 @@ async function main(): Promise<void> {
       offlineReloadToFirstCardMs: median(offlineRuns),
       offlineReloadRunsMs: offlineRuns,
       shift,
+      callOnCard: callCard,
       domElements,
       heapMB: { withHomesOpen: heapOpen, afterReload: heapReload },
       pageErrors,

@@ -7,13 +7,14 @@
 import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ClientResponseError } from 'pocketbase';
+import { ClientResponseError, type RecordModel } from 'pocketbase';
 import { addDays, startOfDay } from 'date-fns';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
+import { applyServerRecords } from '../../src/data/mirror.ts';
 import { pbDate } from '../../src/data/pull.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
@@ -124,7 +125,8 @@ describe('homes list', () => {
   test('a call in the mirror that has not ended shows Call in progress...', async () => {
     await db.houses.put(house());
     await db.phones.put(phone('h1'));
-    await db.calls.put({
+    // Calls reach the mirror as server records (realtime, pulls), which keep each home's newest call.
+    const call = {
       id: 'call1',
       created: pbDate(new Date()),
       updated: stamp,
@@ -137,10 +139,11 @@ describe('homes list', () => {
       provider_call_id: '',
       error: '',
       created_by: 'u1',
-    });
+    };
+    await applyServerRecords(db, 'calls', [call as unknown as RecordModel]);
     renderWithToasts(<HomesPage />);
     expect(await screen.findByText('Call in progress...')).toBeTruthy();
-    await act(() => db.calls.update('call1', { status: 'completed' }));
+    await act(() => applyServerRecords(db, 'calls', [{ ...call, status: 'completed' } as unknown as RecordModel]));
     await waitFor(() => expect(screen.queryByText('Call in progress...')).toBeNull());
   });
 

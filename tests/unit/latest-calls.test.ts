@@ -26,7 +26,7 @@ const call = (id: string, house: string, created: string, status = 'completed'):
 /** house → [newest call id, its status] */
 async function latest(): Promise<Record<string, [string, string]>> {
   const rows = await db.latest_calls.toArray();
-  return Object.fromEntries(rows.map((row) => [row.house, [row.call.id, row.call.status]]));
+  return Object.fromEntries(rows.map((row) => [row.id, [row.call, row.status]]));
 }
 
 test('the newest call of each home, whatever order the pages come in', async () => {
@@ -44,9 +44,9 @@ test("a row keeps what the card says, not the call's script (Call history reads 
     { ...call('c1', 'h1', '2026-11-20 08:00:00.000Z'), script: 'Hello. '.repeat(300), outcome: 'voicemail' },
   ]);
   const [row] = await db.latest_calls.toArray();
-  expect(row!.call).toEqual({
-    id: 'c1',
-    house: 'h1',
+  expect(row).toEqual({
+    id: 'h1',
+    call: 'c1',
     created: '2026-11-20 08:00:00.000Z',
     status: 'completed',
     progress: undefined,

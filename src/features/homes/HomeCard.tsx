@@ -7,7 +7,7 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
-import type { LatestCall } from '../../data/latestCalls.ts';
+import type { LatestCallRow } from '../../data/latestCalls.ts';
 import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domain/callOutcome.ts';
 import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { usePendingFile } from '../../data/hooks.ts';
@@ -144,14 +144,14 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
  * 3 tries', 'Acknowledged') and the way to the home's 'Call history'. While
  * a call runs the Notice area says so; the word comes when it is over.
  */
-function LastCall({ call, onCallHistory }: { call: LatestCall; onCallHistory: () => void }) {
+function LastCall({ call, onCallHistory }: { call: LatestCallRow; onCallHistory: () => void }) {
   const fields = callJobFields(call);
   // Only these words need the attempts (a time, a count of tries).
   const needsAttempts =
     fields.progress === 'done' &&
     !fields.acknowledged &&
     (fields.outcome === 'answered' || fields.outcome === 'no_answer');
-  const attempts = useCallAttempts(call.id, needsAttempts);
+  const attempts = useCallAttempts(call.call, needsAttempts);
   const word = isCallJobActive(fields) ? '' : latestCallWord(fields, attempts ?? [], (value) => callTime(value));
   return (
     <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
@@ -179,7 +179,7 @@ export interface HomeCardProps {
   onDelete?: () => void;
   onHouseCheck: () => void;
   /** The home's newest call in the mirror; none, no call line. */
-  latestCall?: LatestCall;
+  latestCall?: LatestCallRow;
   onCallHistory: () => void;
 }
 

@@ -31,8 +31,7 @@ import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { callJobFields, homeNotices } from './homeNotices.ts';
 import { isCallJobActive } from '../../domain/callOutcome.ts';
-import type { LatestCall } from '../../data/latestCalls.ts';
-import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount, useLatestCalls } from './hooks.ts';
+import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
@@ -53,8 +52,6 @@ type HomeAction = 'update' | 'call' | 'check' | 'history' | 'delete';
 
 interface HomeItemProps {
   home: HouseWithPeople;
-  /** The home's newest call in the mirror. */
-  latestCall: LatestCall | undefined;
   /** A call was just placed from this device (its record may not be in the mirror yet). */
   callJustPlaced: boolean;
   online: boolean;
@@ -68,15 +65,8 @@ interface HomeItemProps {
  * One card of the list. Memoised: a keystroke in the search redraws only
  * the cards that come into the list, not the ones that stay (issue 11).
  */
-const HomeItem = memo(function HomeItem({
-  home,
-  latestCall,
-  callJustPlaced,
-  online,
-  director,
-  now,
-  onAction,
-}: HomeItemProps) {
+const HomeItem = memo(function HomeItem({ home, callJustPlaced, online, director, now, onAction }: HomeItemProps) {
+  const latestCall = home.latestCall;
   const callInProgress = callJustPlaced || (latestCall !== undefined && isCallJobActive(callJobFields(latestCall)));
   return (
     <ItemErrorBoundary resetKey={home.house.updated}>
@@ -103,7 +93,6 @@ export function HomesPage() {
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
   const online = useOnline();
-  const latestCalls = useLatestCalls();
   const { marked, mark } = useCallMarkers();
   const now = useNow();
   // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
@@ -223,7 +212,6 @@ export function HomesPage() {
               renderItem={(home) => (
                 <HomeItem
                   home={home}
-                  latestCall={latestCalls.get(home.house.id)}
                   callJustPlaced={marked.has(home.house.id)}
                   online={online}
                   director={director}

@@ -1,10 +1,9 @@
 /** The Homes screen's hooks over the mirror. */
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
 import type { CallAttemptRecord } from '../../api/records.ts';
-import type { LatestCall } from '../../data/latestCalls.ts';
 
 /** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
@@ -24,17 +23,6 @@ export function useCallMarkers(): { marked: ReadonlySet<string>; mark: (houseId:
   }, [marked]);
   const mark = useCallback((houseId: string) => setMarked((current) => new Set(current).add(houseId)), []);
   return { marked, mark };
-}
-
-/**
- * The newest call of each home in the mirror: the card says whether it is
- * under way ('Call in progress...') and how it ended ('Answered 10:42').
- */
-export function useLatestCalls(): ReadonlyMap<string, LatestCall> {
-  const { db } = useSyncEngine();
-  // One small row per home ever called (src/data/latestCalls.ts), not every call ever placed.
-  const rows = useMirrorQuery(db, ['latest_calls'], () => db.latest_calls.toArray(), []);
-  return useMemo(() => new Map((rows ?? []).map((row) => [row.house, row.call])), [rows]);
 }
 
 /**
