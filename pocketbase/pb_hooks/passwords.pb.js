@@ -34,7 +34,13 @@ onRecordConfirmPasswordResetRequest((e) => {
 // PocketBase's own middlewares (the token is loaded at -1020, the rate limit
 // at -1000), before the other hooks' (0), so a refused session learns
 // nothing from them (the record rules' messages, say).
-routerUse(new Middleware((e) => require(`${__hooks}/lib/passwords.js`).temporaryPasswordGate(e), -10));
+routerUse(
+  new Middleware((e) => {
+    // Most requests (every guest's, the app's files) need nothing loaded.
+    if (!e.auth || e.auth.getBool('must_change_password') !== true) return e.next();
+    return require(`${__hooks}/lib/passwords.js`).temporaryPasswordGate(e);
+  }, -10),
+);
 
 onRecordAuthWithPasswordRequest((e) => {
   if (e.record) require(`${__hooks}/lib/passwords.js`).checkTemporaryPasswordSignIn(e);
