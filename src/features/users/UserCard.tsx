@@ -106,14 +106,14 @@ function TemporaryPasswordBadge({ user }: { user: UserRecord }) {
   if (state === 'own') return null;
   if (state === 'expired')
     return (
-      <span className="ml-2 inline-block rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-red-900">
+      <span className="mt-1 block w-fit max-w-full rounded bg-red-100 px-1.5 py-0.5 text-xs font-medium text-red-900">
         Temporary password expired
       </span>
     );
   const expires = user.temporary_password_expires;
   return (
     <span
-      className="ml-2 inline-block rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium whitespace-nowrap text-amber-950"
+      className="mt-1 block w-fit max-w-full rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-950"
       title={expires ? `Works until ${formatDateTime(expires)}` : undefined}
     >
       Temporary password
