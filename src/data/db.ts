@@ -98,7 +98,7 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     // Filled here from the calls the phone already holds; kept in step by
     // mirror.ts after that.
     version: 3,
-    stores: { latest_calls: 'id' },
+    stores: { latest_calls: 'id, call' },
     upgrade: async (tx) => {
       const calls = (await tx.table('calls').toArray()) as Array<MirrorRow<'calls'>>;
       await tx.table('latest_calls').bulkPut(latestCallRows(calls));

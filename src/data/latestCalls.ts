@@ -65,8 +65,7 @@ export async function keepLatestCallsAfterWrite(db: ScmsDatabase, written: reado
  */
 export async function keepLatestCallsAfterRemoval(db: ScmsDatabase, removedIds: readonly string[]): Promise<void> {
   if (removedIds.length === 0) return;
-  const removed = new Set(removedIds);
-  const affected = await db.latest_calls.filter((row) => removed.has(row.call)).primaryKeys();
+  const affected = await db.latest_calls.where('call').anyOf(removedIds).primaryKeys();
   for (const house of affected) {
     const [newest] = latestCallRows(await db.calls.where('house').equals(house).toArray());
     if (newest) await db.latest_calls.put(newest);

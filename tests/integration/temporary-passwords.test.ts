@@ -66,19 +66,24 @@ async function refusalOf(call: Promise<unknown>): Promise<Refusal | null> {
   }
 }
 
-/** A user the director of A creates: its temporary password, and a client signed in with it. */
-async function newColleague(): Promise<{ id: string; email: string; temporary: string; pb: PocketBase }> {
-  const director = await t.signIn(a.director.email);
-  const email = `temp.${newId()}@scms.test`;
-  const created = await director.collection('users').create({
-    email,
+/** A user a director creates in their community, as the Users screen does (the server picks the password). */
+function createdByDirector(director: PocketBase, community: string, extra: Record<string, unknown> = {}) {
+  return director.collection('users').create({
+    email: `temp.${newId()}@scms.test`,
     first_name: 'Temp',
     last_name: 'Orary',
     type: 'regular',
-    community: a.community.id,
+    community,
     password: 'throwaway-1234',
     passwordConfirm: 'throwaway-1234',
+    ...extra,
   });
+}
+
+/** A user the director of A creates: its temporary password, and a client signed in with it. */
+async function newColleague(): Promise<{ id: string; email: string; temporary: string; pb: PocketBase }> {
+  const created = await createdByDirector(await t.signIn(a.director.email), a.community.id);
+  const email = String(created.email);
   const temporary = String(created.temporary_password);
   const pb = t.client();
   await pb.collection('users').authWithPassword(email, temporary);
@@ -246,16 +251,7 @@ describe('a temporary password expires', () => {
     );
     expect(byUser?.status).toBe(400);
     // A new user sent with an expiry of their own gets the server's.
-    const created = await director.collection('users').create({
-      email: `chosen.${newId()}@scms.test`,
-      first_name: 'Chosen',
-      last_name: 'Expiry',
-      type: 'regular',
-      community: a.community.id,
-      password: 'throwaway-1234',
-      passwordConfirm: 'throwaway-1234',
-      temporary_password_expires: later,
-    });
+    const created = await createdByDirector(director, a.community.id, { temporary_password_expires: later });
     expect(parsePbDate(String(created.temporary_password_expires))!.getTime()).toBeLessThan(Date.now() + 73 * HOUR_MS);
     expect(await stored(user.id)).toEqual(before);
   });
@@ -267,15 +263,7 @@ describe('SCMS_TEMPORARY_PASSWORD_HOURS', () => {
     try {
       const f = await createCommunity(short.admin, 'tph');
       const director = await short.signIn(f.director.email);
-      const created = await director.collection('users').create({
-        email: `short.${newId()}@scms.test`,
-        first_name: 'Short',
-        last_name: 'Lived',
-        type: 'manager',
-        community: f.community.id,
-        password: 'throwaway-1234',
-        passwordConfirm: 'throwaway-1234',
-      });
+      const created = await createdByDirector(director, f.community.id, { type: 'manager' });
       const expires = parsePbDate(String(created.temporary_password_expires))!.getTime();
       expect(Math.abs(expires - (Date.now() + 2 * HOUR_MS))).toBeLessThan(60_000);
     } finally {

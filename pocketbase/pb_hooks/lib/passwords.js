@@ -125,7 +125,6 @@ function clearTemporaryPassword(record) {
 
 /** A user whose temporary password is past its time (never for a password of their own). */
 function temporaryPasswordExpired(record) {
-  if (!record) return false;
   const state = rule().temporaryPasswordState(
     record.getBool('must_change_password'),
     record.getString('temporary_password_expires'),
@@ -222,11 +221,11 @@ function allowedWhileTemporary(method, path, user) {
  * sign-in" (DESIGN.md): the app shows nothing else until it is done, and
  * this refuses everything else to any other client, so the password a
  * director saw opens no community data. Past its expiry the session ends
- * (401: the app asks to sign in again, and the sign-in says why).
+ * (401: the app asks to sign in again, and the sign-in says why). Called
+ * (passwords.pb.js) only for a signed-in user whose must_change_password is set.
  */
 function temporaryPasswordGate(e) {
   const user = e.auth;
-  if (!user || user.collection().name !== 'users' || user.getBool('must_change_password') !== true) return e.next();
   const method = e.request.method;
   const path = e.request.url.path;
   if (openToAnyone(method, path)) return e.next();
