@@ -16,6 +16,8 @@ export const TEST_PASSWORD = 'patrol-pass-123';
 export interface TestServer {
   url: string;
   server: RunningPocketBase;
+  /** The server's data folder (a test may run PocketBase's own commands on it, e.g. a throwaway migration). */
+  dataDir: string;
   /** A client signed in as superuser (rules do not apply to it). */
   admin: PocketBase;
   /** A new client, not signed in. */
@@ -54,6 +56,7 @@ export async function startTestServer(
   const test: TestServer = {
     url: server.url,
     server,
+    dataDir,
     admin,
     client,
     signIn,
