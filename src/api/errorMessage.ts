@@ -2,10 +2,29 @@
  * The one failure-message builder (spec §8): a response without a code gives
  * 'An error occurred'; otherwise each field of the response's data is joined
  * with its message as 'field: message. '. When no field carries a message,
- * the server's own message is used. Screens, toasts and the outbox's parked
- * entries all build their text here.
+ * the server's own message is used. A write the device had no room for
+ * says so (OUT_OF_STORAGE). Screens, toasts and the outbox's parked entries
+ * all build their text here.
  */
 export const GENERIC_ERROR = 'An error occurred';
+
+/** A write this device could not keep for lack of space: what happened and what to do. */
+export const OUT_OF_STORAGE =
+  'This phone is out of storage. Free up some space (delete photos, videos or apps you no longer need), then try again.';
+
+/**
+ * Whether the device refused a write for lack of space: IndexedDB's
+ * QuotaExceededError, as the browser throws it or as Dexie wraps it (an
+ * aborted transaction's `inner` error, a bulk write's `failures`).
+ */
+export function isOutOfStorage(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== 'object' || depth > 4) return false;
+  const e = error as { name?: unknown; inner?: unknown; failures?: unknown; cause?: unknown };
+  if (e.name === 'QuotaExceededError') return true;
+  if (isOutOfStorage(e.inner, depth + 1) || isOutOfStorage(e.cause, depth + 1)) return true;
+  const failures = Array.isArray(e.failures) ? e.failures : e.failures ? Object.values(e.failures) : [];
+  return failures.some((failure) => isOutOfStorage(failure, depth + 1));
+}
 
 /** PocketBase (0.23+) answers with `status`; the original API said `code`. */
 interface ErrorResponse {
@@ -61,6 +80,7 @@ function responseOf(error: unknown): ErrorLike['response'] | undefined {
 }
 
 export function errorMessage(error: unknown): string {
+  if (isOutOfStorage(error)) return OUT_OF_STORAGE;
   const response = responseOf(error);
   if (!response || !(response.code ?? response.status)) return GENERIC_ERROR;
   const fields = Object.entries(fieldErrors(error));

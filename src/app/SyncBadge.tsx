@@ -15,6 +15,7 @@ import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
 import { retryEntry } from '../data/outbox.ts';
+import { StorageStatus } from './StorageStatus.tsx';
 
 export function SyncBadge() {
   const status = useSyncStatus();
@@ -75,6 +76,7 @@ export function SyncBadge() {
                 ? `Last sync ${formatDistanceToNow(status.lastSyncAt, { addSuffix: true })}`
                 : 'Not synced yet'}
             </p>
+            <StorageStatus refresh={status.pending} />
             {entries.length > 0 && (
               <ul className="mt-3 max-h-64 space-y-2 overflow-y-auto">
                 {entries.map((entry) => (

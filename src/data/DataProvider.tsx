@@ -8,6 +8,7 @@ import type PocketBase from 'pocketbase';
 import { pb as appClient } from '../api/client.ts';
 import { SyncEngine } from './engine.ts';
 import { mirrorSessionOf } from './session.ts';
+import { keepStorage } from './storageKeep.ts';
 import { removeOtherUsersData } from './wipe.ts';
 
 const EngineContext = createContext<SyncEngine | null>(null);
@@ -29,9 +30,10 @@ export function DataProvider({
     // A shared phone: what another user left here (a session that expired and
     // was not renewed by them) goes now; their unsent outbox stays for them.
     removeOtherUsersData(userId).catch((error: unknown) => console.error("Removing other users' data failed:", error));
-    // Keep the queued work: ask the browser not to evict this origin's storage.
-    void navigator.storage?.persist?.();
+    // Keep the queued work: ask the browser not to evict this origin's storage, now and once installed.
+    const stopKeeping = keepStorage();
     return () => {
+      stopKeeping();
       stopMirroring();
       void engine.stop();
     };

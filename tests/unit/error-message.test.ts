@@ -1,6 +1,13 @@
 import { ClientResponseError } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
-import { errorMessage, fieldErrors, GENERIC_ERROR } from '../../src/api/errorMessage.ts';
+import Dexie from 'dexie';
+import {
+  errorMessage,
+  fieldErrors,
+  GENERIC_ERROR,
+  isOutOfStorage,
+  OUT_OF_STORAGE,
+} from '../../src/api/errorMessage.ts';
 
 const pbError = (status: number, response: Record<string, unknown>) =>
   new ClientResponseError({ url: 'http://x/api', status, response });
@@ -49,5 +56,21 @@ describe('the failure-message builder (spec §8)', () => {
     });
     expect(fieldErrors(error)).toEqual({ type: 'Invalid value nonsense.' });
     expect(errorMessage(error)).toBe('type: Invalid value nonsense.');
+  });
+
+  test('a write the device had no room for says so and what to do, however Dexie wraps it', () => {
+    const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    const aborted = new Dexie.AbortError('Transaction aborted', quota);
+    const bulk = new Dexie.BulkError('1 of 2 operations failed', { 1: new Dexie.AbortError('aborted', quota) });
+    for (const error of [quota, new Dexie.QuotaExceededError('full'), aborted, bulk]) {
+      expect(isOutOfStorage(error)).toBe(true);
+      expect(errorMessage(error)).toBe(OUT_OF_STORAGE);
+    }
+    expect(OUT_OF_STORAGE).toMatch(/^This phone is out of storage\. Free up some space .+, then try again\.$/);
+    // Other local failures keep the generic message.
+    const other = new Dexie.AbortError('Transaction aborted', new DOMException('x', 'ConstraintError'));
+    expect(isOutOfStorage(other)).toBe(false);
+    expect(errorMessage(other)).toBe(GENERIC_ERROR);
+    expect(errorMessage(new Dexie.BulkError('failed', [new Error('x')]))).toBe(GENERIC_ERROR);
   });
 });

@@ -10,14 +10,7 @@ import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/cs
 import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { formatCreated } from '../../src/ui/format.ts';
 import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
-import {
-  MAX_PHOTOS,
-  MAX_PHOTO_BYTES,
-  PHOTO_TOO_LARGE,
-  pickPhotos,
-  TOO_MANY_PHOTOS,
-  WRONG_PHOTO_TYPE,
-} from '../../src/features/reports/photos.ts';
+import { MAX_PHOTOS, pickPhotos, TOO_MANY_PHOTOS, WRONG_PHOTO_TYPE } from '../../src/features/reports/photos.ts';
 import { applyDraft, defaultFilter } from '../../src/features/reports/reportFilter.ts';
 import { incidentTime, primaryPhone, reportFormDefaults } from '../../src/features/reports/reportForm.ts';
 import { reportSchema } from '../../src/domain/schemas.ts';
@@ -92,7 +85,7 @@ describe('CSV export', () => {
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines[0]).toBe(
-      'Incident time,Type,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created,Logged on device,Latitude,Longitude,Accuracy (m)',
+      'Incident time,Type,Everything ok,Weather,Address,Resident,Phone,Member number,Injury,EMS/PBSO,Officer,Narrative,AI narrative,Created,Logged on device,Latitude,Longitude,Accuracy (m)',
     );
     const created = parsePbDate(stamp)!;
     const pad = (n: number) => String(n).padStart(2, '0');
@@ -100,10 +93,10 @@ describe('CSV export', () => {
       `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
     const incident = parsePbDate('2026-03-01 09:30:00.000Z')!;
     expect(lines[1]).toBe(
-      `${local(incident)},Vehicle tailgate,Rainy,"12 Palm Way, 4B",Ana Cruz,+15615550100,M-77,Yes,Yes,Sam Lee,"Tailgated, then ""left""\nquickly",A vehicle tailgated.,${local(created)},${local(parsePbDate('2026-03-01 09:31:00.000Z')!)},26.70512,-80.03641,12`,
+      `${local(incident)},Vehicle tailgate,,Rainy,"12 Palm Way, 4B",Ana Cruz,+15615550100,M-77,Yes,Yes,Sam Lee,"Tailgated, then ""left""\nquickly",A vehicle tailgated.,${local(created)},${local(parsePbDate('2026-03-01 09:31:00.000Z')!)},26.70512,-80.03641,12`,
     );
     // A report without a home, resident, officer or position (an older one, or none was allowed) leaves those cells empty.
-    expect(lines[2]).toBe(`${local(incident)},Vehicle tailgate,Rainy,,,+15615550100,,No,No,,n,,${local(created)},,,,`);
+    expect(lines[2]).toBe(`${local(incident)},Vehicle tailgate,,Rainy,,,+15615550100,,No,No,,n,,${local(created)},,,,`);
     expect(lines).toHaveLength(4);
   });
 });
@@ -166,6 +159,7 @@ describe('report filter', () => {
       to: new Date(2026, 1, 28, 23, 59, 59, 999),
       types: [],
       sort: 'newest',
+      withIssues: false,
       filtered: false,
     });
   });
@@ -175,7 +169,7 @@ describe('report filter', () => {
       { from: new Date(2026, 0, 5), to: undefined },
       { from: undefined, to: undefined },
     ]) {
-      expect(applyDraft({ ...draft, types: [], sort: 'newest' })).toEqual({
+      expect(applyDraft({ ...draft, types: [], sort: 'newest', withIssues: false })).toEqual({
         ok: false,
         title: 'Filter error',
         message: 'Dates must be selected',
@@ -188,6 +182,7 @@ describe('report filter', () => {
       to: new Date(2026, 0, 5, 8),
       types: ['accident'],
       sort: 'oldest',
+      withIssues: false,
     });
     expect(outcome).toEqual({
       ok: true,
@@ -196,6 +191,7 @@ describe('report filter', () => {
         to: new Date(2026, 0, 9, 23, 59, 59, 999),
         types: ['accident'],
         sort: 'oldest',
+        withIssues: false,
         filtered: true,
       },
     });
@@ -248,7 +244,7 @@ describe('create report form', () => {
     expect(primaryPhone([phone('1', '2026-01', false), phone('2', '2026-02', true)])?.id).toBe('2');
     expect(primaryPhone([])).toBeUndefined();
   });
-  test('photos: at most five, images only, at most 10 MB each', () => {
+  test('photos: at most five, images only, of any size (each is made small on the device)', () => {
     const jpeg = (size = 1000) => ({ type: 'image/jpeg', size });
     const four = [jpeg(), jpeg(), jpeg(), jpeg()];
     expect(pickPhotos(0, four)).toEqual({ accepted: four, message: null });
@@ -257,7 +253,8 @@ describe('create report form', () => {
     expect(overflow.message).toBe(TOO_MANY_PHOTOS);
     expect(TOO_MANY_PHOTOS).toBe(`You can attach up to ${MAX_PHOTOS} photos.`);
     expect(pickPhotos(0, [{ type: 'application/pdf', size: 10 }])).toEqual({ accepted: [], message: WRONG_PHOTO_TYPE });
-    expect(pickPhotos(0, [jpeg(MAX_PHOTO_BYTES + 1)])).toEqual({ accepted: [], message: PHOTO_TOO_LARGE });
+    const camera = jpeg(48 * 1024 * 1024);
+    expect(pickPhotos(0, [camera])).toEqual({ accepted: [camera], message: null });
     expect(pickPhotos(0, [{ type: '', size: 10 }]).accepted).toHaveLength(1);
   });
 });

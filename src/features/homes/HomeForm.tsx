@@ -6,7 +6,7 @@
  */
 import { Field as HField, Label, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import {
   Controller,
   useFieldArray,
@@ -18,6 +18,7 @@ import {
   type UseFormRegister,
   type UseFormSetValue,
 } from 'react-hook-form';
+import { shrinkPhoto, type PreparedPhoto } from '../../data/shrinkPhoto.ts';
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
@@ -223,17 +224,45 @@ export interface HomeFormProps {
 }
 
 export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: HomeFormProps) {
-  const [image, setImage] = useState<File | undefined>();
+  // The picked image is made small on the device (src/data/shrinkPhoto.ts) as soon as it is picked.
+  const image = useRef<Promise<PreparedPhoto> | null>(null);
+  const [imageState, setImageState] = useState<'none' | 'preparing' | 'ready'>('none');
+  const [imageMessage, setImageMessage] = useState<string | null>(null);
+  const pickImage = (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    setImageMessage(null);
+    if (!file) {
+      image.current = null;
+      setImageState('none');
+      return;
+    }
+    const job = shrinkPhoto(file);
+    image.current = job;
+    setImageState('preparing');
+    void job.then((prepared) => {
+      if (image.current !== job) return; // another image was picked meanwhile
+      if (prepared.ok) return setImageState('ready');
+      image.current = null;
+      input.value = '';
+      setImageState('none');
+      setImageMessage(prepared.message);
+    });
+  };
   const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({
     resolver: resolvers[mode],
     defaultValues,
   });
   const [residents, start] = useWatch({ control, name: ['residents', 'house_check_start_date'] });
   const errors = formState.errors;
-  const submit = handleSubmit((values) => onSubmit(values, image));
+  // A half-prepared image is waited for, never sent; one turned away meanwhile stops the save (its message shows).
+  const save = async (values: HomeFormValues) => {
+    const prepared = image.current ? await image.current : null;
+    if (prepared && !prepared.ok) return;
+    await onSubmit(values, prepared?.file);
+  };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate className="space-y-4">
+    <form onSubmit={(event) => void handleSubmit(save)(event)} noValidate className="space-y-4">
       <Section title="Home">
         <TextInput label="Address" autoComplete="off" error={errors.address?.message} {...register('address')} />
         <TextInput label="Apt." error={errors.apt?.message} {...register('apt')} />
@@ -258,10 +287,18 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
             <input
               type="file"
               accept="image/*"
-              onChange={(event) => setImage(event.target.files?.[0])}
+              aria-describedby={imageMessage ? 'home-image-error' : undefined}
+              onChange={(event) => pickImage(event.target)}
               className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-gray-300 file:bg-white file:px-3 file:py-1"
             />
           </label>
+          {imageState === 'preparing' && (
+            <p className="mt-1 flex items-center gap-2 text-sm text-gray-600" aria-live="polite">
+              <Spinner size={16} label="Preparing image" />
+              Preparing image…
+            </p>
+          )}
+          <FieldError id="home-image-error" message={imageMessage ?? undefined} />
         </div>
       </Section>
 
@@ -346,7 +383,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
         className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
       >
         {formState.isSubmitting && <Spinner size={18} label="Saving" />}
-        {submitLabel}
+        {formState.isSubmitting && imageState === 'preparing' ? 'Preparing image…' : submitLabel}
       </button>
     </form>
   );

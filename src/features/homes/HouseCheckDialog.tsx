@@ -7,6 +7,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
+import { errorMessage } from '../../api/errorMessage.ts';
 import type { HouseRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useReportPosition } from '../../data/devicePosition.ts';
@@ -66,8 +67,9 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
       toast({ title: 'Success', description: online ? HOUSE_CHECK_SAVED : HOUSE_CHECK_SAVED_OFFLINE });
       onClose();
     } catch (error) {
-      // Spec §4: submit failures are only logged (with the outbox only local storage can fail here).
+      // With the outbox only local storage can fail here (full, most likely): say so, keep the dialog as it is.
       console.error('House check not saved', error);
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
     }
   });
 

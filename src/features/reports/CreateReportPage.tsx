@@ -7,7 +7,7 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { endOfDay } from 'date-fns';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
@@ -28,9 +28,10 @@ import { forgetScrollPosition } from '../../ui/VirtualList.tsx';
 import { weatherLabel } from '../../ui/format.ts';
 import { HouseCombobox } from './HouseCombobox.tsx';
 import { NarrativeField } from './NarrativeField.tsx';
-import { PhotoPicker, type Attachment } from './PhotoPicker.tsx';
+import { PhotoPicker } from './PhotoPicker.tsx';
 import { housePhoneNumber, reportFormDefaults, toNewReport, type ReportFormInput } from './reportForm.ts';
 import { Toggle } from './Toggle.tsx';
+import { useAttachments } from './useAttachments.ts';
 
 // The fields start empty (no type, no date) where the schema's output may not be:
 // the resolver turns valid input into ReportValues.
@@ -68,15 +69,8 @@ export function CreateReportPage() {
   const [aiSource, setAiSource] = useState<AiSource | null>(null);
   const [aiBusy, setAiBusy] = useState(false);
   const [tab, setTab] = useState(0);
-  const [photos, setPhotos] = useState<Attachment[]>([]);
+  const photos = useAttachments();
   const [confirmDiscard, setConfirmDiscard] = useState(false);
-
-  // Thumbnails' object URLs are released when the page goes.
-  const photosRef = useRef(photos);
-  useEffect(() => {
-    photosRef.current = photos;
-  }, [photos]);
-  useEffect(() => () => photosRef.current.forEach((p) => URL.revokeObjectURL(p.url)), []);
 
   const fillNow = () => {
     const now = new Date();
@@ -103,28 +97,26 @@ export function CreateReportPage() {
 
   const submit = handleSubmit(async (values) => {
     if (!user) return;
+    // Photos still being made small are waited for; one turned away meanwhile stops the submit (the picker says why).
+    const files = await photos.ready();
+    if (!files) return;
     try {
       const resident = values.house ? await firstResident(db, values.house) : undefined;
       const phoneNumber = values.house ? await housePhoneNumber(db, values.house) : '';
-      const report = toNewReport(
-        values,
-        { residentId: resident?.id ?? '', phoneNumber },
-        photos.map((p) => p.file),
-        await position(),
-      );
+      const report = toNewReport(values, { residentId: resident?.id ?? '', phoneNumber }, files, await position());
       await queueReport(db, user, report);
       reset(reportFormDefaults());
-      photos.forEach((p) => URL.revokeObjectURL(p.url));
-      setPhotos([]);
+      photos.clear();
       setAiSource(null);
       setTab(0);
       toast({ title: 'Success', description: 'Report created successfully' });
       // The list opens newest first: start at its top, where the new report is.
       forgetScrollPosition('reports');
       navigate('/reports');
-    } catch {
-      // Only the device's own storage can fail here; the server's answer comes later, through the outbox.
-      toast({ title: 'Fail', description: 'An error occurred while performing action', variant: 'destructive' });
+    } catch (error) {
+      // Only the device's own storage can fail here (full, most likely); the server's answer comes later,
+      // through the outbox. The form stays as it is, to try again.
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
     }
   });
 
@@ -132,7 +124,7 @@ export function CreateReportPage() {
 
   // A narrative (or a photo) is the officer's work: leaving asks first. A
   // chosen type or time alone is quick to redo and is not worth a question.
-  const wouldLoseWork = Boolean(originalText?.trim() || aiText?.trim()) || photos.length > 0;
+  const wouldLoseWork = Boolean(originalText?.trim() || aiText?.trim()) || photos.items.length > 0;
   const backToList = () => navigate('/reports');
   const cancel = () => (wouldLoseWork ? setConfirmDiscard(true) : backToList());
 
@@ -245,7 +237,7 @@ export function CreateReportPage() {
           aiError={errors.ai_generated_narative?.message}
         />
 
-        <PhotoPicker value={photos} onChange={setPhotos} />
+        <PhotoPicker photos={photos} />
 
         <div className="flex gap-3">
           <button
@@ -262,7 +254,7 @@ export function CreateReportPage() {
             className="flex flex-1 items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60"
           >
             {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
-            Create report
+            {formState.isSubmitting && photos.preparing > 0 ? 'Preparing photos…' : 'Create report'}
           </button>
         </div>
       </form>

@@ -1,51 +1,31 @@
 /**
  * Photos for a new report: the phone's camera or gallery, up to 5, shown as
- * thumbnails with a remove button each. They travel with the report through
- * the outbox as Blobs, so attaching works offline.
+ * thumbnails with a remove button each. Each is made small on the device
+ * first (useAttachments.ts), shown meanwhile as 'Preparing photo…'. They
+ * travel with the report through the outbox as Blobs, so attaching works
+ * offline.
  */
-import { useId, useState } from 'react';
-import { MAX_PHOTOS, pickPhotos } from './photos.ts';
+import { useId } from 'react';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { MAX_PHOTOS } from './photos.ts';
+import type { Attachments } from './useAttachments.ts';
 
-export interface Attachment {
-  file: File;
-  /** An object URL for the thumbnail; revoked when the photo is removed. */
-  url: string;
-}
-
-export function PhotoPicker({
-  value,
-  onChange,
-}: {
-  value: readonly Attachment[];
-  onChange: (next: Attachment[]) => void;
-}) {
+export function PhotoPicker({ photos }: { photos: Attachments }) {
   const id = useId();
-  const [message, setMessage] = useState<string | null>(null);
-
-  const pick = (files: FileList | null) => {
-    const { accepted, message } = pickPhotos(value.length, [...(files ?? [])]);
-    setMessage(message);
-    onChange([...value, ...accepted.map((file) => ({ file, url: URL.createObjectURL(file) }))]);
-  };
-
-  const remove = (index: number) => {
-    const gone = value[index];
-    if (gone) URL.revokeObjectURL(gone.url);
-    setMessage(null);
-    onChange(value.filter((_, i) => i !== index));
-  };
+  const { items, message, preparing } = photos;
+  const full = items.length >= MAX_PHOTOS;
 
   return (
     <div>
-      <div className="flex items-center justify-between">
+      <div className="flex items-center justify-between gap-3">
         <span className="text-sm font-medium" id={`${id}-label`}>
           Photos{' '}
           <span className="font-normal text-gray-600">
-            ({value.length}/{MAX_PHOTOS})
+            ({items.length}/{MAX_PHOTOS})
           </span>
         </span>
         <label
-          className={`rounded border border-gray-300 px-3 py-1.5 text-sm font-medium ${value.length >= MAX_PHOTOS ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black'}`}
+          className={`shrink-0 rounded border border-gray-300 px-3 py-1.5 text-sm font-medium ${full ? 'cursor-not-allowed opacity-50' : 'cursor-pointer hover:bg-gray-100 has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black'}`}
         >
           Add photos
           <input
@@ -54,32 +34,41 @@ export function PhotoPicker({
             capture="environment"
             multiple
             className="sr-only"
-            disabled={value.length >= MAX_PHOTOS}
+            disabled={full}
             onChange={(event) => {
-              pick(event.target.files);
+              photos.add([...(event.target.files ?? [])]);
               // The same file may be picked again after a removal.
               event.target.value = '';
             }}
           />
         </label>
       </div>
+      <p className="mt-1 text-sm text-gray-600" aria-live="polite">
+        {preparing > 0 ? (preparing === 1 ? 'Preparing photo…' : `Preparing ${preparing} photos…`) : ''}
+      </p>
       {message && (
         <p role="alert" className="mt-1 text-sm text-red-700">
           {message}
         </p>
       )}
-      {value.length > 0 && (
+      {items.length > 0 && (
         <ul className="mt-2 flex flex-wrap gap-2" aria-labelledby={`${id}-label`}>
-          {value.map((attachment, index) => (
-            <li key={attachment.url} className="relative">
-              <img
-                src={attachment.url}
-                alt={`Photo ${index + 1}`}
-                className="h-20 w-20 rounded border border-gray-200 object-cover"
-              />
+          {items.map((attachment, index) => (
+            <li key={attachment.key} className="relative">
+              {attachment.url ? (
+                <img
+                  src={attachment.url}
+                  alt={`Photo ${index + 1}`}
+                  className="h-20 w-20 rounded border border-gray-200 object-cover"
+                />
+              ) : (
+                <div className="flex h-20 w-20 items-center justify-center rounded border border-dashed border-gray-300 bg-gray-50">
+                  <Spinner size={24} label={`Preparing photo ${index + 1}`} />
+                </div>
+              )}
               <button
                 type="button"
-                onClick={() => remove(index)}
+                onClick={() => photos.remove(attachment.key)}
                 aria-label={`Remove photo ${index + 1}`}
                 className="absolute -top-2 -right-2 flex size-6 items-center justify-center rounded-full bg-black text-sm leading-none text-white"
               >
