@@ -23,9 +23,53 @@ export interface OutboxOperation {
   body: Record<string, unknown>;
   /** File fields, kept as Blobs while offline. */
   files?: Record<string, Blob[]>;
+  /**
+   * An update or delete of the homes directory: the values the changed
+   * fields (a delete: the record's fields) held when the person started
+   * editing. The server refuses the write as a conflict when one of them
+   * changed since (src/data/conflicts.ts). Entries queued before writes
+   * carried it have none, and are applied as sent.
+   */
+  base?: Record<string, unknown>;
 }
 
-export type OutboxStatus = 'pending' | 'failed';
+/**
+ * 'failed': refused by the server, parked for the person to retry or
+ * discard. 'conflict': changes someone else overtook while this device was
+ * offline, kept for the person to decide (never sent as they are).
+ */
+export type OutboxStatus = 'pending' | 'failed' | 'conflict';
+
+/** One field of a record that someone else changed since the person's base. */
+export interface FieldConflict {
+  field: string;
+  /** The value the person started from. */
+  base: unknown;
+  /** The value the person wrote; null for a delete. */
+  mine: unknown;
+  /** The value the server holds now. */
+  theirs: unknown;
+  /** Who changed it and when (server time, PocketBase date text); empty when the server does not know. */
+  byId: string;
+  byName: string;
+  at: string;
+}
+
+/**
+ * A write of one record that could not go as it was: 'changed' (an update
+ * or delete whose fields someone else changed since) or 'deleted' (an update
+ * of a record someone else deleted since: the person's values are kept in
+ * `record` to add it again).
+ */
+export interface RecordConflict {
+  kind: 'changed' | 'deleted';
+  collection: CollectionName;
+  id: string;
+  action: OutboxAction;
+  fields: FieldConflict[];
+  /** 'deleted': the record as the device last showed it, with the person's changes. */
+  record?: Record<string, unknown>;
+}
 
 export interface OutboxEntry {
   /** Auto-increment: the order of creation, which is the order of replay. */
@@ -47,6 +91,10 @@ export interface OutboxEntry {
   sentAt?: number;
   error?: string;
   fieldErrors?: Record<string, string>;
+  /** status 'conflict': what could not go, record by record. */
+  conflicts?: RecordConflict[];
+  /** status 'conflict': the seq of the entry it was set aside from. */
+  origin?: number;
 }
 
 export interface SyncStateRow {
@@ -104,6 +152,13 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
       await tx.table('latest_calls').bulkPut(latestCallRows(calls));
     },
   },
+  {
+    // The server-written history of every change of a home, its residents
+    // and phones (the History sheet of a home, read by house). It comes with
+    // the next pull: a collection without a cursor has its first load then.
+    version: 4,
+    stores: { home_changes: 'id, house' },
+  },
 ];
 
 export const DATABASE_VERSION = SCHEMA_VERSIONS.at(-1)!.version;
@@ -120,6 +175,7 @@ export class ScmsDatabase extends Dexie {
   call_attempts!: Table<MirrorRow<'call_attempts'>, string>;
   call_settings!: Table<MirrorRow<'call_settings'>, string>;
   latest_calls!: Table<LatestCallRow, string>;
+  home_changes!: Table<MirrorRow<'home_changes'>, string>;
   outbox!: Table<OutboxEntry, number>;
   syncState!: Table<SyncStateRow, string>;
 

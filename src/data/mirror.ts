@@ -59,16 +59,19 @@ export function pendingOverlays(
   return overlays;
 }
 
-/** The outbox entries that write any of these records (by index, not by reading the whole outbox). */
+/** The outbox entries still to be sent that write any of these records (by index, not by reading the whole outbox). */
 async function entriesTouching(
   db: ScmsDatabase,
   collection: CollectionName,
   ids: readonly string[],
 ): Promise<OutboxEntry[]> {
+  // A conflict entry is not on its way: the record shows the server's
+  // values until the person decides (src/data/conflicts.ts).
   return db.outbox
     .where('recordKeys')
     .anyOf(ids.map((id) => recordKey(collection, id)))
     .distinct()
+    .filter((entry) => entry.status !== 'conflict')
     .toArray();
 }
 

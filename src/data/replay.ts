@@ -32,7 +32,8 @@ import type PocketBase from 'pocketbase';
 import { ClientResponseError, type RecordModel } from 'pocketbase';
 import { errorMessage, fieldErrors } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
-import { recordKey, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
+import { BASE_KEY, overtakenWrite, setAside } from './conflicts.ts';
+import { recordKey, type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from './db.ts';
 import { acquireLease, releaseLease, renewLease } from './lease.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
 import { refreshSession } from './session.ts';
@@ -85,6 +86,8 @@ type Delivery =
       removed?: Array<{ collection: CollectionName; id: string }>;
     }
   | { kind: 'parked' }
+  /** Everything it still had to send was overtaken by someone else's change: kept as a conflict entry. */
+  | { kind: 'set-aside' }
   | { kind: 'offline' }
   | { kind: 'server-error'; error: unknown }
   | { kind: 'auth' }
@@ -99,10 +102,14 @@ function statusOf(error: unknown): number {
   return error instanceof ClientResponseError ? error.status : 0;
 }
 
-/** The body as the SDK sends it: Blobs become files (the SDK turns the body into multipart). */
+/**
+ * The body as the SDK sends it: Blobs become files (the SDK turns the body
+ * into multipart); an update's base rides along (conflicts.ts).
+ */
 function requestBody(op: OutboxOperation): Record<string, unknown> {
   const body: Record<string, unknown> = { ...op.body };
   if (op.action === 'create') body.id = op.id;
+  if (op.action === 'update' && op.base) body[BASE_KEY] = op.base;
   for (const [field, blobs] of Object.entries(op.files ?? {})) {
     body[field] = blobs.map((blob, i) =>
       blob instanceof File ? blob : new File([blob], `${field}-${i + 1}.${extension(blob.type)}`, { type: blob.type }),
@@ -117,11 +124,14 @@ function extension(mime: string): string {
 
 const sendOptions = () => ({ requestKey: null, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 
+/** A delete's base travels in the query: PocketBase reads no body of a DELETE. */
+const deleteQuery = (op: OutboxOperation) => (op.base ? { query: { [BASE_KEY]: JSON.stringify(op.base) } } : {});
+
 async function sendOne(pb: PocketBase, op: OutboxOperation): Promise<RecordModel | null> {
   const service = pb.collection(op.collection);
   if (op.action === 'create') return service.create(requestBody(op), sendOptions());
   if (op.action === 'update') return service.update(op.id, requestBody(op), sendOptions());
-  await service.delete(op.id, sendOptions());
+  await service.delete(op.id, { ...sendOptions(), ...deleteQuery(op) });
   return null;
 }
 
@@ -131,7 +141,7 @@ async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<
     const service = batch.collection(op.collection);
     if (op.action === 'create') service.create(requestBody(op));
     else if (op.action === 'update') service.update(op.id, requestBody(op));
-    else service.delete(op.id);
+    else service.delete(op.id, deleteQuery(op));
   }
   const results = await batch.send(sendOptions());
   return results.map((result) =>
@@ -224,6 +234,20 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     if (status === 401) return { kind: 'auth' };
     // 429: the server's rate limit, met by a burst after a long time offline: wait, as for a 5xx.
     if (status >= 500 || status === 429) return { kind: 'server-error', error };
+    // Someone else changed (or deleted) a record this entry changes since
+    // the person saw it: that record is set aside for them to decide, the
+    // rest of the entry goes on.
+    const overtaken = overtakenWrite(error, entry.ops);
+    if (overtaken) {
+      // A 404 is also what a void token gets (see below): a record is
+      // deleted only if a valid session cannot find it.
+      if (overtaken.conflict.kind === 'deleted') {
+        const session = await refreshSession(pb);
+        if (session === 'offline') return { kind: 'offline' };
+        if (session === 'expired' || onTemporaryPassword(pb)) return { kind: 'auth' };
+      }
+      return setAsideAndGoOn(options, entry, overtaken.index, overtaken.conflict);
+    }
     // A create the server already has (e.g. "id must be unique") was delivered before;
     // one it refuses as deleted since was too, and is not created again.
     if (status === 400 || status === 409) {
@@ -257,6 +281,32 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     });
     return { kind: 'parked' };
   }
+}
+
+/**
+ * Sets an overtaken record of an entry aside (conflicts.ts), shows the
+ * server's copy of it in the mirror, and sends what is left of the entry
+ * (nothing of the refused request landed: no delivery check needed).
+ */
+async function setAsideAndGoOn(
+  options: ReplayOptions,
+  entry: OutboxEntry,
+  index: number,
+  conflict: RecordConflict,
+): Promise<Delivery> {
+  const { pb, db } = options;
+  const remaining = await setAside(db, entry, index, conflict);
+  try {
+    if (conflict.kind === 'deleted') await removeServerRecords(db, conflict.collection, [conflict.id]);
+    else
+      await applyServerRecords(db, conflict.collection, [
+        await pb.collection(conflict.collection).getOne(conflict.id, sendOptions()),
+      ]);
+  } catch {
+    // The next pull brings the server's copy.
+  }
+  if (remaining.length === 0) return { kind: 'set-aside' };
+  return deliver(options, { ...entry, ops: remaining, sentAt: undefined });
 }
 
 /** The signed-in user must still replace a temporary password (the server refuses their writes until then). */
@@ -465,6 +515,10 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
         result.delivered++;
         return null;
       case 'parked':
+        result.parked++;
+        return null;
+      case 'set-aside':
+        await confirm(db, [entry], []);
         result.parked++;
         return null;
       case 'lost-lease':

@@ -7,12 +7,14 @@
  */
 import type { HouseRecord, PhoneRecord, ResidentRecord } from '../api/records.ts';
 import { houseCheckNarrative } from '../domain/houseCheck.ts';
+import { everythingOkOf } from '../domain/houseCheckAnswer.ts';
 import { DEFAULT_WEATHER } from '../domain/reportTypes.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 import type { OutboxOperation, ScmsDatabase } from './db.ts';
 import { newRecordId } from './ids.ts';
 import { enqueue } from './outbox.ts';
 import { pbDate } from './pull.ts';
+import { changeOf, deleteOf } from './conflicts.ts';
 
 export interface SignedInUser {
   id: string;
@@ -106,6 +108,8 @@ export async function queueHouseCheck(
     },
     now,
   );
+  // The answer itself, beside spec §7's narrative: the card, the lists and the figures read this.
+  report.body.everything_ok = everythingOkOf(answer.everythingOk);
   const houseUpdate: OutboxOperation = {
     action: 'update',
     collection: 'houses',
@@ -118,12 +122,29 @@ export async function queueHouseCheck(
 
 export interface HomeForm {
   house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
-  /** With `id`: a saved one to update; without: a new one. */
-  residents?: Array<Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'> & { id?: string }>;
-  phones?: Array<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type' | 'do_not_call'> & { id?: string }>;
+  /** With `id`: a saved one to update (only the fields the person changed need be given); without: a new one. */
+  residents?: Array<Partial<Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'>> & { id?: string }>;
+  phones?: Array<Partial<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type' | 'do_not_call'>> & { id?: string }>;
   /** Saved residents and phones of the home the user removed. */
   removed?: { residents?: readonly string[]; phones?: readonly string[] };
   image?: Blob;
+}
+
+/** A home as the person saw it when they started editing: the base of every change they make to it. */
+export interface HomeSnapshot {
+  house: HouseRecord;
+  residents: readonly ResidentRecord[];
+  phones: readonly PhoneRecord[];
+}
+
+async function mirrorSnapshot(db: ScmsDatabase, houseId: string): Promise<HomeSnapshot | undefined> {
+  const house = await db.houses.get(houseId);
+  if (!house) return undefined;
+  const [residents, phones] = await Promise.all([
+    db.residents.where('house').equals(houseId).toArray(),
+    db.phones.where('house').equals(houseId).toArray(),
+  ]);
+  return { house, residents, phones };
 }
 
 /**
@@ -131,6 +152,12 @@ export interface HomeForm {
  * phones, as one entry sent as one batch so they land together (spec §4:
  * residents only when both names are filled, phones only when a number is;
  * a saved one is updated, a new one created, a removed one deleted).
+ *
+ * An update sends only what changed against `started` (the home as the
+ * person saw it when they opened the form; the mirror's copy when not
+ * given), with those values as its base, so the server merges it with other
+ * people's changes field by field and refuses it when someone changed the
+ * same field since (src/data/conflicts.ts). Nothing changed: nothing queued.
  * Returns the home's id.
  */
 export async function queueSaveHome(
@@ -138,33 +165,58 @@ export async function queueSaveHome(
   user: SignedInUser,
   form: HomeForm,
   houseId?: string,
+  started?: HomeSnapshot,
 ): Promise<string> {
   const id = houseId ?? newRecordId();
-  const ops: OutboxOperation[] = [
-    houseId
-      ? { action: 'update', collection: 'houses', id, body: { ...form.house } }
-      : { action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } },
-  ];
+  const snapshot = houseId ? (started ?? (await mirrorSnapshot(db, houseId))) : undefined;
+  const ops: OutboxOperation[] = [];
+  if (!houseId) {
+    ops.push({ action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } });
+  } else {
+    const change = changeOf('houses', id, form.house, snapshot?.house);
+    if (change || form.image) ops.push(change ?? { action: 'update', collection: 'houses', id, body: {}, base: {} });
+  }
   if (form.image) ops[0]!.files = { image: [form.image] };
   const person = (
     collection: 'residents' | 'phones',
     { id: saved, ...fields }: { id?: string } & Record<string, unknown>,
-  ): OutboxOperation =>
+    savedRows: ReadonlyArray<ResidentRecord | PhoneRecord> = [],
+  ): OutboxOperation | null =>
     saved
-      ? { action: 'update', collection, id: saved, body: { ...fields, house: id } }
+      ? changeOf(
+          collection,
+          saved,
+          fields,
+          savedRows.find((row) => row.id === saved),
+        )
       : { action: 'create', collection, id: newRecordId(), body: { ...fields, house: id } };
+  const ready = (op: OutboxOperation | null) => op && ops.push(op);
   for (const resident of form.residents ?? []) {
-    if (resident.first_name.trim() && resident.last_name.trim()) ops.push(person('residents', resident));
+    if (resident.id || (resident.first_name?.trim() && resident.last_name?.trim()))
+      ready(person('residents', resident, snapshot?.residents));
   }
   for (const phone of form.phones ?? []) {
-    if (phone.phone_number.trim()) ops.push(person('phones', phone));
+    if (phone.id || phone.phone_number?.trim()) ready(person('phones', phone, snapshot?.phones));
   }
   if (houseId) {
     for (const removed of form.removed?.residents ?? [])
-      ops.push({ action: 'delete', collection: 'residents', id: removed, body: {} });
+      ops.push(
+        deleteOf(
+          'residents',
+          removed,
+          snapshot?.residents.find((row) => row.id === removed),
+        ),
+      );
     for (const removed of form.removed?.phones ?? [])
-      ops.push({ action: 'delete', collection: 'phones', id: removed, body: {} });
+      ops.push(
+        deleteOf(
+          'phones',
+          removed,
+          snapshot?.phones.find((row) => row.id === removed),
+        ),
+      );
   }
+  if (ops.length === 0) return id;
   const address = form.house.address ?? (await db.houses.get(id))?.address ?? '';
   await enqueue(db, { userId: user.id, label: `${houseId ? 'Update home' : 'Add home'}: ${address}`, ops });
   return id;
@@ -193,6 +245,6 @@ export async function queueDeleteHome(
   await enqueue(db, {
     userId: user.id,
     label: `Delete home: ${house.address}`,
-    ops: [{ action: 'delete', collection: 'houses', id: house.id, body: {} }],
+    ops: [deleteOf('houses', house.id, await db.houses.get(house.id))],
   });
 }

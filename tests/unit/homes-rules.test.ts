@@ -285,12 +285,16 @@ describe('home form values', () => {
     expect(updated.residents).toEqual([{ first_name: '', last_name: '', owner: false }]);
     expect(updated.phones).toEqual([{ phone_number: '', primary: true, type: 'cell', do_not_call: false }]);
   });
-  test('update sends every row (saved ones with their id) and the saved ones removed', () => {
+  test('update sends only what the person changed: house fields, saved rows with their changed fields, new rows, the saved ones removed', () => {
     const initial = {
       ...addDefaults(),
+      address: '1 A St',
+      note: 'Gate code on file',
+      security_code: '1234',
       residents: [
         { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
         { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
+        { id: 'r3', first_name: 'Cora', last_name: 'Lee', owner: false },
       ],
       phones: [
         { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell' as const, do_not_call: false },
@@ -299,21 +303,29 @@ describe('home form values', () => {
     };
     const values = {
       ...initial,
+      note: 'Dog in the yard',
       residents: [
         { ...initial.residents[1]!, first_name: 'Bobby' },
         { id: '', first_name: 'Cy', last_name: 'Lee', owner: false },
+        // Emptied of a name: the form's rules leave a saved resident as it is.
+        { ...initial.residents[2]!, last_name: ' ' },
       ],
       phones: [initial.phones[0]!],
     };
     const form = toHomeForm(values, 'update', initial);
+    expect(form.house).toEqual({ note: 'Dog in the yard' });
     expect(form.residents).toEqual([
-      { id: 'r2', first_name: 'Bobby', last_name: 'Lee', owner: false },
+      { id: 'r2', first_name: 'Bobby' },
       { first_name: 'Cy', last_name: 'Lee', owner: false },
     ]);
-    expect(form.phones).toEqual([
-      { id: 'p1', phone_number: '+15615550100', primary: true, type: 'cell', do_not_call: false },
-    ]);
+    // p1 is unchanged: nothing to send for it.
+    expect(form.phones).toEqual([]);
     expect(form.removed).toEqual({ residents: ['r1'], phones: ['p2'] });
+    // Nothing changed: nothing to send.
+    const same = toHomeForm(initial, 'update', initial);
+    expect(same.house).toEqual({});
+    expect(same.residents).toEqual([]);
+    expect(same.phones).toEqual([]);
   });
 });
 

@@ -3,7 +3,7 @@
  * (works offline). Server-side refusals come back later as parked outbox
  * entries, shown by the sync badge.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import type { HouseWithPeople } from '../../data/queries.ts';
@@ -22,13 +22,17 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const toast = useToast();
-  const defaultValues = useMemo(() => (home ? updateDefaults(home) : addDefaults()), [home]);
+  // The home as it was when the form opened: the base of every change the
+  // person makes, kept even when the live mirror moves on under the form
+  // (another device's change arriving), so that change is never undone.
+  const [started] = useState(home);
+  const defaultValues = useMemo(() => (started ? updateDefaults(started) : addDefaults()), [started]);
   const title = mode === 'add' ? 'Add Home' : 'Update Home';
 
   async function save(values: HomeFormValues, image: File | undefined) {
     try {
       if (!user) throw new Error('Not signed in');
-      await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, home?.house.id);
+      await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, started?.house.id, started);
       toast({ title: 'Success', description: mode === 'add' ? 'New home added' : 'Home updated' });
       onClose();
     } catch (error) {

@@ -115,45 +115,76 @@ function removedIds(initial: ReadonlyArray<{ id: string }>, current: ReadonlyArr
   return initial.map((row) => row.id).filter((id) => id && !kept.has(id));
 }
 
+/** The fields of `current` whose value differs from `initial`'s (all of them without `initial`). */
+function changedFields<T extends object>(current: T, initial: T | undefined): Partial<T> {
+  if (!initial) return { ...current };
+  return Object.fromEntries(
+    Object.entries(current).filter(([field, value]) => value !== (initial as Record<string, unknown>)[field]),
+  ) as Partial<T>;
+}
+
+/** A saved row with only its changed fields (null when none changed); a new row whole. */
+function rowChange<T extends { id: string }>(
+  row: T,
+  initialRows: readonly T[] | undefined,
+  wire: (row: T) => Record<string, unknown>,
+): ({ id?: string } & Record<string, unknown>) | null {
+  if (!row.id) return wire(row);
+  const before = initialRows?.find((other) => other.id === row.id);
+  const changed = changedFields(wire(row), before && wire(before));
+  return Object.keys(changed).length > 0 ? { id: row.id, ...changed } : null;
+}
+
+const residentWire = ({ first_name, last_name, owner }: ResidentValues) => ({ first_name, last_name, owner });
+const phoneWire = ({ phone_number, primary, type, do_not_call }: PhoneValues) => ({
+  phone_number,
+  primary,
+  type,
+  do_not_call,
+});
+
 /**
  * What queueSaveHome sends (spec §7): the house fields, plus the house
- * check on update (start of day / end of day); every resident and phone
- * row (queueSaveHome skips the ones without both names or a number), and on
- * update the saved ones the user removed (`initial`: the values the form
- * opened with).
+ * check on update (start of day / end of day); the resident and phone rows
+ * (queueSaveHome skips new ones without both names or a number), and on
+ * update the saved ones the user removed. On update with `initial` (the
+ * values the form opened with) only what the person changed goes: the
+ * changed house fields, the saved rows with their changed fields, the new
+ * rows; a saved row emptied of its names or number is left as it is, as
+ * the form's rules say.
  */
 export function toHomeForm(values: HomeFormValues, mode: HomeFormMode, initial?: HomeFormValues): HomeForm {
-  const house: HomeForm['house'] = {
-    address: values.address,
-    apt: values.apt,
-    city: values.city,
-    state: values.state,
-    zip: values.zip,
-    note: values.note,
-    member_number: values.member_number,
-    security_code: values.security_code,
-  };
-  if (mode === 'update') {
-    house.house_check = values.house_check;
-    house.house_check_start_date = checkStartValue(values.house_check_start_date);
-    house.house_check_end_date = checkEndValue(values.house_check_end_date);
-    house.house_check_note = values.house_check_note;
-  }
+  const houseWire = (v: HomeFormValues): HomeForm['house'] => ({
+    address: v.address,
+    apt: v.apt,
+    city: v.city,
+    state: v.state,
+    zip: v.zip,
+    note: v.note,
+    member_number: v.member_number,
+    security_code: v.security_code,
+    ...(mode === 'update'
+      ? {
+          house_check: v.house_check,
+          house_check_start_date: checkStartValue(v.house_check_start_date),
+          house_check_end_date: checkEndValue(v.house_check_end_date),
+          house_check_note: v.house_check_note,
+        }
+      : {}),
+  });
+  const since = mode === 'update' ? initial : undefined;
+  const residents = values.residents
+    .filter((r) => !r.id || showsResidentDetails(r.first_name, r.last_name))
+    .map((r) => rowChange(r, since?.residents, residentWire))
+    .filter((r) => r !== null);
+  const phones = values.phones
+    .filter((p) => !p.id || showsPhoneDetails(p.phone_number))
+    .map((p) => rowChange(p, since?.phones, phoneWire))
+    .filter((p) => p !== null);
   return {
-    house,
-    residents: values.residents.map(({ id, first_name, last_name, owner }) => ({
-      ...(id ? { id } : {}),
-      first_name,
-      last_name,
-      owner,
-    })),
-    phones: values.phones.map(({ id, phone_number, primary, type, do_not_call }) => ({
-      ...(id ? { id } : {}),
-      phone_number,
-      primary,
-      type,
-      do_not_call,
-    })),
+    house: changedFields(houseWire(values), since && houseWire(since)),
+    residents,
+    phones,
     removed:
       mode === 'update' && initial
         ? {
