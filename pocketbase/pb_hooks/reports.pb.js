@@ -1,8 +1,20 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// A superuser's create of a report may say when the report was written, in
-// `original_created` (the demo seed's month of history, an import of old
-// reports). The report list sorts by `created` (spec §4), so history created
-// in one minute would show its incident times out of order.
+// Two things a report's create request may need, in one handler: every JS
+// handler on the create chain holds a pooled JS VM until the rest of the
+// chain has run, and a batch runs its creates nested (record_ids.pb.js), so
+// a second handler here would slow every batch of reports down.
+//
+// 1. A house check sent without `everything_ok` (an entry an older app
+// version left in an officer's outbox, replayed after the update) gets the
+// answer its narrative gives away (src/domain/houseCheckAnswer.ts, compiled
+// to lib/generated/house_check_answer.js; loaded only for such a check).
+// A check that sends the field keeps what it sent: lib/validation.js has
+// checked it already ('yes', 'no' or '').
+//
+// 2. A superuser's create of a report may say when the report was written,
+// in `original_created` (the demo seed's month of history, an import of old
+// reports). The report list sorts by `created` (spec §4), so history
+// created in one minute would show its incident times out of order.
 //
 // Why a request hook: `created` is an autodate field, and PocketBase drops a
 // `created` sent in a create request (its setter is a no-op), so it cannot be
@@ -13,7 +25,13 @@
 // officers `created` stays the server's clock.
 
 onRecordCreateRequest((e) => {
-  const given = e.requestInfo().body['original_created'];
+  const body = e.requestInfo().body;
+  if (body['everything_ok'] === undefined && e.record.getString('type') === 'house_check') {
+    const answer = require(`${__hooks}/lib/generated/house_check_answer.js`);
+    e.record.set('everything_ok', answer.answerFromNarrative(e.record.getString('narative')));
+  }
+
+  const given = body['original_created'];
   if (!e.hasSuperuserAuth() || given === undefined || given === null || given === '') return e.next();
   let at;
   try {

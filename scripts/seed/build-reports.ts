@@ -57,6 +57,8 @@ export function buildReports(
       house: home?.record.id ?? '',
       resident: resident?.id ?? '',
       created_by: pick(rng, staff).id,
+      // A house check says whether everything was ok; every other report leaves it empty.
+      everything_ok: type === 'house_check' ? (template.everythingOk ?? 'yes') : '',
     });
   }
   writtenAfterIncidents(

@@ -14,6 +14,8 @@ export interface Template {
   injury?: boolean;
   emsPbso?: boolean;
   house?: boolean;
+  /** A house check's answer to 'Is everything ok?' (the report's everything_ok). */
+  everythingOk?: 'yes' | 'no';
 }
 
 export const TEMPLATES: Record<ReportType, Template[]> = {
@@ -89,14 +91,17 @@ export const TEMPLATES: Record<ReportType, Template[]> = {
     {
       raw: 'house check completed at {addr}. front door and garage secure, pool cage closed, no pkgs at the door. everything ok',
       ai: 'A house check was completed at {addr}. The front door and garage were secure, the pool cage was closed and there were no packages at the door. Everything was OK.',
+      everythingOk: 'yes',
     },
     {
       raw: 'house check at {addr} approx {hrs}. side gate unlatched, ofc closed it. sprinkler head broken in front bed, water running. res {res} notified by phone',
       ai: 'House check at {addr} at approximately {time}. The side gate was unlatched and the officer closed it. A sprinkler head in the front bed was broken and water was running. The resident, {res}, was notified by phone.',
+      everythingOk: 'no',
     },
     {
       raw: 'walked around {addr}, all doors locked, blinds down, flyers picked up from driveway. mail piling up, advised res {res} to put a hold on mail',
       ai: 'The officer walked around {addr}: all doors were locked and the blinds were down, and flyers were picked up from the driveway. Mail is piling up, so the resident, {res}, was advised to put a hold on the mail.',
+      everythingOk: 'yes',
     },
   ],
   loud_noise: [

@@ -1,4 +1,5 @@
 import type { CallOutcome } from '../domain/callOutcome.ts';
+import type { EverythingOkValue } from '../domain/houseCheckAnswer.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 
 /**
@@ -96,6 +97,8 @@ export interface ReportRecord extends BaseRecord {
   position?: ReportPosition | null;
   /** Issue 16: when the report was made on the device ('' on older reports); `created` is when the server received it. */
   logged_at?: string;
+  /** A house check's answer to 'Is everything ok?': 'yes' or 'no'; '' (or missing, in an older mirror) on other reports, or when a check's answer was never recorded. */
+  everything_ok?: EverythingOkValue;
 }
 
 export type CallStatus =

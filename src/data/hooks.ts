@@ -84,7 +84,7 @@ export function useUsers(search = ''): UserRecord[] | undefined {
 
 export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
   const { index, version } = useSearchIndex('reports');
-  const { from, to, types, sort, search } = query;
+  const { from, to, types, sort, search, withIssues } = query;
   // Dates and lists are compared by value, so a new array each render does not search again.
   const fromMs = from.getTime();
   const toMs = to.getTime();
@@ -99,8 +99,9 @@ export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
             types: typeList ? typeList.split(',') : [],
             sort,
             search,
+            withIssues,
           }),
-    [index, version, fromMs, toMs, typeList, sort, search],
+    [index, version, fromMs, toMs, typeList, sort, search, withIssues],
   );
 }
 

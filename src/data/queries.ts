@@ -4,6 +4,7 @@
  * same code the screens run.
  */
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { hasIssues } from '../domain/houseCheckAnswer.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
 import { pbDate } from './pull.ts';
@@ -46,6 +47,8 @@ export interface ReportQuery {
   types?: readonly string[];
   sort?: 'newest' | 'oldest';
   search?: string;
+  /** Only house checks answered No to 'Is everything ok?'. */
+  withIssues?: boolean;
 }
 
 export interface ReportWithLinks {
@@ -55,15 +58,18 @@ export interface ReportWithLinks {
   officer?: UserRecord;
 }
 
-/** Reports by incident-time range, types and search (spec §2), sorted by creation: from the index, no reads. */
+/** Reports by incident-time range, types, answer and search (spec §2), sorted by creation: from the index, no reads. */
 export function searchReports(index: MirrorSearchIndex, query: ReportQuery): ReportWithLinks[] {
-  const { from, to, types, sort = 'newest', search = '' } = query;
+  const { from, to, types, sort = 'newest', search = '', withIssues = false } = query;
   const [low, high] = [pbDate(from), pbDate(to)];
   const typeSet = types && types.length > 0 ? new Set(types) : null;
   const found = index.reports.search(search, {
-    key: `${low}|${high}|${[...(typeSet ?? [])].join(',')}`,
+    key: `${low}|${high}|${[...(typeSet ?? [])].join(',')}|${withIssues ? 'issues' : ''}`,
     includes: ({ report }) =>
-      report.incident_time >= low && report.incident_time <= high && (!typeSet || typeSet.has(report.type)),
+      report.incident_time >= low &&
+      report.incident_time <= high &&
+      (!typeSet || typeSet.has(report.type)) &&
+      (!withIssues || hasIssues(report)),
   });
   return sort === 'oldest' ? found : [...found].reverse();
 }

@@ -1,4 +1,5 @@
 import { endOfDay, isWithinInterval, startOfDay } from 'date-fns';
+import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE } from './houseCheckAnswer.ts';
 import { parsePbDate } from './pbDate.ts';
 
 export interface HouseCheckFields {
@@ -24,11 +25,10 @@ export function isHouseCheckDue(house: HouseCheckFields, now: Date = new Date())
   return !(last && isWithinInterval(last, window));
 }
 
-/** Spec §7's house-check narrative, with DESIGN.md's spelling corrections. */
-export const HOUSE_CHECK_OK_NARRATIVE =
-  'House was inspected on the date and time mentioned above and everything is ok.';
-export const HOUSE_CHECK_ISSUES_NARRATIVE = 'House was inspected and issues were found';
+/** Spec §7's house-check narratives live beside the answer they used to stand for. */
+export { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE };
 
+/** Spec §7's narrative of a check: the remark, else the sentence of the answer (the answer itself is the report's everything_ok). */
 export function houseCheckNarrative(everythingOk: boolean, remark?: string): string {
   const trimmed = remark?.trim();
   if (trimmed) return trimmed;

@@ -10,6 +10,7 @@
  * 'yes' a boolean, an unreadable date an empty one).
  */
 import { z } from 'zod';
+import { EVERYTHING_OK_VALUES, ONLY_HOUSE_CHECKS } from './houseCheckAnswer.ts';
 import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { isLoggedAtAllowed, positionSchema } from './whereAndWhen.ts';
@@ -106,6 +107,11 @@ interface CollectionRules {
   fields: Record<string, z.ZodType>;
   /** Rules that join fields, on the whole record; the fields of each group answer together. */
   record?: { groups: string[][]; check: (values: Record<string, unknown>, ctx: z.RefinementCtx) => void };
+  /**
+   * Fields sent only by their own name: a modifier (`type+`) would change
+   * one past the rules that join fields, which read the plain names.
+   */
+  plain?: string[];
 }
 
 const required = (schema: z.ZodString, message: string) => schema.refine((value) => value.trim() !== '', message);
@@ -211,6 +217,7 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       created_by: 'ref',
       position: 'object',
       logged_at: 'date',
+      everything_ok: 'text',
     },
     fields: {
       narative: reportSchema.shape.narative,
@@ -227,7 +234,18 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       created_by: relation,
       position: positionSchema,
       logged_at: loggedAt,
+      // A house check's answer to 'Is everything ok?' (houseCheckAnswer.ts); '' on other reports, and
+      // on a house check sent without it, whose answer pb_hooks/reports.pb.js derives from the narrative.
+      everything_ok: orEmpty(z.enum(EVERYTHING_OK_VALUES, 'Must be yes or no')),
     },
+    record: {
+      groups: [['type', 'everything_ok']],
+      check: (values, ctx) => {
+        if (values.type !== 'house_check' && values.everything_ok !== '' && values.everything_ok !== undefined)
+          ctx.addIssue({ code: 'custom', path: ['everything_ok'], message: ONLY_HOUSE_CHECKS });
+      },
+    },
+    plain: ['type', 'everything_ok'],
   },
   call_settings: {
     kinds: {
@@ -289,6 +307,8 @@ const TYPE_MESSAGES: Record<FieldKind, string> = {
   object: 'Must be an object or null',
   number: 'Must be a number',
 };
+
+const PLAIN_ONLY = 'Must be sent by its own name, without a modifier';
 
 function typeError(kind: FieldKind): FieldError {
   return { code: 'validation_invalid_type', message: TYPE_MESSAGES[kind] };
@@ -379,7 +399,10 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
         if (!names.every((name) => typeof name === 'string')) errors[key] = typeError('file');
         continue;
       }
-      if (modifier !== '') continue;
+      if (modifier !== '') {
+        if (rules.plain?.includes(field)) errors[key] = { code: 'validation_invalid_value', message: PLAIN_ONLY };
+        continue;
+      }
       const value = typed(kind, raw, form);
       if (value === undefined) {
         errors[key] = typeError(kind);

@@ -108,7 +108,7 @@ describe('the day model', () => {
       records({
         reports: [
           report('late', { incident_time: at(22, 15), type: 'vehicle_tailgaite', resident: 'r1', injury: true }),
-          report('check', { incident_time: at(6, 5), type: 'house_check', house: 'h2' }),
+          report('check', { incident_time: at(6, 5), type: 'house_check', house: 'h2', everything_ok: 'yes' }),
           report('ai', { incident_time: at(9), ai_generated_narative: '<p>Cleaned up.</p>', photos: ['a.jpg'] }),
         ],
         calls: [call('call1', { created: at(9, 30), outcome: 'answered', acknowledged: true, progress: 'done' })],
@@ -128,6 +128,9 @@ describe('the day model', () => {
     expect(model.period).toBe('Nov 24, 2026 00:00 – 23:59');
     const [check, ai, placed, late] = model.entries;
     expect(check).toMatchObject({ home: '4 Heron Cove Ln, Unit 2', officer: 'Sam Reyes', type: 'House check' });
+    // A house check's answer leads its details; a report has none.
+    expect(entrySummary(check!)).toBe('Everything ok: Yes');
+    expect(model.checksWithIssues).toBe(0);
     expect(ai).toMatchObject({ narrative: 'Cleaned up.', narrativeIsAi: true, photos: ['a.jpg'] });
     expect(late).toMatchObject({ narrative: 'Narrative of late', narrativeIsAi: false, resident: 'Ana Diaz' });
     expect(entrySummary(late!)).toBe('Vehicle tailgate · Resident Ana Diaz · Injury');
@@ -218,6 +221,7 @@ describe('the PDF', () => {
             type: 'house_check',
             house: 'h2',
             narative: 'All quiet at the door.',
+            everything_ok: 'no',
           }),
           report('noise', { incident_time: at(21), photos: ['a.jpg', 'b.jpg'], narative: 'Music turned down.' }),
         ],
@@ -243,7 +247,8 @@ describe('the PDF', () => {
       'Palm Grove Estates',
       'Nov 24, 2026 00:00 – 23:59',
       'Officer: All officers',
-      '1 house check(s) · 1 report(s) · 1 call(s)',
+      '1 house check(s), 1 with issues · 1 report(s) · 1 call(s)',
+      'Everything ok: No',
       '4 Heron Cove Ln, Unit 2',
       'All quiet at the door.',
       'Music turned down.',

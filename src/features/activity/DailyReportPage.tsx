@@ -23,6 +23,7 @@ import { useToast } from '../../ui/toast.tsx';
 import {
   ALL_OFFICERS,
   buildDayModel,
+  countsLine,
   dayBounds,
   dayReportFileName,
   DAY_REPORT_TITLE,
@@ -40,6 +41,8 @@ const KIND_BADGE: Record<ActivityEntry['kind'], string> = {
   report: 'bg-sky-100 text-sky-900',
   call: 'bg-amber-100 text-amber-900',
 };
+/** A house check answered No: its badge says so at a glance (the line under it says 'Everything ok: No'). */
+const ISSUES_BADGE = 'bg-red-100 text-red-900';
 
 export function DailyReportPage() {
   const [day, setDay] = useState(() => new Date());
@@ -131,7 +134,7 @@ function DayPreview({ model }: { model: DayModel }) {
   return (
     <>
       <p className="mt-4 text-sm font-medium" aria-live="polite" data-testid="day-counts">
-        {model.counts.house_check} house check(s) · {model.counts.report} report(s) · {model.counts.call} call(s)
+        {countsLine(model)}
       </p>
       {model.entries.length === 0 ? (
         <p className="mt-6 text-center text-gray-700">Nothing was logged on this day.</p>
@@ -147,7 +150,9 @@ function DayPreview({ model }: { model: DayModel }) {
               </time>
               <div className="min-w-0">
                 <p className="flex flex-wrap items-center gap-2">
-                  <span className={`rounded px-2 py-0.5 text-xs font-semibold ${KIND_BADGE[entry.kind]}`}>
+                  <span
+                    className={`rounded px-2 py-0.5 text-xs font-semibold ${entry.kind !== 'call' && entry.issues ? ISSUES_BADGE : KIND_BADGE[entry.kind]}`}
+                  >
                     {ENTRY_KIND_LABELS[entry.kind]}
                   </span>
                   <span className="font-medium break-words">{entry.home}</span>

@@ -1,11 +1,12 @@
 /**
  * The daily activity report's content (issue 16), pure: the day's house
- * checks, reports and calls from the mirror's records, for one officer or
+ * checks (with their answers to 'Is everything ok?'), reports and calls from the mirror's records, for one officer or
  * all, in time order, with the words the preview and the PDF both print.
  */
 import { endOfDay, format, startOfDay } from 'date-fns';
 import type { CallRow, DayRecords } from '../../data/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
+import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress, formatPhone, NOT_AVAILABLE, personName } from '../../ui/format.ts';
@@ -35,6 +36,10 @@ export interface ReportEntry extends EntryBase {
   kind: 'house_check' | 'report';
   /** The report type's label ('House check', 'Loud noise'). */
   type: string;
+  /** A house check's 'Everything ok: Yes' / 'Everything ok: No' ('Not recorded' when unknown); '' for other reports. */
+  answer: string;
+  /** A house check answered No. */
+  issues: boolean;
   resident: string;
   /** The card's choice: the AI-assisted narrative when there is one, else the original. */
   narrative: string;
@@ -69,6 +74,8 @@ export interface DayModel {
   officer: string;
   entries: ActivityEntry[];
   counts: Record<EntryKind, number>;
+  /** The house checks answered No to 'Is everything ok?'. */
+  checksWithIssues: number;
 }
 
 export function dayBounds(day: Date): { from: Date; to: Date } {
@@ -112,6 +119,8 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       officer: personName(staff.get(report.created_by)),
       home: formatAddress(records.houses.get(report.house)),
       type: reportTypeLabel(report.type),
+      answer: everythingOkLine(report),
+      issues: hasIssues(report),
       resident: records.residents.has(report.resident)
         ? personName(records.residents.get(report.resident))
         : NOT_AVAILABLE,
@@ -148,7 +157,11 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
   );
   const counts: Record<EntryKind, number> = { house_check: 0, report: 0, call: 0 };
-  for (const entry of entries) counts[entry.kind]++;
+  let checksWithIssues = 0;
+  for (const entry of entries) {
+    counts[entry.kind]++;
+    if (entry.kind === 'house_check' && entry.issues) checksWithIssues++;
+  }
   return {
     community: records.community?.name || NOT_AVAILABLE,
     day: from,
@@ -158,6 +171,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     officer: officerId === null ? ALL_OFFICERS : personName(staff.get(officerId)),
     entries,
     counts,
+    checksWithIssues,
   };
 }
 
@@ -171,6 +185,16 @@ export function dayReportFileName(model: Pick<DayModel, 'community' | 'day'>): s
   return `activity-${slug || 'community'}-${format(model.day, 'yyyy-MM-dd')}.pdf`;
 }
 
+/** The day's counts in one line, for the preview and the PDF alike ('2 house check(s), 1 with issues · …'). */
+export function countsLine(model: Pick<DayModel, 'counts' | 'checksWithIssues'>): string {
+  const { counts } = model;
+  const checks =
+    counts.house_check > 0
+      ? `${counts.house_check} house check(s), ${model.checksWithIssues} with issues`
+      : `${counts.house_check} house check(s)`;
+  return `${checks} · ${counts.report} report(s) · ${counts.call} call(s)`;
+}
+
 /** One line of an entry's details, for the preview and the PDF alike. */
 export function entrySummary(entry: ActivityEntry): string {
   if (entry.kind === 'call') {
@@ -179,6 +203,7 @@ export function entrySummary(entry: ActivityEntry): string {
     return parts.join(' · ');
   }
   const parts = entry.kind === 'report' ? [entry.type] : [];
+  if (entry.answer) parts.push(entry.answer);
   if (entry.resident !== NOT_AVAILABLE) parts.push(`Resident ${entry.resident}`);
   if (entry.injury) parts.push('Injury');
   if (entry.emsPbso) parts.push('EMS/PBSO');

@@ -9,7 +9,14 @@
 import { format } from 'date-fns';
 import { jsPDF } from 'jspdf';
 import { autoTable } from 'jspdf-autotable';
-import { DAY_REPORT_TITLE, ENTRY_KIND_LABELS, entrySummary, type DayModel, type ReportEntry } from './dayModel.ts';
+import {
+  countsLine,
+  DAY_REPORT_TITLE,
+  ENTRY_KIND_LABELS,
+  entrySummary,
+  type DayModel,
+  type ReportEntry,
+} from './dayModel.ts';
 
 /** A photo ready for the PDF: JPEG data and its size in pixels. */
 export interface PdfPhoto {
@@ -63,12 +70,7 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
   text(DAY_REPORT_TITLE, 18, 'bold', 2);
   text(model.community, 13, 'bold', 6);
   text([`Day: ${format(model.day, 'EEEE, MMMM d, yyyy')}`, `Period: ${model.period}`, `Officer: ${model.officer}`], 10);
-  text(
-    `${model.counts.house_check} house check(s) · ${model.counts.report} report(s) · ${model.counts.call} call(s)`,
-    10,
-    'bold',
-    8,
-  );
+  text(countsLine(model), 10, 'bold', 8);
 
   if (model.entries.length === 0) {
     text('Nothing was logged on this day.', 11);
@@ -102,6 +104,7 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
   function drawNarrative(entry: ReportEntry) {
     ensure(50);
     text(`${entry.time} · ${entry.type} · ${entry.home}`, 10, 'bold', 1);
+    if (entry.answer) text(entry.answer, 10, 'bold', 1);
     text(`${entry.officer}${entry.narrativeIsAi ? ' · Narrative (Ai assist)' : ''}`, 9, 'normal', 2);
     text(entry.narrative, 10, 'normal', 4);
     if (entry.photos.length === 0) {

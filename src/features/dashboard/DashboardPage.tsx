@@ -1,7 +1,7 @@
 /**
  * The manager's view (issue 16), for directors and managers: for a chosen
  * period (this month at first) the reports by type and by week, house
- * checks done against due, calls by outcome and the ten homes with the most
+ * checks done against due and how many found issues, calls by outcome and the ten homes with the most
  * reports: charts with their numbers beside them, all from the mirror (the
  * period's records by index), so it works offline for what the device holds.
  */
@@ -21,7 +21,14 @@ import { checksSince, dashboardFigures, type DashboardFigures } from './figures.
 
 const DASHBOARD_TITLE = 'Dashboard';
 
-const COLORS = { primary: '#1f2937', done: '#059669', open: '#f59e0b', calls: '#0369a1' };
+const COLORS = {
+  primary: '#1f2937',
+  done: '#059669',
+  open: '#f59e0b',
+  calls: '#0369a1',
+  issues: '#dc2626',
+  unknown: '#9ca3af',
+};
 
 export function DashboardPage() {
   const type = useSignedInStaff()?.type;
@@ -120,6 +127,7 @@ const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${Math.
 function Figures({ figures }: { figures: DashboardFigures }) {
   const types = figures.byType.filter((row) => row.count > 0);
   const checks = figures.houseChecks;
+  const answers = figures.answers;
   return (
     <div className="mt-4 grid gap-4">
       <BarChartCard
@@ -151,6 +159,22 @@ function Figures({ figures }: { figures: DashboardFigures }) {
         rowHeading="Day"
         extra={{ heading: 'Due', values: checks.days.map((day) => String(day.due)) }}
         emptyText="No house checks were due in this period."
+      />
+      <BarChartCard
+        title="House checks with issues"
+        summary={`${answers.checks} house check(s), ${answers.issues} with issues (${percent(answers.issues, answers.checks)})`}
+        labels={answers.days.map((day) => format(day.day, 'MMM d'))}
+        series={[
+          { label: 'Everything ok', color: COLORS.done, values: answers.days.map((day) => day.ok) },
+          { label: 'Issues found', color: COLORS.issues, values: answers.days.map((day) => day.issues) },
+          // Checks made before the answer was kept, with a remark that does not tell.
+          ...(answers.unknown > 0
+            ? [{ label: 'Not recorded', color: COLORS.unknown, values: answers.days.map((day) => day.unknown) }]
+            : []),
+        ]}
+        stacked
+        rowHeading="Day"
+        emptyText="No house checks in this period."
       />
       <BarChartCard
         title="Calls by outcome"

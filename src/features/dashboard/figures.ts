@@ -1,18 +1,19 @@
 /**
  * The manager's view's figures (issue 16), pure: reports by type and by
  * week, house checks done against due (spec §4's rule per day,
- * domain/houseCheckDays.ts), calls by outcome, and the homes with the most
+ * domain/houseCheckDays.ts) and their answers to 'Is everything ok?', calls by outcome, and the homes with the most
  * reports, from the mirror's records of the period.
  */
-import { addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'date-fns';
+import { addDays, addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'date-fns';
 import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../domain/callOutcome.ts';
 import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
+import { hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate, pbDate } from '../../domain/pbDate.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress } from '../../ui/format.ts';
 
-export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house'>;
+export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house' | 'everything_ok'>;
 export type PeriodCall = Pick<CallRecord, 'id' | 'created' | 'outcome' | 'progress'>;
 
 export interface Count<K extends string = string> {
@@ -146,6 +147,58 @@ export function houseCheckFigures(
   };
 }
 
+export interface AnswerDay {
+  day: Date;
+  /** House checks answered Yes, answered No, and without a recorded answer. */
+  ok: number;
+  issues: number;
+  unknown: number;
+}
+
+export interface HouseCheckAnswers {
+  days: AnswerDay[];
+  checks: number;
+  issues: number;
+  unknown: number;
+}
+
+/**
+ * The period's house checks by their answer to 'Is everything ok?', per day
+ * up to `now` (like the checks done against due beside it).
+ */
+export function houseCheckAnswers(
+  reports: readonly PeriodReport[],
+  from: Date,
+  to: Date,
+  now: Date,
+): HouseCheckAnswers {
+  const last = min([to, endOfDay(now)]);
+  const days: AnswerDay[] = [];
+  const byDay = new Map<string, AnswerDay>();
+  for (let day = startOfDay(from); day <= last; day = addDays(day, 1)) {
+    const row = { day, ok: 0, issues: 0, unknown: 0 };
+    days.push(row);
+    byDay.set(format(day, 'yyyy-MM-dd'), row);
+  }
+  const totals = { checks: 0, issues: 0, unknown: 0 };
+  for (const report of reports) {
+    if (report.type !== 'house_check') continue;
+    const at = parsePbDate(report.incident_time);
+    const row = at && at >= from && at <= last ? byDay.get(format(at, 'yyyy-MM-dd')) : undefined;
+    if (!row) continue;
+    totals.checks++;
+    if (hasIssues(report)) {
+      row.issues++;
+      totals.issues++;
+    } else if (report.everything_ok === 'yes') row.ok++;
+    else {
+      row.unknown++;
+      totals.unknown++;
+    }
+  }
+  return { days, ...totals };
+}
+
 /**
  * From when the house-check reports matter: the earliest start of a window
  * of the homes that overlaps the period (a check earlier in the window ends
@@ -168,6 +221,7 @@ export interface DashboardFigures {
   byType: Count[];
   byWeek: WeekCount[];
   houseChecks: HouseCheckFigures;
+  answers: HouseCheckAnswers;
   calls: Count<CallOutcomeKey>[];
   callTotal: number;
   topHomes: HomeCount[];
@@ -197,6 +251,7 @@ export function dashboardFigures(input: DashboardInput): DashboardFigures {
     byType: reportsByType(reports),
     byWeek: reportsByWeek(reports, from, to),
     houseChecks: houseCheckFigures(input.homes, input.checkReports, from, to, now),
+    answers: houseCheckAnswers(reports, from, to, now),
     calls: callsByOutcome(calls),
     callTotal: calls.length,
     topHomes: topHomes(reports, houses),

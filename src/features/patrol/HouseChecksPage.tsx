@@ -2,7 +2,8 @@
  * Today's house checks (issue 16), opened from the Homes screen: every home
  * whose check is due today by spec §4's rule, with the house check note and
  * the House check action, and the progress of the day ('7 of 12 checked').
- * A home checked today moves to Done with the time and the officer. Read
+ * A home checked today moves to Done with the time, the officer and the
+ * answer to 'Is everything ok?'. Read
  * from the mirror, so it works offline and follows the checks logged on
  * every device (src/data/todaysHouseChecks.ts; which homes count:
  * src/domain/todaysHouseChecks.ts).
@@ -17,6 +18,7 @@ import { useOnline } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { useTodaysHouseChecks, type DayChecks } from '../../data/todaysHouseChecks.ts';
+import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { checkProgress } from '../../domain/todaysHouseChecks.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
@@ -97,6 +99,14 @@ function DoneCard({ home, checks }: { home: HouseWithPeople; checks: DayChecks |
         Checked {when ? formatDateTime(when, 'HH:mm') : ''}
         {report ? ` by ${personName(officer)}` : ''}
       </p>
+      {report && report.type === 'house_check' && (
+        <p
+          className={`text-sm font-medium ${hasIssues(report) ? 'text-red-800' : 'text-gray-800'}`}
+          data-testid="check-answer"
+        >
+          {everythingOkLine(report)}
+        </p>
+      )}
     </article>
   );
 }

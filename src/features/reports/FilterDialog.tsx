@@ -1,6 +1,7 @@
 /**
  * The 'Filter + Sort' dialog (spec §2): From and To dates, a collapsible
- * list of the report types, Sort by, and Filter. Missing dates keep the
+ * list of the report types, 'Only house checks with issues' (the checks
+ * answered No to 'Is everything ok?'), Sort by, and Filter. Missing dates keep the
  * dialog open with 'Filter error — Dates must be selected'; nothing is
  * applied, so no query runs (DESIGN.md).
  */
@@ -11,7 +12,14 @@ import { SelectInput } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { DateField } from '../../ui/DateField.tsx';
-import { applyDraft, draftOf, type FilterDraft, type ListFilter, type ReportSort } from './reportFilter.ts';
+import {
+  applyDraft,
+  draftOf,
+  WITH_ISSUES_LABEL,
+  type FilterDraft,
+  type ListFilter,
+  type ReportSort,
+} from './reportFilter.ts';
 
 export function FilterDialog({
   open,
@@ -84,7 +92,11 @@ function FilterForm({ filter, onApply }: { filter: ListFilter; onApply: (filter:
             <path d="M6 9l6 6 6-6" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
           </svg>
         </DisclosureButton>
-        <DisclosurePanel as="fieldset" className="grid gap-1 border-t border-gray-200 px-3 py-2 sm:grid-cols-2">
+        <DisclosurePanel
+          as="fieldset"
+          disabled={draft.withIssues}
+          className="grid gap-1 border-t border-gray-200 px-3 py-2 disabled:text-gray-500 sm:grid-cols-2"
+        >
           <legend className="sr-only">Report types</legend>
           {REPORT_TYPES.map((type) => (
             <label key={type.value} className="flex items-center gap-2 py-1 text-sm">
@@ -99,6 +111,18 @@ function FilterForm({ filter, onApply }: { filter: ListFilter; onApply: (filter:
           ))}
         </DisclosurePanel>
       </Disclosure>
+      {/* A house check's answer to 'Is everything ok?': checks with issues are house checks, so the types follow. */}
+      <label className="flex items-center gap-2 rounded border border-gray-300 px-3 py-2 text-sm font-medium">
+        <input
+          type="checkbox"
+          className="size-4 accent-black"
+          checked={draft.withIssues}
+          onChange={(e) =>
+            update(e.target.checked ? { withIssues: true, types: ['house_check'] } : { withIssues: false })
+          }
+        />
+        {WITH_ISSUES_LABEL}
+      </label>
       <SelectInput label="Sort by" value={draft.sort} onChange={(e) => update({ sort: e.target.value as ReportSort })}>
         <option value="newest">Newest</option>
         <option value="oldest">Oldest</option>

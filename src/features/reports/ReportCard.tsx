@@ -1,5 +1,6 @@
 /**
- * One report of the list (spec §2): the incident's facts, the narrative
+ * One report of the list (spec §2): the incident's facts (a house check's
+ * answer to 'Is everything ok?' beside its type), the narrative
  * with its Original / Ai assist selector, the photos, when it was written
  * (and when it reached the server, when that was later: issue 16), where
  * it was made, and a "Not yet sent" marker while it waits in the outbox.
@@ -9,6 +10,7 @@
  * of a card is another instance; both must show the same version.
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
+import { everythingOkLine } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { loggedAndSent, positionMapUrl } from '../../domain/whereAndWhen.ts';
@@ -24,6 +26,12 @@ import {
 } from '../../ui/format.ts';
 import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
+
+const ANSWER_STYLE: Record<string, string> = {
+  yes: 'bg-emerald-100 text-emerald-900 print:border-emerald-900',
+  no: 'bg-red-100 text-red-900 print:border-red-900',
+  '': 'bg-gray-100 text-gray-800 print:border-gray-800',
+};
 
 export interface ReportCardProps {
   item: ReportWithLinks;
@@ -57,6 +65,8 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
   const position = report.position;
   const chosenLabel = NARRATIVE_CHOICES.find((c) => c.value === choice)?.label;
   const titleId = `${idPrefix}report-${report.id}-title`;
+  // A house check's answer, beside the type: a failed check stands out in the list.
+  const answer = everythingOkLine(report);
 
   return (
     <article
@@ -65,9 +75,19 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
     >
       <header className="flex flex-wrap items-start justify-between gap-2">
         {/* The type heads the card; the other facts follow in the list below. */}
-        <h2 id={titleId} className="text-lg font-semibold">
-          {reportTypeLabel(report.type)}
-        </h2>
+        <div className="flex flex-wrap items-center gap-2">
+          <h2 id={titleId} className="text-lg font-semibold">
+            {reportTypeLabel(report.type)}
+          </h2>
+          {answer && (
+            <span
+              data-testid="everything-ok"
+              className={`rounded-full px-2 py-0.5 text-xs font-semibold print:border ${ANSWER_STYLE[report.everything_ok ?? ''] ?? ANSWER_STYLE['']}`}
+            >
+              {answer}
+            </span>
+          )}
+        </div>
         <div className="flex items-center gap-2">
           {report._pending && (
             <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 print:border print:border-amber-900">

@@ -47,7 +47,14 @@ export function ReportsPage() {
   // The narrative version picked on each card (see ReportCard).
   const [picks, setPicks] = useState<ReadonlyMap<string, NarrativeChoice>>(() => new Map());
   const now = useNow();
-  const reports = useReports({ from: filter.from, to: filter.to, types: filter.types, sort: filter.sort, search });
+  const reports = useReports({
+    from: filter.from,
+    to: filter.to,
+    types: filter.types,
+    sort: filter.sort,
+    withIssues: filter.withIssues,
+    search,
+  });
   const loading = useLoadProgress('reports');
   const range = useReportRange(filter.from, filter.to);
   const printOnly = printing?.only ?? null;
@@ -125,7 +132,11 @@ export function ReportsPage() {
 
       <p className={`mt-1 text-sm text-gray-700 ${printOnly ? 'print:hidden' : ''}`}>
         {period}
-        {filter.types.length > 0 && <span> · {filter.types.length} type(s)</span>}
+        {filter.withIssues ? (
+          <span> · House checks with issues</span>
+        ) : (
+          filter.types.length > 0 && <span> · {filter.types.length} type(s)</span>
+        )}
         <span> · {filter.sort === 'newest' ? 'Newest first' : 'Oldest first'}</span>
       </p>
 

@@ -3,6 +3,7 @@
  * rows, fields with a comma, quote or line break quoted, quotes doubled).
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
+import { everythingOkWord } from '../../domain/houseCheckAnswer.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import {
   formatAddress,
@@ -18,6 +19,8 @@ import { stripParagraph } from './narrative.ts';
 export const CSV_COLUMNS = [
   'Incident time',
   'Type',
+  // A house check's answer to 'Is everything ok?' (Yes, No, Not recorded); empty for other reports.
+  'Everything ok',
   'Weather',
   'Address',
   'Resident',
@@ -61,6 +64,7 @@ export function reportRow({ report, house, resident, officer }: ReportWithLinks)
   return [
     orEmpty(formatDateTime(report.incident_time, SORTABLE_DATE_TIME)),
     reportTypeLabel(report.type),
+    everythingOkWord(report),
     weatherLabel(report.weather),
     orEmpty(formatAddress(house)),
     orEmpty(personName(resident)),

@@ -1,6 +1,8 @@
 /**
  * The report list's filter state (spec §4): it opens on the whole current
- * month, newest first; applying the dialog enters the filtered state;
+ * month, newest first; applying the dialog enters the filtered state
+ * (dates, types, sort, and 'Only house checks with issues': the house
+ * checks answered No to 'Is everything ok?');
  * clearing returns to the default. Missing dates stop the filter with
  * 'Filter error — Dates must be selected' and no query runs (DESIGN.md).
  */
@@ -15,6 +17,8 @@ export interface ListFilter {
   to: Date;
   types: ReportType[];
   sort: ReportSort;
+  /** Only house checks answered 'No' to 'Is everything ok?' (types is then just house_check). */
+  withIssues: boolean;
   /** True once the user applied the dialog: shows 'Clear filter'. */
   filtered: boolean;
 }
@@ -25,12 +29,14 @@ export interface FilterDraft {
   to: Date | undefined;
   types: ReportType[];
   sort: ReportSort;
+  withIssues: boolean;
 }
 
 export const FILTER_ERROR_TITLE = 'Filter error';
+export const WITH_ISSUES_LABEL = 'Only house checks with issues';
 
 export function defaultFilter(now: Date = new Date()): ListFilter {
-  return { ...currentMonthRange(now), types: [], sort: 'newest', filtered: false };
+  return { ...currentMonthRange(now), types: [], sort: 'newest', withIssues: false, filtered: false };
 }
 
 export type FilterOutcome = { ok: true; filter: ListFilter } | { ok: false; title: string; message: string };
@@ -46,9 +52,20 @@ export function applyDraft(draft: FilterDraft): FilterOutcome {
   const { from, to, types, sort } = parsed.data;
   // Dates picked in the wrong order still mean the days between them.
   const [first, last] = from <= to ? [from, to] : [to, from];
-  return { ok: true, filter: { ...dayRange(first, last), types, sort, filtered: true } };
+  // Checks with issues are house checks: the other types would show nothing.
+  const withIssues = draft.withIssues;
+  return {
+    ok: true,
+    filter: { ...dayRange(first, last), types: withIssues ? ['house_check'] : types, sort, withIssues, filtered: true },
+  };
 }
 
 export function draftOf(filter: ListFilter): FilterDraft {
-  return { from: filter.from, to: filter.to, types: [...filter.types], sort: filter.sort };
+  return {
+    from: filter.from,
+    to: filter.to,
+    types: [...filter.types],
+    sort: filter.sort,
+    withIssues: filter.withIssues,
+  };
 }
