@@ -15,7 +15,12 @@ import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
 import { retryEntry } from '../data/outbox.ts';
+import type { OutboxEntry } from '../data/db.ts';
+import { lazyPart } from '../ui/lazyPart.tsx';
 import { StorageStatus } from './StorageStatus.tsx';
+
+// Loaded when a conflict is opened: its value formatting (phone numbers) stays out of every screen's first load.
+const ConflictSheet = lazyPart(() => import('./ConflictSheet.tsx').then((m) => m.ConflictSheet));
 
 export function SyncBadge() {
   const status = useSyncStatus();
@@ -23,31 +28,36 @@ export function SyncBadge() {
   const { discardOutboxEntry } = useOnlineActions();
   const entries = useOutboxEntries() ?? [];
   const [open, setOpen] = useState(false);
+  const [resolving, setResolving] = useState<OutboxEntry | null>(null);
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
   const firstLoad = Object.keys(status.loading ?? {}).length > 0;
   const colour = status.authRequired
     ? 'bg-red-600'
-    : !status.online
-      ? 'bg-gray-500'
-      : status.failed > 0
-        ? 'bg-red-600'
-        : status.pending > 0
-          ? 'bg-amber-500'
-          : firstLoad
-            ? 'bg-sky-500'
-            : 'bg-green-600';
+    : status.conflicts > 0
+      ? 'bg-red-600'
+      : !status.online
+        ? 'bg-gray-500'
+        : status.failed > 0
+          ? 'bg-red-600'
+          : status.pending > 0
+            ? 'bg-amber-500'
+            : firstLoad
+              ? 'bg-sky-500'
+              : 'bg-green-600';
   const summary = status.authRequired
     ? 'Session expired'
-    : !status.online
-      ? 'Offline'
-      : status.failed > 0
-        ? `${status.failed} failed`
-        : status.pending > 0
-          ? `${status.pending} to send`
-          : firstLoad
-            ? 'Loading…'
-            : 'Synced';
+    : status.conflicts > 0
+      ? `${status.conflicts} to resolve`
+      : !status.online
+        ? 'Offline'
+        : status.failed > 0
+          ? `${status.failed} failed`
+          : status.pending > 0
+            ? `${status.pending} to send`
+            : firstLoad
+              ? 'Loading…'
+              : 'Synced';
   return (
     <>
       <button
@@ -83,6 +93,23 @@ export function SyncBadge() {
                   <li key={entry.seq} className="rounded border border-gray-200 p-2">
                     <p className="font-medium">{entry.label}</p>
                     <p className="text-xs text-gray-500">{new Date(entry.createdAt).toLocaleString()}</p>
+                    {entry.status === 'conflict' && (
+                      <>
+                        <p className="mt-1 text-red-700">
+                          Someone else changed this while you were offline. Choose what to keep.
+                        </p>
+                        <button
+                          type="button"
+                          className="mt-2 min-h-11 rounded bg-black px-3 py-1 text-white"
+                          onClick={() => {
+                            setOpen(false);
+                            setResolving(entry);
+                          }}
+                        >
+                          Resolve
+                        </button>
+                      </>
+                    )}
                     {entry.status === 'failed' && (
                       <>
                         <p className="mt-1 text-red-700">{entry.error}</p>
@@ -118,6 +145,7 @@ export function SyncBadge() {
           </DialogPanel>
         </div>
       </Dialog>
+      {resolving && <ConflictSheet entry={resolving} onClose={() => setResolving(null)} />}
     </>
   );
 }

@@ -174,10 +174,9 @@ export async function setAside(
   const remainder = remainderOf(op, conflict);
   const ops = entry.ops.flatMap((other, i) => (i !== index ? [other] : remainder ? [remainder] : []));
   const kept: OutboxOperation = { ...op, files: undefined };
-  if (conflict.kind === 'deleted') {
-    const row = (await db.mirror(op.collection).get(op.id)) as Record<string, unknown> | undefined;
-    conflict.record = { ...stripLocal(row), ...op.body };
-  }
+  const row = (await db.mirror(op.collection).get(op.id)) as Record<string, unknown> | undefined;
+  conflict.label = recordLabel(op.collection, { ...row, ...op.body });
+  if (conflict.kind === 'deleted') conflict.record = { ...stripLocal(row), ...op.body };
   await db.transaction('rw', db.outbox, async () => {
     const earlier = await db.outbox
       .where('status')
@@ -214,6 +213,14 @@ export async function setAside(
       });
   });
   return ops;
+}
+
+/** What a directory record is called on screen: a home's address, a resident's name, a phone's number. */
+export function recordLabel(collection: CollectionName, row: Record<string, unknown>): string {
+  const text = (field: string) => (typeof row[field] === 'string' ? (row[field] as string).trim() : '');
+  if (collection === 'houses') return [text('address'), text('apt')].filter(Boolean).join(', ');
+  if (collection === 'residents') return [text('first_name'), text('last_name')].filter(Boolean).join(' ');
+  return text('phone_number');
 }
 
 function stripLocal(row: Record<string, unknown> | undefined): Record<string, unknown> {

@@ -69,6 +69,10 @@ export interface RecordConflict {
   fields: FieldConflict[];
   /** 'deleted': the record as the device last showed it, with the person's changes. */
   record?: Record<string, unknown>;
+  /** What the record is called, as the device last showed it ('12 Palm Way', 'Yolanda Vasquez', '+15615550142'). */
+  label?: string;
+  /** 'deleted': who deleted it and when (from the server's history), when known. */
+  deletedBy?: { name: string; at: string };
 }
 
 export interface OutboxEntry {

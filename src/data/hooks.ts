@@ -7,6 +7,7 @@ import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } f
 import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
 import { useSignedInStaff, type Staff } from './auth.ts';
+import type { RecordChoice } from './conflicts.ts';
 import type { OutboxEntry } from './db.ts';
 import type { EngineStatus } from './engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
@@ -17,6 +18,7 @@ import {
   deleteConcern,
   deleteUser,
   discardOutboxEntry,
+  resolveOutboxConflict,
   placeCall,
   requestAiAssist,
   resetUserPassword,
@@ -117,6 +119,8 @@ export interface SyncStatus {
   authRequired: boolean;
   pending: number;
   failed: number;
+  /** Changes someone else overtook, waiting for the person to decide (conflicts.ts). */
+  conflicts: number;
   lastSyncAt: number | null;
   /** Collections whose first load is still running (EngineStatus.loading). */
   loading?: EngineStatus['loading'];
@@ -132,6 +136,7 @@ export function useSyncStatus(): SyncStatus {
     async () => ({
       pending: await engine.db.outbox.where('status').equals('pending').count(),
       failed: await engine.db.outbox.where('status').equals('failed').count(),
+      conflicts: await engine.db.outbox.where('status').equals('conflict').count(),
       lastSyncAt: ((await engine.db.syncState.get(LAST_SYNC_KEY))?.value as number | undefined) ?? null,
     }),
     [],
@@ -140,6 +145,7 @@ export function useSyncStatus(): SyncStatus {
     ...status,
     pending: counts?.pending ?? 0,
     failed: counts?.failed ?? 0,
+    conflicts: counts?.conflicts ?? 0,
     lastSyncAt: counts?.lastSyncAt ?? null,
   };
 }
@@ -202,6 +208,7 @@ export function useOnlineActions() {
       placeCall,
       requestAiAssist,
       discardOutboxEntry: (seq: number) => discardOutboxEntry(db, seq),
+      resolveOutboxConflict: (seq: number, choices: readonly RecordChoice[]) => resolveOutboxConflict(db, seq, choices),
     }),
     [db],
   );

@@ -15,6 +15,7 @@ import type { AddUserValues, CallSettingsValues, ConcernValues, UpdateUserValues
 import type { Staff } from './auth.ts';
 import type { ScmsDatabase } from './db.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import { resolveConflict, type RecordChoice } from './conflicts.ts';
 import { discardEntry } from './outbox.ts';
 
 export interface CreatedUser {
@@ -178,4 +179,25 @@ export async function discardOutboxEntry(db: ScmsDatabase, seq: number): Promise
   await discardEntry(db, seq, async (collection, id) => {
     await applyServerRecords(db, collection, [await pb.collection(collection).getOne(id)]);
   });
+}
+
+/**
+ * Settles a conflict entry as the person decided (conflicts.ts): what they
+ * kept of theirs is queued (so this works offline too), and the records
+ * where the other person's values stay are read again when the server can
+ * be reached.
+ */
+export async function resolveOutboxConflict(
+  db: ScmsDatabase,
+  seq: number,
+  choices: readonly RecordChoice[],
+): Promise<void> {
+  const refresh = await resolveConflict(db, seq, choices);
+  for (const { collection, id } of refresh) {
+    try {
+      await applyServerRecords(db, collection, [await pb.collection(collection).getOne(id)]);
+    } catch {
+      // Offline or gone: the next pull or reconciliation brings the server's copy.
+    }
+  }
 }

@@ -295,6 +295,7 @@ async function setAsideAndGoOn(
   conflict: RecordConflict,
 ): Promise<Delivery> {
   const { pb, db } = options;
+  if (conflict.kind === 'deleted') conflict.deletedBy = await deletion(pb, conflict);
   const remaining = await setAside(db, entry, index, conflict);
   try {
     if (conflict.kind === 'deleted') await removeServerRecords(db, conflict.collection, [conflict.id]);
@@ -307,6 +308,22 @@ async function setAsideAndGoOn(
   }
   if (remaining.length === 0) return { kind: 'set-aside' };
   return deliver(options, { ...entry, ops: remaining, sentAt: undefined });
+}
+
+/** Who deleted a record and when, from the server's history; undefined when it cannot be told now. */
+async function deletion(pb: PocketBase, conflict: RecordConflict): Promise<RecordConflict['deletedBy']> {
+  try {
+    const row = await pb.collection('home_changes').getFirstListItem(
+      pb.filter('collection_name = {:c} && record_id = {:id} && action = "delete"', {
+        c: conflict.collection,
+        id: conflict.id,
+      }),
+      sendOptions(),
+    );
+    return { name: String(row.changed_by_name ?? ''), at: String(row.created ?? '') };
+  } catch {
+    return undefined;
+  }
 }
 
 /** The signed-in user must still replace a temporary password (the server refuses their writes until then). */
