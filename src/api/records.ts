@@ -158,6 +158,34 @@ export interface CallSettingsRecord extends BaseRecord {
   time_zone: string;
 }
 
+/** The collections whose changes the server keeps in `home_changes`. */
+export type HomeChangeCollection = 'houses' | 'residents' | 'phones';
+export type HomeChangeAction = 'create' | 'update' | 'delete';
+
+/**
+ * One change of a home, a resident or a phone, written by the server only
+ * (pocketbase/pb_hooks/lib/home_history.js): an update has a row per changed
+ * field with the values before and after, as the server stores them (text,
+ * a bool, a date or a photo's file name); a create or a delete has `field`
+ * '' and the record's main fields in `to_value` or `from_value`.
+ */
+export interface HomeChangeRecord extends BaseRecord {
+  community: string;
+  /** The home's id (text, not a link: the history outlives a deleted home). */
+  house: string;
+  collection_name: HomeChangeCollection;
+  record_id: string;
+  action: HomeChangeAction;
+  field: string;
+  from_value: unknown;
+  to_value: unknown;
+  /** What the record was called then: the address, the resident's name, the phone number. */
+  record_label: string;
+  /** '' for a change made as a superuser (the server's tooling), or by a user since deleted. */
+  changed_by: string;
+  changed_by_name: string;
+}
+
 export interface RecordsByCollection {
   communities: CommunityRecord;
   users: UserRecord;
@@ -169,6 +197,7 @@ export interface RecordsByCollection {
   calls: CallRecord;
   call_attempts: CallAttemptRecord;
   call_settings: CallSettingsRecord;
+  home_changes: HomeChangeRecord;
 }
 
 export type CollectionName = keyof RecordsByCollection;
@@ -184,6 +213,7 @@ export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
   'calls',
   'call_attempts',
   'call_settings',
+  'home_changes',
 ];
 
 /**

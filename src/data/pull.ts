@@ -77,6 +77,7 @@ export const PULL_ORDER: readonly CollectionName[] = [
   'calls',
   'call_attempts',
   'call_settings',
+  'home_changes',
   'reports',
 ];
 

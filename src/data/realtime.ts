@@ -17,6 +17,7 @@ export const REALTIME_COLLECTIONS: readonly CollectionName[] = [
   'calls',
   'call_attempts',
   'call_settings',
+  'home_changes',
   'reports',
   'concerns',
   'users',

@@ -27,6 +27,7 @@ type TableName =
   | 'calls'
   | 'call_attempts'
   | 'call_settings'
+  | 'home_changes'
   | 'outbox'
   | 'syncState';
 

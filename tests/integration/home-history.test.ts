@@ -139,7 +139,7 @@ describe('writes', () => {
   test('a photo upload writes the stored file name', async () => {
     const { house } = await seededHome(a, '4 Photo Way');
     const form = new FormData();
-    form.append('image', new Blob([solidPng(8, 8, [200, 10, 10])], { type: 'image/png' }), 'front.png');
+    form.append('image', new Blob([new Uint8Array(solidPng(8, 8, [200, 10, 10]))], { type: 'image/png' }), 'front.png');
     const saved = await manager.collection('houses').update(house.id, form);
     const rows = (await changesOf(house.id)).map(pick);
     expect(rows).toHaveLength(1);
@@ -345,7 +345,7 @@ describe('rules', () => {
     const { house } = await seededHome(a, '10 Rule Way');
     houseA = house.id;
     await manager.collection('houses').update(houseA, { note: 'Ruled' });
-    [rowA] = await changesOf(houseA);
+    rowA = (await changesOf(houseA))[0]!;
   });
 
   test('the staff of the community read its history', async () => {

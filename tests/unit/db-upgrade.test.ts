@@ -37,6 +37,12 @@ const VERSION_2_STORES = {
   call_settings: 'id, community',
 };
 
+/** Version 3 added the newest call of each home (keyed by the home's id). */
+const VERSION_3_STORES = {
+  ...VERSION_2_STORES,
+  latest_calls: 'id, call',
+};
+
 const USER = 'upgradeuser0001';
 
 function queuedReport(n: number): OutboxEntry {
@@ -91,6 +97,73 @@ async function createVersion2Database(): Promise<void> {
   await v2.table('call_attempts').put({ id: 'att000000000001', call: 'call00000000002', house: 'house0000000001' });
   for (const n of [1, 2, 3]) await v2.table('outbox').add(queuedReport(n));
   v2.close();
+}
+
+/**
+ * Work queued by version 3: an edit of a home as that version sent it (the
+ * whole record, no `_base`), a new resident, a delete, and a report the
+ * server refused (parked, with its attempts).
+ */
+function version3Entries(): OutboxEntry[] {
+  const entry = (label: string, ops: OutboxEntry['ops'], extra: Partial<OutboxEntry> = {}): OutboxEntry => ({
+    userId: USER,
+    createdAt: '2026-11-25T09:00:00.000Z',
+    label,
+    ops,
+    recordKeys: ops.map((op) => `${op.collection}:${op.id}`),
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+    ...extra,
+  });
+  const house = {
+    address: '1 Palm Way',
+    apt: '',
+    city: 'Jupiter',
+    state: 'FL',
+    zip: '33458',
+    note: 'Gate code 4411',
+    member_number: '',
+    security_code: '1234',
+    house_check: false,
+    house_check_start_date: '',
+    house_check_end_date: '',
+    house_check_note: '',
+  };
+  return [
+    entry('Edit 1 Palm Way', [{ action: 'update', collection: 'houses', id: 'house0000000001', body: house }]),
+    entry('Add resident', [
+      {
+        action: 'create',
+        collection: 'residents',
+        id: 'res000000000001',
+        body: { id: 'res000000000001', first_name: 'Ann', last_name: 'Lee', owner: false, house: 'house0000000001' },
+      },
+    ]),
+    entry('Remove phone', [{ action: 'delete', collection: 'phones', id: 'phone0000000001', body: {} }]),
+    entry('Report 3', queuedReport(3).ops, {
+      status: 'failed',
+      attempts: 5,
+      error: 'Failed to create record.',
+      fieldErrors: { narative: 'Cannot be blank.' },
+    }),
+  ];
+}
+
+/** The database as version 3 left it: a home, its newest call, cursors, and queued work. */
+async function createVersion3Database(): Promise<void> {
+  const v3 = new Dexie(databaseName(USER));
+  v3.version(3).stores(VERSION_3_STORES);
+  await v3.open();
+  await v3.table('houses').put({ id: 'house0000000001', address: '1 Palm Way', community: 'c1' });
+  await v3.table('calls').put(call('call00000000001', 'house0000000001', '2026-11-20 10:00:00.000Z'));
+  await v3.table('latest_calls').put({ id: 'house0000000001', call: 'call00000000001', status: 'completed' });
+  await v3.table('syncState').bulkPut([
+    { key: 'cursor:houses', value: { updated: '2026-11-20 10:00:00.000Z', id: 'house0000000001' } },
+    { key: 'cursor:calls', value: { updated: '2026-11-20 10:00:00.000Z', id: 'call00000000001' } },
+  ]);
+  for (const entry of version3Entries()) await v3.table('outbox').add(entry);
+  v3.close();
 }
 
 afterEach(async () => {
@@ -167,5 +240,53 @@ describe('opening a database version 2 created (the newest call of each home, ve
     const db = userDatabase(USER);
     expect((await db.latest_calls.get('house0000000001'))?.call).toBe('call00000000001');
     expect(await db.outbox.count()).toBe(3);
+  });
+});
+
+describe('opening a database version 3 created (the history of the homes, version 4)', () => {
+  it('keeps the queued work in order, as it was queued, with its state and indexes', async () => {
+    await createVersion3Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    expect(DATABASE_VERSION).toBeGreaterThanOrEqual(4);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    const queued = version3Entries();
+    expect(entries.map((e) => [e.label, e.status, e.attempts])).toEqual([
+      ['Edit 1 Palm Way', 'pending', 0],
+      ['Add resident', 'pending', 0],
+      ['Remove phone', 'pending', 0],
+      ['Report 3', 'failed', 5],
+    ]);
+    // Every entry exactly as queued: the home's whole record, no base added.
+    expect(entries.map(({ seq: _seq, ...rest }) => rest)).toEqual(queued);
+    expect(entries[0]!.ops[0]!.body).not.toHaveProperty('_base');
+    expect(entries[3]).toMatchObject({
+      error: 'Failed to create record.',
+      fieldErrors: { narative: 'Cannot be blank.' },
+    });
+    // The outbox's indexes still answer: by record (mirror.ts, replay) and by status (the sync badge).
+    expect(await db.outbox.where('recordKeys').equals('houses:house0000000001').count()).toBe(1);
+    expect(await db.outbox.where('recordKeys').equals('phones:phone0000000001').count()).toBe(1);
+    expect(await db.outbox.where('status').equals('pending').count()).toBe(3);
+    expect(await db.outbox.where('status').equals('failed').count()).toBe(1);
+    expect((await outboxEntries(db)).map((e) => e.seq)).toEqual(entries.map((e) => e.seq));
+  });
+
+  it('keeps the mirror, and has the history table, read by home, loaded with the next pull', async () => {
+    await createVersion3Database();
+    const db = userDatabase(USER);
+    expect(await db.houses.get('house0000000001')).toMatchObject({ address: '1 Palm Way' });
+    expect((await db.latest_calls.get('house0000000001'))?.call).toBe('call00000000001');
+    expect(await db.home_changes.count()).toBe(0);
+    const toLoad = await collectionsToLoad(db);
+    expect(toLoad).toContain('home_changes');
+    expect(toLoad).not.toContain('houses');
+    await db.home_changes.bulkPut([
+      { id: 'chg000000000001', house: 'house0000000001', field: 'note' },
+      { id: 'chg000000000002', house: 'house0000000001', field: 'security_code' },
+      { id: 'chg000000000003', house: 'house0000000002', field: 'note' },
+    ] as never);
+    expect(await db.home_changes.where('house').equals('house0000000001').count()).toBe(2);
   });
 });

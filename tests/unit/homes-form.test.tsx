@@ -23,7 +23,13 @@ function card(
   home: Partial<HouseWithPeople> & { house: HouseRecord },
   props: Partial<Parameters<typeof HomeCard>[0]> = {},
 ) {
-  const handlers = { onCall: vi.fn(), onEdit: vi.fn(), onHouseCheck: vi.fn(), onCallHistory: vi.fn() };
+  const handlers = {
+    onCall: vi.fn(),
+    onEdit: vi.fn(),
+    onHouseCheck: vi.fn(),
+    onCallHistory: vi.fn(),
+    onHistory: vi.fn(),
+  };
   render(
     <HomeCard
       home={{ residents: [], phones: [], ...home }}

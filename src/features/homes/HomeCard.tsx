@@ -29,7 +29,7 @@ export function addressLine(house: HouseWithPeople['house']): string {
 }
 
 /** True while the home, or its resident or phone, has changes the server has not confirmed. */
-function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boolean {
+export function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boolean {
   const pending = (row: object) => (row as { _pending?: 1 })._pending === 1;
   return pending(house) || residents.some(pending) || phones.some(pending);
 }
@@ -154,7 +154,7 @@ function LastCall({ call, onCallHistory }: { call: LatestCallRow; onCallHistory:
   const attempts = useCallAttempts(call.call, needsAttempts);
   const word = isCallJobActive(fields) ? '' : latestCallWord(fields, attempts ?? [], (value) => callTime(value));
   return (
-    <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
+    <>
       {word && (
         <span>
           Last call: <span className="font-semibold text-gray-900">{word}</span>
@@ -163,7 +163,7 @@ function LastCall({ call, onCallHistory }: { call: LatestCallRow; onCallHistory:
       <button type="button" onClick={onCallHistory} className="font-medium text-blue-800 underline">
         {CALL_HISTORY_TITLE}
       </button>
-    </p>
+    </>
   );
 }
 
@@ -181,6 +181,8 @@ export interface HomeCardProps {
   /** The home's newest call in the mirror; none, no call line. */
   latestCall?: LatestCallRow;
   onCallHistory: () => void;
+  /** Opens the home's History (every change of it, its residents and phones). */
+  onHistory: () => void;
 }
 
 export function HomeCard({
@@ -194,6 +196,7 @@ export function HomeCard({
   onHouseCheck,
   latestCall,
   onCallHistory,
+  onHistory,
 }: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
@@ -227,7 +230,17 @@ export function HomeCard({
           </ul>
         )}
         <Notices notices={notices} onHouseCheck={onHouseCheck} />
-        {latestCall && <LastCall call={latestCall} onCallHistory={onCallHistory} />}
+        <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
+          {latestCall && <LastCall call={latestCall} onCallHistory={onCallHistory} />}
+          <button
+            type="button"
+            onClick={onHistory}
+            aria-label={`History of ${address}`}
+            className="font-medium text-blue-800 underline"
+          >
+            History
+          </button>
+        </p>
         {(house.member_number || house.security_code) && (
           <dl className="flex flex-wrap gap-x-4 text-sm text-gray-700">
             {house.member_number && (

@@ -38,6 +38,7 @@ const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m
 const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
 const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
 const CallHistorySheet = lazyPart(() => import('./CallHistorySheet.tsx').then((m) => m.CallHistorySheet));
+const HomeHistorySheet = lazyPart(() => import('./HomeHistorySheet.tsx').then((m) => m.HomeHistorySheet));
 
 const homeKey = (home: HouseWithPeople) => home.house.id;
 /** Cards of at least 280 px, at most three a row: one on a phone, a grid on a desktop. */
@@ -46,9 +47,11 @@ const homeColumns = (width: number) => Math.max(1, Math.min(3, Math.floor((width
 const homeRowHeight = (columns: number) => (columns === 1 ? 200 : 430);
 
 /** The open sheet; a home is kept as it was when the sheet opened, so a live update cannot pull it away mid-edit. */
-type OpenSheet = { kind: 'add' } | { kind: 'update' | 'call' | 'check' | 'history'; home: HouseWithPeople } | null;
+type OpenSheet =
+  { kind: 'add' } | { kind: 'update' | 'call' | 'check' | 'history' | 'changes'; home: HouseWithPeople } | null;
 
-type HomeAction = 'update' | 'call' | 'check' | 'history' | 'delete';
+/** 'history': the calls; 'changes': the History of the home's records. */
+type HomeAction = 'update' | 'call' | 'check' | 'history' | 'changes' | 'delete';
 
 interface HomeItemProps {
   home: HouseWithPeople;
@@ -81,6 +84,7 @@ const HomeItem = memo(function HomeItem({ home, callJustPlaced, online, director
         onHouseCheck={() => onAction('check', home)}
         latestCall={latestCall}
         onCallHistory={() => onAction('history', home)}
+        onHistory={() => onAction('changes', home)}
       />
     </ItemErrorBoundary>
   );
@@ -230,6 +234,7 @@ export function HomesPage() {
       )}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
       {sheet?.kind === 'history' && <CallHistorySheet house={sheet.home.house} onClose={close} />}
+      {sheet?.kind === 'changes' && <HomeHistorySheet home={sheet.home} onClose={close} />}
       <ConfirmDialog
         open={deleting !== null}
         title="Delete home?"
