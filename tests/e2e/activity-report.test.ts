@@ -73,6 +73,7 @@ beforeAll(async () => {
     created_by: officer.id,
     incident_time: soFarToday(0.3),
     narative: `House check ${TAG} gate locked`,
+    everything_ok: 'no',
   });
   const form = new FormData();
   for (const [key, value] of Object.entries({
@@ -123,14 +124,16 @@ async function serverCounts(day: Date, officerId?: string): Promise<string> {
         f: from,
         t: to,
       }) + who,
-    fields: 'type',
+    fields: 'type,everything_ok',
   });
   const calls = await pb.collection('calls').getFullList({
     filter: pb.filter('community = {:c} && created >= {:f} && created <= {:t}', { c: COMMUNITY, f: from, t: to }) + who,
     fields: 'id',
   });
   const checks = reports.filter((r) => r.type === 'house_check').length;
-  return `${checks} house check(s) · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
+  const issues = reports.filter((r) => r.type === 'house_check' && r.everything_ok === 'no').length;
+  const checkWords = checks > 0 ? `${checks} house check(s), ${issues} with issues` : '0 house check(s)';
+  return `${checkWords} · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
 }
 
 /** Clicks 'Download PDF' and returns the file's name, text and number of pictures. */
@@ -173,6 +176,12 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
     const entries = page.getByRole('list', { name: 'Entries of the day' });
     await entries.getByText(`House check ${TAG} gate locked`).waitFor();
     await entries.getByText(`Report ${TAG} music turned down`).waitFor();
+    // The check's answer to 'Is everything ok?' is in its details.
+    await entries
+      .getByRole('listitem')
+      .filter({ hasText: `House check ${TAG} gate locked` })
+      .getByText(/· Everything ok: No/)
+      .waitFor();
     await expect(entries.getByText(`Yesterday ${TAG}`).count()).resolves.toBe(0);
     const counts = await serverCounts(today);
     await page.getByText(counts, { exact: true }).waitFor();
@@ -195,6 +204,7 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
       `House check ${TAG} gate locked`,
       `Report ${TAG} music turned down`,
       addressOf(seeded.checkHome),
+      'Everything ok: No',
       'Voicemail · (561) 555-0102',
     ])
       expect(text).toContain(words);
@@ -204,6 +214,9 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
     expect(images).toBe(1);
     // Time order: the house check before the report.
     expect(text.indexOf(`House check ${TAG}`)).toBeLessThan(text.indexOf(`Report ${TAG}`));
+    // The check's answer heads its narrative.
+    const narrative = text.indexOf(`House check ${TAG} gate locked`);
+    expect(text.lastIndexOf('Everything ok: No', narrative)).toBeGreaterThan(narrative - 200);
   });
 
   test('offline, from the mirror: one officer, then the day before', async () => {

@@ -3,6 +3,7 @@
  * (spec §2, §4; DESIGN.md's search rule), at a phone and a desktop size:
  * it opens on this month newest first, search narrows it, 'Filter + Sort'
  * over last month with two types oldest first and 'Clear filter', the
+ * house checks with issues (each check's card saying its answer), the
  * missing-dates error, the print view, and axe-core on the list and the
  * filter dialog. Every expectation is computed from the server's records.
  */
@@ -145,6 +146,37 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     await clear.click();
     await expect(clear.count()).resolves.toBe(0);
     expect(await expectList(page, inThisMonth(), 'newest')).toEqual(defaultIds);
+  });
+
+  test("'Only house checks with issues' lists this month's checks answered No; every check's card says its answer", async () => {
+    await page.getByRole('button', { name: 'Filter + Sort' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Filter + Sort' });
+    await sheet.getByRole('button', { name: 'Filter', exact: true }).waitFor();
+    await sheet.getByRole('checkbox', { name: 'Only house checks with issues' }).check();
+    await screenshot(page, 'filter-dialog-issues');
+    await sheet.getByRole('button', { name: 'Filter', exact: true }).click();
+    await sheet.waitFor({ state: 'detached' });
+
+    const expected = inThisMonth().filter((r) => r.type === 'house_check' && r.everything_ok === 'no');
+    // The demo data has checks answered both ways this month.
+    expect(expected.length).toBeGreaterThan(0);
+    expect(inThisMonth().some((r) => r.type === 'house_check' && r.everything_ok === 'yes')).toBe(true);
+    await expectList(page, expected, 'newest');
+    for (const { text } of await listedCards(page)) expect(text).toContain('Everything ok: No');
+    await expect(page.getByText('House checks with issues · Newest first').count()).resolves.toBe(1);
+    await screenshot(page, 'list-issues');
+
+    await page.getByRole('button', { name: 'Clear filter' }).click();
+    expect(await expectList(page, inThisMonth(), 'newest')).toEqual(defaultIds);
+    // Unfiltered, each house check says its answer and no other report has one.
+    const byId = new Map(inThisMonth().map((r) => [r.id, r]));
+    const words: Record<string, string> = { yes: 'Yes', no: 'No', '': 'Not recorded' };
+    for (const { id, text } of await listedCards(page)) {
+      const shown = byId.get(id)!;
+      if (shown.type === 'house_check')
+        expect(text).toContain(`Everything ok: ${words[String(shown.everything_ok ?? '')]}`);
+      else expect(text).not.toContain('Everything ok');
+    }
   });
 
   test("a cleared date stops the filter with 'Filter error' — 'Dates must be selected', and the list stays as it was", async () => {
