@@ -37,6 +37,7 @@ const MIRROR_TABLES = [
   'concerns',
   'reports',
   'calls',
+  'home_changes',
   'syncState',
 ] as const;
 
@@ -97,6 +98,16 @@ async function fillMirror(db: ScmsDatabase): Promise<void> {
     house: 'house0000000001',
   } as never);
   await db.calls.put({ id: 'calls0000000001', created: STAMP, updated: STAMP, house: 'house0000000001' } as never);
+  // The home's history: its old security code is in it too.
+  await db.home_changes.put({
+    id: 'chang0000000001',
+    created: STAMP,
+    updated: STAMP,
+    house: 'house0000000001',
+    field: 'security_code',
+    from_value: '1111#',
+    to_value: '4821#',
+  } as never);
   await db.syncState.bulkPut([
     { key: 'cursor:houses', value: { updated: STAMP, id: 'house0000000001' } },
     { key: 'lastSyncAt', value: Date.now() },
