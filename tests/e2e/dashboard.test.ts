@@ -106,8 +106,25 @@ beforeAll(async () => {
       house: windowed.id,
       incident_time: reportTime(Math.min(2, days), 8, 0),
       narative: 'Seeded month house check',
+      everything_ok: 'no',
     }),
   );
+  // Two more checks answered No and one answered Yes today, for the checks with issues.
+  for (const [minute, answer] of [
+    [1, 'no'],
+    [2, 'no'],
+    [3, 'yes'],
+  ] as const)
+    creates.push(
+      pb.collection('reports').create({
+        ...base,
+        type: 'house_check',
+        house: second.id,
+        incident_time: reportTime(days, 0, minute),
+        narative: `Seeded check ${minute}`,
+        everything_ok: answer,
+      }),
+    );
   // Calls with each outcome, one still waiting to retry (the server sets `created`: now, in this month).
   const calls: Array<{ outcome: string; progress: string; acknowledged?: boolean }> = [
     { outcome: 'answered', progress: 'done', acknowledged: true },
@@ -227,7 +244,27 @@ function expectedFigures(mirror: Mirror) {
       if (times.some((t) => isSameDay(t, day))) done++;
     }
   }
-  return { total: reports.length, byType, weeks, outcomes, callTotal: calls.length, top, due, done };
+  // The month's house checks by their answer, day by day up to today: Everything ok, Issues found (, Not recorded).
+  const monthChecks = reports.filter((r) => r.type === 'house_check');
+  const unknown = monthChecks.filter((r) => r.everything_ok !== 'yes' && r.everything_ok !== 'no').length;
+  const answerRows: string[][] = [];
+  for (let day = month.from; day <= min([month.to, endOfDay(now)]); day = addDays(day, 1)) {
+    const those = monthChecks.filter((r) => isSameDay(time(String(r.incident_time)), day));
+    const row = [
+      format(day, 'MMM d'),
+      String(those.filter((r) => r.everything_ok === 'yes').length),
+      String(those.filter((r) => r.everything_ok === 'no').length),
+    ];
+    if (unknown > 0)
+      row.push(String(those.filter((r) => r.everything_ok !== 'yes' && r.everything_ok !== 'no').length));
+    answerRows.push(row);
+  }
+  const answers = {
+    checks: monthChecks.length,
+    issues: monthChecks.filter((r) => r.everything_ok === 'no').length,
+    rows: answerRows,
+  };
+  return { total: reports.length, byType, weeks, outcomes, callTotal: calls.length, top, due, done, answers };
 }
 
 /** A figure's table as rows of cells (row heading first). */
@@ -248,6 +285,9 @@ async function expectFiguresOfMirror(page: Page, mirror: Mirror): Promise<void> 
   expect(new Map(types.map(([label, count]) => [label, Number(count)]))).toEqual(expected.byType);
   expect((await tableRows(page, 'Reports by week')).map((row) => Number(row[1]))).toEqual(expected.weeks);
   await page.getByText(new RegExp(`^${expected.done} of ${expected.due} due check\\(s\\) done`)).waitFor();
+  const { checks, issues, rows } = expected.answers;
+  await page.getByText(new RegExp(`^${checks} house check\\(s\\), ${issues} with issues \\(`)).waitFor();
+  expect(await tableRows(page, 'House checks with issues')).toEqual(rows);
   const calls = await tableRows(page, 'Calls by outcome');
   expect(new Map(calls.map(([label, count]) => [label, Number(count)]))).toEqual(expected.outcomes);
   await page.getByText(`${expected.callTotal} call(s)`, { exact: true }).waitFor();
@@ -285,11 +325,14 @@ describe.each(SIZE_NAMES)('the dashboard (%s)', (size) => {
     expect(expected.callTotal).toBeGreaterThanOrEqual(7);
     expect(expected.due).toBeGreaterThan(expected.done);
     expect(expected.done).toBeGreaterThanOrEqual(1);
+    // The seeded checks answered No are among the month's checks with issues.
+    expect(expected.answers.issues).toBeGreaterThanOrEqual(3);
+    expect(expected.answers.rows.at(-1)![2]).not.toBe('0');
 
     await expectFiguresOfMirror(page, mirror);
     // Every chart drew on a canvas of the page's width at most (readable on a phone).
     const canvases = page.locator('canvas');
-    await expect(canvases.count()).resolves.toBe(5);
+    await expect(canvases.count()).resolves.toBe(6);
     const width = page.viewportSize()!.width;
     for (const box of await canvases.evaluateAll((all) => all.map((c) => c.getBoundingClientRect().width)))
       expect(box).toBeLessThanOrEqual(width);

@@ -44,6 +44,8 @@ async function serverToday() {
 }
 
 const progress = (page: Page) => page.getByTestId('house-check-progress');
+/** The first home is checked with Yes, the second with No. */
+const ANSWERS = ['Everything ok: Yes', 'Everything ok: No'];
 
 async function openHouseChecks(page: Page): Promise<void> {
   await page.getByRole('link', { name: 'House checks' }).click();
@@ -65,11 +67,11 @@ function doneList(page: Page) {
   return page.getByRole('list', { name: 'House checks done today' });
 }
 
-async function checkOffline(page: Page, address: string): Promise<void> {
+async function checkOffline(page: Page, address: string, answer: 'Yes' | 'No'): Promise<void> {
   const card = dueList(page).getByRole('article', { name: address });
   await card.getByRole('button', { name: 'House check' }).click();
   const check = await openedDialog(page, 'House Check');
-  await check.locator('label', { hasText: /^Yes$/ }).click();
+  await check.locator('label', { hasText: new RegExp(`^${answer}$`) }).click();
   await check.getByRole('button', { name: 'Submit' }).click();
   await check.waitFor({ state: 'detached' });
   await expectToast(page, 'Success', 'House check saved on this device; it will be sent when you are back online.');
@@ -107,14 +109,15 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
 
       await officer.context.setOffline(true);
       await officer.page.getByText('You are offline: checks are saved on this device').waitFor();
-      await checkOffline(officer.page, addresses[0]!);
+      await checkOffline(officer.page, addresses[0]!, 'Yes');
       await progress(officer.page).getByText(expected(1)).waitFor();
-      await checkOffline(officer.page, addresses[1]!);
+      await checkOffline(officer.page, addresses[1]!, 'No');
       await progress(officer.page).getByText(expected(2)).waitFor();
-      // Both moved to Done, with this officer, waiting to be sent.
-      for (const address of addresses) {
+      // Both moved to Done, with this officer and the answer, waiting to be sent.
+      for (const [i, address] of addresses.entries()) {
         const done = doneList(officer.page).getByRole('article', { name: address });
         await done.getByText(new RegExp(`^Checked \\d{2}:\\d{2} by ${officerName}$`)).waitFor();
+        await done.getByText(ANSWERS[i]!, { exact: true }).waitFor();
         await done.getByText('Not yet sent').waitFor();
         await expect(dueList(officer.page).getByRole('article', { name: address }).count()).resolves.toBe(0);
       }
@@ -140,11 +143,12 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
         // (src/data/lease.ts), and then the new page's 30-second replay timer sends the checks.
         LEASE_TTL_MS + 15_000,
       );
-      // The other device follows through realtime: count, Done section, officer and time.
+      // The other device follows through realtime: count, Done section, officer, time and answer.
       await progress(manager.page).getByText(expected(2)).waitFor({ timeout: 20_000 });
-      for (const address of addresses) {
+      for (const [i, address] of addresses.entries()) {
         const done = doneList(manager.page).getByRole('article', { name: address });
         await done.getByText(new RegExp(`^Checked \\d{2}:\\d{2} by ${officerName}$`)).waitFor();
+        await done.getByText(ANSWERS[i]!, { exact: true }).waitFor();
       }
       await expect(dueList(manager.page).getByRole('article', { name: addresses[0] }).count()).resolves.toBe(0);
       // Sent: the officer's own device drops the marker.

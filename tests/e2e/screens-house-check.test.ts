@@ -112,7 +112,12 @@ describe('at desktop size', () => {
       (reports) => reports.length > 0,
       LEASE_TTL_MS + 15_000,
     );
-    expect(report).toMatchObject({ type: 'house_check', narative: OK_NARRATIVE, community: house.community });
+    expect(report).toMatchObject({
+      type: 'house_check',
+      narative: OK_NARRATIVE,
+      everything_ok: 'yes',
+      community: house.community,
+    });
     const checked = await houseByMember(DUE.desktop);
     expect(checked.house_check_last_date).not.toBe('');
     // The last-checked date is the report's incident time, both made on the device.
@@ -146,10 +151,11 @@ describe('at phone size', () => {
       await card.getByRole('button', { name: 'House check' }).waitFor();
       await expect(page.getByRole('button', { name: 'Sync status: Synced' }).count()).resolves.toBe(1);
 
-      // Online this time: saved, and said so.
+      // Online this time, answered No with a remark: saved, and said so.
       await card.getByRole('button', { name: 'House check' }).click();
       const again = await openedDialog(page, 'House Check');
-      await again.locator('label', { hasText: /^Yes$/ }).click();
+      await again.locator('label', { hasText: /^No$/ }).click();
+      await again.getByLabel('Remark').fill('Pool gate left open; closed it.');
       await again.getByRole('button', { name: 'Submit' }).click();
       await again.waitFor({ state: 'detached' });
       await expectToast(page, 'Success', 'House check saved');
@@ -163,11 +169,13 @@ describe('at phone size', () => {
       });
       await card.getByRole('button', { name: 'House check' }).waitFor({ state: 'detached' });
       const house = await houseByMember(DUE.phone);
-      await waitUntil(
+      const [report] = await waitUntil(
         'the house check on the server',
         () => houseCheckReports(house.id, userId),
         (reports) => reports.length === 1,
       );
+      // The answer is data beside the remark, which stays the narrative (spec §7).
+      expect(report).toMatchObject({ everything_ok: 'no', narative: 'Pool gate left open; closed it.' });
     } finally {
       await context.close();
     }
