@@ -96,9 +96,23 @@ afterAll(async () => {
 });
 
 describe('writes', () => {
-  test("a superuser's creates (the seed) write no history", async () => {
+  test("a superuser's creates (the seed) write no history; their updates do, by no user", async () => {
     const { house } = await seededHome(a, '1 Seed Way');
     expect(await changesOf(house.id)).toEqual([]);
+    await t.admin.collection('houses').update(house.id, { zip: '33477' });
+    expect((await changesOf(house.id)).map(pick)).toEqual([
+      {
+        collection_name: 'houses',
+        record_id: house.id,
+        action: 'update',
+        field: 'zip',
+        from_value: '33458',
+        to_value: '33477',
+        record_label: '1 Seed Way',
+        changed_by: '',
+        changed_by_name: 'Administrator',
+      },
+    ]);
   });
 
   test('a direct update writes one row per changed tracked field, by the manager, as stored', async () => {
