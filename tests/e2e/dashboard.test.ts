@@ -338,6 +338,12 @@ describe.each(SIZE_NAMES)('the dashboard (%s)', (size) => {
       expect(box).toBeLessThanOrEqual(width);
     await screenshot(page, 'dashboard');
     await screenshot(page, 'dashboard-full', true);
+    // The checks with issues beside the checks done against due.
+    await page
+      .getByRole('heading', { name: 'House checks with issues', level: 2 })
+      // Clear of the fixed top bar.
+      .evaluate((heading) => window.scrollBy(0, heading.getBoundingClientRect().top - 80));
+    await screenshot(page, 'dashboard-checks-with-issues');
     await expectNoSeriousA11yViolations(page, 'the dashboard');
   });
 
