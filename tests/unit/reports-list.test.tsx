@@ -342,7 +342,7 @@ describe('CSV export', () => {
     expect(click).toHaveBeenCalledTimes(1);
     const text = await created[0]!.text();
     const lines = text.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]!.startsWith('Incident time,Type,Weather,Address')).toBe(true);
+    expect(lines[0]!.startsWith('Incident time,Type,Everything ok,Weather,Address')).toBe(true);
     expect(lines.filter(Boolean)).toHaveLength(3);
     expect(text).toContain('Loud music was reported at 02:00.');
   });
