@@ -277,6 +277,8 @@ function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<K
       house: house.id,
       resident: '',
       created_by: officer.id,
+      // As the app sends a house check: its answer beside the narrative (empty on other reports).
+      everything_ok: type === 'house_check' ? 'yes' : '',
     };
   };
   return {
