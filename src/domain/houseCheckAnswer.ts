@@ -54,13 +54,29 @@ export function answerFromNarrative(narrative: string): EverythingOkValue {
 
 export interface AnsweredReport {
   type: string;
+  /** Missing on a report a device mirrored before the field existed. */
   everything_ok?: string;
+  narative?: string;
+}
+
+/**
+ * A report's answer as the server holds it: '' on any other type. A device
+ * that mirrored a check before the field existed has no value for it, and
+ * the migration's backfill does not change `updated` (every device would
+ * pull every check again); such a row gets the backfill's own rule here,
+ * so it reads as the server's copy does.
+ */
+export function answerOf(report: AnsweredReport): EverythingOkValue {
+  if (report.type !== 'house_check') return '';
+  if (report.everything_ok === undefined) return answerFromNarrative(report.narative ?? '');
+  return report.everything_ok === 'yes' || report.everything_ok === 'no' ? report.everything_ok : '';
 }
 
 /** 'Yes', 'No', or 'Not recorded' for a house check; '' for any other report. */
 export function everythingOkWord(report: AnsweredReport): string {
   if (report.type !== 'house_check') return '';
-  return report.everything_ok === 'yes' ? 'Yes' : report.everything_ok === 'no' ? 'No' : NOT_RECORDED;
+  const answer = answerOf(report);
+  return answer === 'yes' ? 'Yes' : answer === 'no' ? 'No' : NOT_RECORDED;
 }
 
 /** 'Everything ok: No' for a house check; '' for any other report. */
@@ -71,5 +87,5 @@ export function everythingOkLine(report: AnsweredReport): string {
 
 /** A house check answered No. */
 export function hasIssues(report: AnsweredReport): boolean {
-  return report.type === 'house_check' && report.everything_ok === 'no';
+  return answerOf(report) === 'no';
 }

@@ -16,6 +16,7 @@ import { queueHouseCheck } from '../../src/data/writes.ts';
 import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE } from '../../src/domain/houseCheck.ts';
 import {
   answerFromNarrative,
+  answerOf,
   EVERYTHING_OK_VALUES,
   everythingOkLine,
   everythingOkWord,
@@ -97,6 +98,19 @@ test('the words: Yes, No or Not recorded on a house check, nothing on other repo
   expect(hasIssues({ type: 'house_check', everything_ok: 'yes' })).toBe(false);
   expect(hasIssues({ type: 'house_check' })).toBe(false);
   expect(hasIssues({ type: 'accident', everything_ok: 'no' })).toBe(false);
+});
+
+test('a check mirrored before the field existed reads as the backfill made it on the server; a value held wins', () => {
+  const older = { type: 'house_check', narative: HOUSE_CHECK_ISSUES_NARRATIVE };
+  expect(answerOf(older)).toBe('no');
+  expect(everythingOkLine(older)).toBe('Everything ok: No');
+  expect(hasIssues(older)).toBe(true);
+  expect(answerOf({ type: 'house_check', narative: HOUSE_CHECK_OK_NARRATIVE })).toBe('yes');
+  expect(everythingOkLine({ type: 'house_check', narative: 'Gate open.' })).toBe('Everything ok: Not recorded');
+  // Pulled since: the server's value, even where the narrative seems to say otherwise.
+  expect(answerOf({ ...older, everything_ok: '' })).toBe('');
+  expect(answerOf({ ...older, everything_ok: 'yes' })).toBe('yes');
+  expect(answerOf({ type: 'loud_noise', narative: HOUSE_CHECK_ISSUES_NARRATIVE })).toBe('');
 });
 
 test("the migration adds everything_ok as an optional choice of one with the app's values", () => {
@@ -304,6 +318,8 @@ describe('where it shows', () => {
         report('yes1', { everything_ok: 'yes' }),
         report('old1', { everything_ok: '' }),
         report('acc1', { type: 'accident' }),
+        // Mirrored before the field existed: the narrative's answer, as the server backfilled it.
+        report('pre1', { narative: HOUSE_CHECK_ISSUES_NARRATIVE }),
       ]);
       const found = async (withIssues: boolean) =>
         (
@@ -315,11 +331,11 @@ describe('where it shows', () => {
         )
           .map((item) => item.report.id)
           .sort();
-      expect(await found(true)).toEqual(['no1']);
-      expect(await found(false)).toEqual(['acc1', 'no1', 'old1', 'yes1']);
+      expect(await found(true)).toEqual(['no1', 'pre1']);
+      expect(await found(false)).toEqual(['acc1', 'no1', 'old1', 'pre1', 'yes1']);
       // A check answered No on another device: the filtered list follows the mirror.
       await db.reports.put(report('yes1', { everything_ok: 'no' }));
-      expect(await found(true)).toEqual(['no1', 'yes1']);
+      expect(await found(true)).toEqual(['no1', 'pre1', 'yes1']);
     } finally {
       db.close();
       await db.delete();

@@ -8,12 +8,13 @@ import { addDays, addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek 
 import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../domain/callOutcome.ts';
 import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
-import { hasIssues } from '../../domain/houseCheckAnswer.ts';
+import { answerOf } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate, pbDate } from '../../domain/pbDate.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress } from '../../ui/format.ts';
 
-export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house' | 'everything_ok'>;
+export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house' | 'everything_ok'> &
+  Partial<Pick<ReportRecord, 'narative'>>;
 export type PeriodCall = Pick<CallRecord, 'id' | 'created' | 'outcome' | 'progress'>;
 
 export interface Count<K extends string = string> {
@@ -187,10 +188,11 @@ export function houseCheckAnswers(
     const row = at && at >= from && at <= last ? byDay.get(format(at, 'yyyy-MM-dd')) : undefined;
     if (!row) continue;
     totals.checks++;
-    if (hasIssues(report)) {
+    const answer = answerOf(report);
+    if (answer === 'no') {
       row.issues++;
       totals.issues++;
-    } else if (report.everything_ok === 'yes') row.ok++;
+    } else if (answer === 'yes') row.ok++;
     else {
       row.unknown++;
       totals.unknown++;

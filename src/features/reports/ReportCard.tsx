@@ -10,7 +10,7 @@
  * of a card is another instance; both must show the same version.
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
-import { everythingOkLine } from '../../domain/houseCheckAnswer.ts';
+import { answerOf, everythingOkLine, type EverythingOkValue } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { loggedAndSent, positionMapUrl } from '../../domain/whereAndWhen.ts';
@@ -27,7 +27,7 @@ import {
 import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
 
-const ANSWER_STYLE: Record<string, string> = {
+const ANSWER_STYLE: Record<EverythingOkValue, string> = {
   yes: 'bg-emerald-100 text-emerald-900 print:border-emerald-900',
   no: 'bg-red-100 text-red-900 print:border-red-900',
   '': 'bg-gray-100 text-gray-800 print:border-gray-800',
@@ -82,7 +82,7 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
           {answer && (
             <span
               data-testid="everything-ok"
-              className={`rounded-full px-2 py-0.5 text-xs font-semibold print:border ${ANSWER_STYLE[report.everything_ok ?? ''] ?? ANSWER_STYLE['']}`}
+              className={`rounded-full px-2 py-0.5 text-xs font-semibold print:border ${ANSWER_STYLE[answerOf(report)]}`}
             >
               {answer}
             </span>
