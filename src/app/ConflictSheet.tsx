@@ -14,24 +14,13 @@ import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/db.ts';
 import { useOnlineActions } from '../data/hooks.ts';
 import { fieldLabel, FREE_TEXT_FIELDS } from '../domain/directoryFields.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
-import { stateLabel } from '../domain/states.ts';
-import { formatDateTime, formatPhone, yesNo } from '../ui/format.ts';
+import { valueWords } from '../ui/directoryValues.ts';
+import { formatDateTime } from '../ui/format.ts';
 import { Sheet } from '../ui/Sheet.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { useToast } from '../ui/toast.tsx';
 
 const KIND_NAMES = { houses: 'Home', residents: 'Resident', phones: 'Phone' } as const;
-
-/** A value as the home form shows it; '(empty)' for nothing. */
-export function shownValue(field: string, value: unknown): string {
-  if (value === null || value === undefined || value === '') return '(empty)';
-  if (typeof value === 'boolean') return yesNo(value);
-  const text = String(value);
-  if (field === 'phone_number') return formatPhone(text);
-  if (field === 'state') return stateLabel(text);
-  if (field.endsWith('_date')) return formatDateTime(parsePbDate(text), 'MMM d, yyyy');
-  return text;
-}
 
 /** 'Changed by Maria Lopez at Nov 26, 2026 10:42 while you were offline'. */
 export function changedByLine(change: Pick<FieldConflict, 'byName' | 'at'>): string {
@@ -98,14 +87,14 @@ function FieldDecision({
         checked={choice.keep === 'mine'}
         onSelect={() => onChange({ keep: 'mine' })}
         title="Keep mine"
-        value={shownValue(change.field, change.mine)}
+        value={valueWords(change.field, change.mine)}
       />
       <OptionCard
         name={name}
         checked={choice.keep === 'theirs'}
         onSelect={() => onChange({ keep: 'theirs' })}
         title="Keep theirs"
-        value={shownValue(change.field, change.theirs)}
+        value={valueWords(change.field, change.theirs)}
       />
       {freeText && (
         <OptionCard
@@ -147,7 +136,7 @@ function RecordDecision({
         <ul className="text-sm">
           {conflict.fields.map((f) => (
             <li key={f.field} className="break-words">
-              <span className="font-medium">{fieldLabel(f.field)}:</span> {shownValue(f.field, f.mine)}
+              <span className="font-medium">{fieldLabel(f.field)}:</span> {valueWords(f.field, f.mine)}
             </li>
           ))}
         </ul>
@@ -173,8 +162,8 @@ function RecordDecision({
         <ul className="space-y-1 text-sm">
           {conflict.fields.map((f) => (
             <li key={f.field} className="break-words">
-              <span className="font-medium">{fieldLabel(f.field)}:</span> {shownValue(f.field, f.base)} →{' '}
-              {shownValue(f.field, f.theirs)}
+              <span className="font-medium">{fieldLabel(f.field)}:</span> {valueWords(f.field, f.base)} →{' '}
+              {valueWords(f.field, f.theirs)}
               <span className="block text-gray-600">{changedByLine(f)}</span>
             </li>
           ))}

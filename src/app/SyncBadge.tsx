@@ -16,8 +16,15 @@ import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
 import { retryEntry } from '../data/outbox.ts';
 import type { OutboxEntry } from '../data/db.ts';
+import type { SendingProgress } from '../data/replay.ts';
 import { lazyPart } from '../ui/lazyPart.tsx';
 import { StorageStatus } from './StorageStatus.tsx';
+
+/** 'Sending 2 of 5 · photo 40 %': an entry with photos on its way. */
+export function sendingText({ entry, of, sent, total }: SendingProgress): string {
+  const percent = total > 0 ? Math.min(100, Math.floor((100 * sent) / total)) : 0;
+  return `Sending ${entry} of ${of} · photo ${percent} %`;
+}
 
 // Loaded when a conflict is opened: its value formatting (phone numbers) stays out of every screen's first load.
 const ConflictSheet = lazyPart(() => import('./ConflictSheet.tsx').then((m) => m.ConflictSheet));
@@ -32,32 +39,37 @@ export function SyncBadge() {
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
   const firstLoad = Object.keys(status.loading ?? {}).length > 0;
+  const sending = status.online && status.sending ? sendingText(status.sending) : null;
   const colour = status.authRequired
     ? 'bg-red-600'
     : status.conflicts > 0
       ? 'bg-red-600'
       : !status.online
         ? 'bg-gray-500'
-        : status.failed > 0
-          ? 'bg-red-600'
-          : status.pending > 0
-            ? 'bg-amber-500'
-            : firstLoad
-              ? 'bg-sky-500'
-              : 'bg-green-600';
+        : sending
+          ? 'bg-amber-500'
+          : status.failed > 0
+            ? 'bg-red-600'
+            : status.pending > 0
+              ? 'bg-amber-500'
+              : firstLoad
+                ? 'bg-sky-500'
+                : 'bg-green-600';
   const summary = status.authRequired
     ? 'Session expired'
     : status.conflicts > 0
       ? `${status.conflicts} to resolve`
       : !status.online
         ? 'Offline'
-        : status.failed > 0
-          ? `${status.failed} failed`
-          : status.pending > 0
-            ? `${status.pending} to send`
-            : firstLoad
-              ? 'Loading…'
-              : 'Synced';
+        : sending
+          ? sending
+          : status.failed > 0
+            ? `${status.failed} failed`
+            : status.pending > 0
+              ? `${status.pending} to send`
+              : firstLoad
+                ? 'Loading…'
+                : 'Synced';
   return (
     <>
       <button

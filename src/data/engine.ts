@@ -21,7 +21,7 @@ import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type 
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
-import { replayOutbox, type ReplayResult } from './replay.ts';
+import { replayOutbox, type ReplayResult, type SendingProgress } from './replay.ts';
 import { refreshSession, type SessionCheck } from './session.ts';
 import { SYNC_TAG } from './syncTag.ts';
 
@@ -45,6 +45,8 @@ export interface EngineStatus {
    * Absent or empty: nothing is loading.
    */
   loading?: Partial<Record<CollectionName, LoadProgress>>;
+  /** An entry with photos on its way: which of the queue, and how far its bytes are. */
+  sending?: SendingProgress | null;
 }
 
 const ASSUMED_LOADING: NonNullable<EngineStatus['loading']> = Object.fromEntries(
@@ -159,6 +161,15 @@ export class SyncEngine {
     return () => this.listeners.delete(listener);
   };
 
+  /** Upload progress comes many times a second: the badge changes once per whole percent. */
+  private showSending(sending: SendingProgress | null): void {
+    const percent = (p: SendingProgress | null | undefined) =>
+      p && p.total > 0 ? Math.floor((100 * p.sent) / p.total) : -1;
+    const shown = this.status.sending;
+    if (sending && shown && shown.entry === sending.entry && percent(shown) === percent(sending)) return;
+    this.setStatus({ sending });
+  }
+
   private setStatus(patch: Partial<EngineStatus>): void {
     this.status = { ...this.status, ...patch };
     for (const listener of this.listeners) listener();
@@ -234,7 +245,13 @@ export class SyncEngine {
         let retryNow = options.retryNow ?? false;
         do {
           this.replayAgain = false;
-          const result = await replayOutbox({ pb: this.pb, db: this.db, owner: this.owner, retryNow });
+          const result = await replayOutbox({
+            pb: this.pb,
+            db: this.db,
+            owner: this.owner,
+            retryNow,
+            onProgress: (sending) => this.showSending(sending),
+          });
           retryNow = false;
           this.applyOutcome(result);
         } while (this.replayAgain && !this.stopped);

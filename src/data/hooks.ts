@@ -121,6 +121,8 @@ export interface SyncStatus {
   failed: number;
   /** Changes someone else overtook, waiting for the person to decide (conflicts.ts). */
   conflicts: number;
+  /** An entry with photos on its way (the engine's upload progress). */
+  sending?: EngineStatus['sending'];
   lastSyncAt: number | null;
   /** Collections whose first load is still running (EngineStatus.loading). */
   loading?: EngineStatus['loading'];

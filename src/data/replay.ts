@@ -33,8 +33,11 @@ import { ClientResponseError, type RecordModel } from 'pocketbase';
 import { errorMessage, fieldErrors } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
 import { BASE_KEY, overtakenWrite, setAside } from './conflicts.ts';
+import { carriesFiles, MAX_BATCH, nextInLane, type Lane } from './lanes.ts';
+import { isUploadStalled, uploadFetch } from './upload.ts';
 import { recordKey, type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from './db.ts';
-import { acquireLease, releaseLease, renewLease } from './lease.ts';
+import { onOutboxWrite } from './outbox.ts';
+import { acquireLease, LEASE_TTL_MS, releaseLease, renewLease } from './lease.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
 import { refreshSession } from './session.ts';
 
@@ -44,8 +47,7 @@ export const BACKOFF_MAX_MS = 5 * 60_000;
 export const MAX_SERVER_ERROR_ATTEMPTS = 8;
 /** Below the lease's 30 s, so a hung request never outlives our lease. */
 export const REQUEST_TIMEOUT_MS = 20_000;
-/** Entries per batch request: the migration's settings.batch.maxRequests. */
-export const MAX_BATCH = 50;
+export { MAX_BATCH };
 
 export interface ReplayOptions {
   pb: PocketBase;
@@ -59,6 +61,16 @@ export interface ReplayOptions {
    * first entry even if it is backing off from an attempt made offline.
    */
   retryNow?: boolean;
+  /** An upload's progress while it is being sent (null when it ended), for the sync badge. */
+  onProgress?: (progress: SendingProgress | null) => void;
+}
+
+/** 'Sending 2 of 5 · photo 40 %': the entry being uploaded, of the entries to send, and how far its bytes are. */
+export interface SendingProgress {
+  entry: number;
+  of: number;
+  sent: number;
+  total: number;
 }
 
 export type ReplayOutcome =
@@ -88,6 +100,8 @@ type Delivery =
   | { kind: 'parked' }
   /** Everything it still had to send was overtaken by someone else's change: kept as a conflict entry. */
   | { kind: 'set-aside' }
+  /** An upload cut for lack of progress: the network is there but slow; sent again after a back-off. */
+  | { kind: 'stalled' }
   | { kind: 'offline' }
   | { kind: 'server-error'; error: unknown }
   | { kind: 'auth' }
@@ -122,20 +136,31 @@ function extension(mime: string): string {
   return mime.split('/')[1]?.replace('jpeg', 'jpg') || 'bin';
 }
 
-const sendOptions = () => ({ requestKey: null, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+/** How a request travels: a fixed time-out, or (an upload) one that follows its progress (upload.ts). */
+interface Transport {
+  requestKey: null;
+  signal?: AbortSignal;
+  fetch?: ReturnType<typeof uploadFetch>;
+}
+
+const sendOptions = (): Transport => ({ requestKey: null, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 
 /** A delete's base travels in the query: PocketBase reads no body of a DELETE. */
 const deleteQuery = (op: OutboxOperation) => (op.base ? { query: { [BASE_KEY]: JSON.stringify(op.base) } } : {});
 
-async function sendOne(pb: PocketBase, op: OutboxOperation): Promise<RecordModel | null> {
+async function sendOne(pb: PocketBase, op: OutboxOperation, transport: Transport): Promise<RecordModel | null> {
   const service = pb.collection(op.collection);
-  if (op.action === 'create') return service.create(requestBody(op), sendOptions());
-  if (op.action === 'update') return service.update(op.id, requestBody(op), sendOptions());
-  await service.delete(op.id, { ...sendOptions(), ...deleteQuery(op) });
+  if (op.action === 'create') return service.create(requestBody(op), transport);
+  if (op.action === 'update') return service.update(op.id, requestBody(op), transport);
+  await service.delete(op.id, { ...transport, ...deleteQuery(op) });
   return null;
 }
 
-async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<RecordModel | null>> {
+async function sendBatch(
+  pb: PocketBase,
+  ops: OutboxOperation[],
+  transport: Transport = sendOptions(),
+): Promise<Array<RecordModel | null>> {
   const batch = pb.createBatch();
   for (const op of ops) {
     const service = batch.collection(op.collection);
@@ -143,10 +168,34 @@ async function sendBatch(pb: PocketBase, ops: OutboxOperation[]): Promise<Array<
     else if (op.action === 'update') service.update(op.id, requestBody(op));
     else service.delete(op.id, deleteQuery(op));
   }
-  const results = await batch.send(sendOptions());
+  const results = await batch.send(transport);
   return results.map((result) =>
     result.body && typeof result.body === 'object' && 'id' in result.body ? (result.body as RecordModel) : null,
   );
+}
+
+/**
+ * The transport of an entry that carries files: its time-out follows its
+ * progress, which goes to the badge; the lease is renewed while it
+ * travels, as an upload may well outlast it (LEASE_TTL_MS).
+ */
+async function uploadTransport(
+  options: ReplayOptions,
+  entry: OutboxEntry,
+  position: { entry: number; of: number },
+): Promise<{ transport: Transport; done: () => void }> {
+  const keep = setInterval(() => void renewLease(options.db, options.owner), LEASE_TTL_MS / 3);
+  options.onProgress?.({ ...position, sent: 0, total: 0 });
+  return {
+    transport: {
+      requestKey: null,
+      fetch: uploadFetch(({ sent, total }) => options.onProgress?.({ ...position, sent, total })),
+    },
+    done: () => {
+      clearInterval(keep);
+      options.onProgress?.(null);
+    },
+  };
 }
 
 /**
@@ -222,14 +271,20 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
   // Recorded before the request leaves: if the page dies now, the next
   // attempt checks the server before sending again.
   await db.outbox.update(entry.seq!, { sentAt: now(), attempts: entry.attempts + 1 });
+  const upload = carriesFiles(entry) ? await uploadTransport(options, entry, await positionOf(db, entry)) : null;
+  const transport = upload?.transport ?? sendOptions();
   try {
-    const confirmed = entry.ops.length === 1 ? [await sendOne(pb, entry.ops[0]!)] : await sendBatch(pb, entry.ops);
+    const confirmed =
+      entry.ops.length === 1
+        ? [await sendOne(pb, entry.ops[0]!, transport)]
+        : await sendBatch(pb, entry.ops, transport);
     const records = confirmed.flatMap((record, i) =>
       record ? [{ collection: entry.ops[i]!.collection, record }] : [],
     );
     return { kind: 'delivered', records };
   } catch (error) {
     const status = statusOf(error);
+    if (isUploadStalled(error)) return { kind: 'stalled' };
     if (status === 0) return { kind: 'offline' };
     if (status === 401) return { kind: 'auth' };
     // 429: the server's rate limit, met by a burst after a long time offline: wait, as for a 5xx.
@@ -280,7 +335,16 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
       fieldErrors: fieldErrors(error),
     });
     return { kind: 'parked' };
+  } finally {
+    upload?.done();
   }
+}
+
+/** Where an upload stands in the queue, for 'Sending 2 of 5': the entries before it still to go, and all of them. */
+async function positionOf(db: ScmsDatabase, entry: OutboxEntry): Promise<{ entry: number; of: number }> {
+  const pending = await db.outbox.where('status').equals('pending').primaryKeys();
+  const before = pending.filter((seq) => seq < entry.seq!).length;
+  return { entry: before + 1, of: Math.max(pending.length, before + 1) };
 }
 
 /**
@@ -373,38 +437,6 @@ async function confirm(
       );
     }
   });
-}
-
-/** One create of a record without files: it can share a batch with other entries like it. */
-function batchable(entry: OutboxEntry): boolean {
-  const op = entry.ops[0];
-  return (
-    entry.ops.length === 1 &&
-    op?.action === 'create' &&
-    Object.values(op.files ?? {}).every((blobs) => blobs.length === 0)
-  );
-}
-
-/**
- * The oldest pending entry and, when it is an independent create, the
- * independent creates right behind it (never two writing the same record,
- * which a twin entry does: the second must see the first delivered).
- */
-async function nextGroup(db: ScmsDatabase): Promise<OutboxEntry[]> {
-  // Equal index keys are ordered by primary key: the oldest pending entries first.
-  const waiting = await db.outbox.where('status').equals('pending').limit(MAX_BATCH).toArray();
-  const group: OutboxEntry[] = [];
-  const keys = new Set<string>();
-  for (const entry of waiting) {
-    if (
-      group.length > 0 &&
-      (!batchable(group[0]!) || !batchable(entry) || entry.recordKeys.some((key) => keys.has(key)))
-    )
-      break;
-    group.push(entry);
-    for (const key of entry.recordKeys) keys.add(key);
-  }
-  return group;
 }
 
 /** The failing request of a refused batch, when the server says which (PocketBase: data.requests.<index>). */
@@ -516,6 +548,22 @@ async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promi
   }
 }
 
+/**
+ * How a replay ends when its lanes ended as they did: a session problem
+ * first; offline when the text lane found it so, or when nothing got
+ * through (an upload that failed on a weak signal while other entries went
+ * through is no outage); a lane
+ * that waits makes the replay wait.
+ */
+function bothLanes(text: ReplayOutcome, uploads: ReplayOutcome, delivered: number): ReplayOutcome {
+  for (const outcome of ['auth-required', 'lost-lease'] as const)
+    if (text === outcome || uploads === outcome) return outcome;
+  if (text === 'offline') return 'offline';
+  if (uploads === 'offline') return delivered > 0 ? 'waiting' : 'offline';
+  if (text === 'waiting' || uploads === 'waiting') return 'waiting';
+  return 'done';
+}
+
 export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult> {
   const { db, owner } = options;
   const now = options.now ?? Date.now;
@@ -543,6 +591,12 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
       case 'offline':
         await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(entry.attempts + 1, options.random) });
         return 'offline';
+      case 'stalled': {
+        // Never parked for being slow: it waits, then goes again (the server is asked first whether it arrived).
+        const attempts = (await db.outbox.get(entry.seq!))?.attempts ?? entry.attempts + 1;
+        await db.outbox.update(entry.seq!, { nextAttemptAt: now() + backoffDelay(attempts, options.random) });
+        return 'waiting';
+      }
       case 'server-error': {
         const attempts = (await db.outbox.get(entry.seq!))?.attempts ?? entry.attempts + 1;
         if (attempts >= MAX_SERVER_ERROR_ATTEMPTS) {
@@ -568,28 +622,43 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
     }
   };
 
-  try {
+  let uploadsRunning = true;
+  let wakeText: (() => void) | null = null;
+  /** Sends a lane's entries until it has none to send now; how it ended. */
+  const runLane = async (lane: Lane): Promise<ReplayOutcome> => {
     let skipBackoffOnce = options.retryNow ?? false;
     for (;;) {
-      const group = await nextGroup(db);
+      const group = await nextInLane(db, lane);
       const head = group[0];
-      if (!head) return finish('done');
+      if (!head) {
+        // While an upload travels, what is queued meanwhile goes at once.
+        if (lane === 'uploads' || !uploadsRunning) return 'done';
+        await new Promise<void>((resolve) => {
+          const stop = onOutboxWrite(() => wakeText?.());
+          wakeText = () => {
+            stop();
+            wakeText = null;
+            resolve();
+          };
+        });
+        continue;
+      }
       // Entries are their writer's (a shared patrol phone keeps a logged-out
       // user's entries for their next sign-in): never sent with another
       // user's session, whatever database they were found in.
       const signedIn = options.pb.authStore.record?.id;
-      if (group.some((entry) => entry.userId !== signedIn)) return finish('auth-required');
+      if (group.some((entry) => entry.userId !== signedIn)) return 'auth-required';
       // A session on a temporary password may send nothing (the server
       // refuses it): the work waits, untouched, until the password is the
       // user's own and the window replays.
-      if (onTemporaryPassword(options.pb)) return finish('auth-required');
-      // The oldest entry's back-off holds the line: replay keeps the order of creation.
-      if (head.nextAttemptAt > now() && !skipBackoffOnce) return finish('waiting');
+      if (onTemporaryPassword(options.pb)) return 'auth-required';
+      // The oldest entry's back-off holds its lane: a lane keeps the order of creation.
+      if (head.nextAttemptAt > now() && !skipBackoffOnce) return 'waiting';
       skipBackoffOnce = false;
-      if (!(await renewLease(db, owner))) return finish('lost-lease');
+      if (!(await renewLease(db, owner))) return 'lost-lease';
       if (group.length === 1) {
         const ended = await settle(head, await deliver(options, head));
-        if (ended) return finish(ended);
+        if (ended) return ended;
         continue;
       }
       const sent = await deliverGroup(options, group);
@@ -606,13 +675,22 @@ export async function replayOutbox(options: ReplayOptions): Promise<ReplayResult
         const oldest = group.find((entry) => !done.has(entry.seq)) ?? head;
         // Its attempts as recorded by the send (the group's copy is older).
         const ended = await settle((await db.outbox.get(oldest.seq!)) ?? oldest, sent.failure);
-        if (ended) return finish(ended);
+        if (ended) return ended;
       } else if (sent.alone) {
         const alone = (await db.outbox.get(sent.alone.seq!)) ?? sent.alone;
         const ended = await settle(alone, await deliver(options, alone));
-        if (ended) return finish(ended);
+        if (ended) return ended;
       }
     }
+  };
+
+  try {
+    const uploads = runLane('uploads').finally(() => {
+      uploadsRunning = false;
+      wakeText?.();
+    });
+    const [text, upload] = await Promise.all([runLane('text'), uploads]);
+    return finish(bothLanes(text, upload, result.delivered));
   } finally {
     await releaseLease(db, owner);
   }

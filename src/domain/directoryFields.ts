@@ -26,7 +26,8 @@ export const DIRECTORY_FIELDS: Record<DirectoryCollection, readonly string[]> = 
   phones: ['phone_number', 'type', 'primary', 'do_not_call'],
 };
 
-const LABELS: Record<string, string> = {
+/** The form's label of each field, in the form's order. */
+export const DIRECTORY_LABELS: Record<string, string> = {
   address: 'Address',
   apt: 'Apt.',
   city: 'City',
@@ -36,8 +37,8 @@ const LABELS: Record<string, string> = {
   member_number: 'Member number',
   security_code: 'Security code',
   house_check: 'House check',
-  house_check_start_date: 'Start date',
-  house_check_end_date: 'End date',
+  house_check_start_date: 'House check start date',
+  house_check_end_date: 'House check end date',
   house_check_note: 'House check note',
   image: 'Photo',
   first_name: 'First name',
@@ -51,7 +52,7 @@ const LABELS: Record<string, string> = {
 
 /** The form's label of a field ('security_code' → 'Security code'). */
 export function fieldLabel(field: string): string {
-  return LABELS[field] ?? field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return DIRECTORY_LABELS[field] ?? field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
 /** Fields whose value is free text: a conflict on one can be settled by editing a merged value. */

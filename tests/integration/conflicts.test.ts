@@ -177,6 +177,7 @@ describe('the same field', () => {
     expect(conflict).toMatchObject({ status: 'conflict', label: expect.stringContaining('Update home') });
     expect(conflict!.conflicts).toEqual([
       {
+        label: house.address,
         kind: 'changed',
         collection: 'houses',
         id: house.id,

@@ -7,41 +7,14 @@
  * 555-0142", "Photo changed".
  */
 import type { HomeChangeCollection, HomeChangeRecord } from '../../api/records.ts';
-import { parsePbDate } from '../../domain/pbDate.ts';
-import { stateLabel } from '../../domain/states.ts';
-import { formatDateTime, formatPhone } from '../../ui/format.ts';
-
-/** The form's labels (HomeForm.tsx), per field. */
-const FIELD_LABELS: Record<string, string> = {
-  address: 'Address',
-  apt: 'Apt.',
-  city: 'City',
-  state: 'State',
-  zip: 'Zip',
-  note: 'Note',
-  member_number: 'Member number',
-  security_code: 'Security code',
-  house_check: 'House check',
-  house_check_start_date: 'House check start date',
-  house_check_end_date: 'House check end date',
-  house_check_note: 'House check note',
-  image: 'Photo',
-  first_name: 'First name',
-  last_name: 'Last name',
-  owner: 'Owner',
-  phone_number: 'Phone number',
-  type: 'Type',
-  primary: 'Primary',
-  do_not_call: 'Do not call',
-};
+import { DIRECTORY_LABELS, fieldLabel } from '../../domain/directoryFields.ts';
+import { NO_VALUE, valueWords as plainValueWords } from '../../ui/directoryValues.ts';
+import { formatPhone } from '../../ui/format.ts';
 
 /** Free text: quoted, so where a value starts and ends is plain (and an empty one is not mistaken for a word). */
 const QUOTED_FIELDS = new Set(['note', 'house_check_note']);
-const DATE_FIELDS = new Set(['house_check_start_date', 'house_check_end_date']);
-const PHONE_TYPE_WORDS: Record<string, string> = { cell: 'Cell', home: 'Home', business: 'Business' };
 const COLLECTION_ORDER: Record<HomeChangeCollection, number> = { houses: 0, residents: 1, phones: 2 };
-const FIELD_ORDER = Object.keys(FIELD_LABELS);
-const EMPTY = '(none)';
+const FIELD_ORDER = Object.keys(DIRECTORY_LABELS);
 const RECORD_WORDS: Record<HomeChangeCollection, string> = { houses: 'home', residents: 'resident', phones: 'phone' };
 
 export const HISTORY_TITLE = 'History';
@@ -49,21 +22,10 @@ export const HISTORY_EMPTY = 'No changes recorded yet.';
 export const HISTORY_PENDING =
   'Changes made on this device appear here once the server has them (they are waiting to be sent).';
 
-export function fieldLabel(field: string): string {
-  return FIELD_LABELS[field] ?? field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-}
-
-/** One value of a field as people read it. */
+/** One value of a field as people read it; free text quoted, so where it starts and ends is plain. */
 export function valueWords(field: string, value: unknown): string {
-  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  if (value === null || value === undefined || value === '') return EMPTY;
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (QUOTED_FIELDS.has(field)) return `'${text}'`;
-  if (DATE_FIELDS.has(field)) return parsePbDate(text) ? formatDateTime(text, 'MMM d, yyyy') : text;
-  if (field === 'phone_number') return formatPhone(text);
-  if (field === 'type') return PHONE_TYPE_WORDS[text] ?? text;
-  if (field === 'state') return stateLabel(text);
-  return text;
+  const words = plainValueWords(field, value);
+  return QUOTED_FIELDS.has(field) && words !== NO_VALUE ? `'${words}'` : words;
 }
 
 /** One change, in words: `text` whole, or a field's `subject` with its values `from` → `to` (each may be long and wrap). */
