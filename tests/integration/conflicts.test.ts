@@ -8,10 +8,11 @@
  * aside as a conflict entry and the person settles it.
  */
 import '../support/browser-globals.ts';
+import Dexie from 'dexie';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveConflict, type RecordChoice } from '../../src/data/conflicts.ts';
-import { ScmsDatabase, type OutboxEntry } from '../../src/data/db.ts';
+import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/db.ts';
 import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
 import { pullAll } from '../../src/data/pull.ts';
 import { replayOutbox } from '../../src/data/replay.ts';
@@ -24,6 +25,7 @@ import {
   type CommunityFixture,
   type TestServer,
 } from '../support/pocketbase.ts';
+import { VERSION_3_STORES } from '../support/published-schemas.ts';
 
 let t: TestServer;
 let a: CommunityFixture;
@@ -211,12 +213,10 @@ describe('the same field', () => {
     expect(await o.db.houses.get(house.id)).toMatchObject({ note: 'A-text', _pending: 1 });
     expect(await o.replay()).toMatchObject({ outcome: 'done', delivered: 1 });
     expect((await server('houses', house.id)).note).toBe('A-text');
-    const history = await t.admin
-      .collection('home_changes')
-      .getFullList({
-        filter: t.admin.filter('record_id = {:id} && field = "note"', { id: house.id }),
-        sort: 'created',
-      });
+    const history = await t.admin.collection('home_changes').getFullList({
+      filter: t.admin.filter('record_id = {:id} && field = "note"', { id: house.id }),
+      sort: 'created',
+    });
     expect(history.map((row) => [row.from_value, row.to_value])).toEqual([
       ['Original note', 'B-text'],
       ['B-text', 'A-text'],
@@ -375,6 +375,48 @@ describe('entries queued before writes carried a base', () => {
     await m.replay();
     expect(await o.replay()).toMatchObject({ delivered: 1, parked: 0 });
     expect((await server('houses', house.id)).note).toBe('Old app');
+  });
+});
+
+describe('a phone that updated the app while work was queued', () => {
+  test('a whole-record update queued by the previous version (database version 3) replays after the upgrade, as sent', async () => {
+    const { house } = await seedHome();
+    const owner = `${a.regular.id}-${newId()}`;
+    const previous = new Dexie(databaseName(owner));
+    previous.version(3).stores(VERSION_3_STORES);
+    await previous.open();
+    await previous.table('houses').put({ ...house, note: 'Queued before the update' });
+    await previous.table('outbox').add({
+      userId: a.regular.id,
+      createdAt: new Date().toISOString(),
+      label: `Update home: ${String(house.address)}`,
+      ops: [
+        {
+          action: 'update',
+          collection: 'houses',
+          id: house.id,
+          body: {
+            address: house.address,
+            city: 'Jupiter',
+            state: 'FL',
+            zip: '33458',
+            note: 'Queued before the update',
+          },
+        },
+      ],
+      recordKeys: [`houses:${house.id}`],
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: 0,
+    });
+    previous.close();
+
+    const db = new ScmsDatabase(owner);
+    const pb = await t.signIn(a.regular.email);
+    expect(await replayOutbox({ pb, db, owner: 'tab' })).toMatchObject({ outcome: 'done', delivered: 1, parked: 0 });
+    expect((await server('houses', house.id)).note).toBe('Queued before the update');
+    expect(await outboxEntries(db)).toEqual([]);
+    expect(db.verno).toBe(DATABASE_VERSION);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * An officer's phone updates the app while work waits in the outbox: the
- * new version opens the database a previous version created. Versions 1 and
- * 2 are written out here as they were published (not imported), so a change
- * to a published schema shows up as a failure here.
+ * new version opens the database a previous version created. The published
+ * versions are written out in tests/support/published-schemas.ts (not
+ * imported from the app), so a change to a published schema shows up as a
+ * failure here.
  */
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
@@ -16,32 +17,7 @@ import {
 } from '../../src/data/db.ts';
 import { collectionsToLoad } from '../../src/data/pull.ts';
 import { outboxEntries } from '../../src/data/outbox.ts';
-
-const VERSION_1_STORES = {
-  communities: 'id',
-  users: 'id, community',
-  houses: 'id, address, community',
-  residents: 'id, house',
-  phones: 'id, house',
-  concerns: 'id, community',
-  reports: 'id, incident_time, created, house',
-  calls: 'id, house, created',
-  outbox: '++seq, status, *recordKeys',
-  syncState: 'key',
-};
-
-/** Version 2 added these to version 1's (issue 14). */
-const VERSION_2_STORES = {
-  ...VERSION_1_STORES,
-  call_attempts: 'id, house, call',
-  call_settings: 'id, community',
-};
-
-/** Version 3 added the newest call of each home (keyed by the home's id). */
-const VERSION_3_STORES = {
-  ...VERSION_2_STORES,
-  latest_calls: 'id, call',
-};
+import { VERSION_1_STORES, VERSION_2_STORES, VERSION_3_STORES } from '../support/published-schemas.ts';
 
 const USER = 'upgradeuser0001';
 

@@ -1,0 +1,32 @@
+/**
+ * The mirror's schema as each published version of the app created it,
+ * written out here rather than imported from src/data/db.ts: a test that
+ * opens such a database with today's app fails when a published version
+ * was edited instead of followed by a new one.
+ */
+
+export const VERSION_1_STORES = {
+  communities: 'id',
+  users: 'id, community',
+  houses: 'id, address, community',
+  residents: 'id, house',
+  phones: 'id, house',
+  concerns: 'id, community',
+  reports: 'id, incident_time, created, house',
+  calls: 'id, house, created',
+  outbox: '++seq, status, *recordKeys',
+  syncState: 'key',
+};
+
+/** Version 2 added these to version 1's: the attempts of every call and the call settings. */
+export const VERSION_2_STORES = {
+  ...VERSION_1_STORES,
+  call_attempts: 'id, house, call',
+  call_settings: 'id, community',
+};
+
+/** Version 3 added the newest call of each home (keyed by the home's id). */
+export const VERSION_3_STORES = {
+  ...VERSION_2_STORES,
+  latest_calls: 'id, call',
+};
