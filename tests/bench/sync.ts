@@ -36,6 +36,8 @@ const OUTPUT = join(projectRoot, 'test-results', 'bench', 'sync.json');
 const SERVER_CHANGES = 100;
 const QUEUED_REPORTS = 1_000;
 const SHORT_QUEUE = 100;
+/** Home updates sent each way (without a base, with one) to price the conflict check. */
+const CONFLICT_UPDATES = 300;
 
 const started = performance.now();
 const progress = (message: string) =>
@@ -70,6 +72,8 @@ const combine = (...parts: Measured[]): Measured => ({
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const ms = (n: number) => (n < 10 ? `${n.toFixed(2)} ms` : n < 100 ? `${n.toFixed(1)} ms` : `${int(n)} ms`);
+/** A difference that may go either way on a shared machine. */
+const signedMs = (n: number) => `${n >= 0 ? '+' : '−'}${ms(Math.abs(n))}`;
 const size = (kib: number) => (kib >= 1024 ? `${(kib / 1024).toFixed(1)} MiB` : `${kib.toFixed(0)} KiB`);
 
 interface Cell {
@@ -180,6 +184,8 @@ interface ScaleRun {
   queued: Measured;
   replay: ReplayMeasured;
   directCreates: Measured;
+  /** Home updates one after another, without a base and with one: what the server's conflict check costs. */
+  conflictCheck: { blind: Measured; based: Measured };
   /** Loading the search index (homes and reports), then the same work with it following the mirror. */
   indexLoad: Measured;
   incrementalIndexed: Measured & { counts: Record<string, number> };
@@ -321,6 +327,11 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     progress(`original: ${QUEUED_REPORTS} direct creates, one after another`);
     const directCreates = await call(page, 'originalDirectCreates', QUEUED_REPORTS);
     progress(`  ${ms(directCreates.ms)}`);
+    progress(`conflict check: ${CONFLICT_UPDATES} home updates without a base, ${CONFLICT_UPDATES} with one`);
+    const conflictCheck = await call(page, 'conflictCheckCost', CONFLICT_UPDATES);
+    progress(
+      `  ${ms(conflictCheck.blind.ms / CONFLICT_UPDATES)} per update without, ${ms(conflictCheck.based.ms / CONFLICT_UPDATES)} with: the check costs ${ms((conflictCheck.based.ms - conflictCheck.blind.ms) / CONFLICT_UPDATES)} per update`,
+    );
 
     // The same again with the search index following the mirror, as in the
     // app once a list screen was open: its reading of every change is part
@@ -398,6 +409,7 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
       queued,
       replay,
       directCreates,
+      conflictCheck,
       indexLoad,
       incrementalIndexed,
       replayIndexed,
@@ -506,6 +518,14 @@ function growthTable(runs: ScaleRun[]): string {
     const target = row.target ? `${row.target.text}${mark(row.target.met(base, big))}` : '—';
     lines.push(`| ${row.name} | ${cells.map(cellText).join(' | ')} |${growth} ${target} |`);
   }
+  lines.push(
+    `| Home update without a base / with one (the conflict check), per update (${CONFLICT_UPDATES} each) | ${runs
+      .map(
+        (r) =>
+          `${ms(r.conflictCheck.blind.ms / CONFLICT_UPDATES)} / ${ms(r.conflictCheck.based.ms / CONFLICT_UPDATES)} (${signedMs((r.conflictCheck.based.ms - r.conflictCheck.blind.ms) / CONFLICT_UPDATES)})`,
+      )
+      .join(' | ')} |${big ? ' — |' : ''} — |`,
+  );
   lines.push(
     `| Replay vs direct creates | ${runs.map((r) => `${(r.replay.ms / r.directCreates.ms).toFixed(2)}×`).join(' | ')} |${big ? ' — |' : ''} ≤ 1.5× |`,
   );

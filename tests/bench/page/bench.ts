@@ -69,6 +69,12 @@ export interface BenchApi {
   originalReportsScreen(fromIso?: string): Promise<Measured>;
   originalSearchHomes(queries: string[]): Promise<QueryTiming[]>;
   originalDirectCreates(n: number): Promise<Measured>;
+  /**
+   * The cost of the server's conflict check: `n` home updates sent one
+   * after another as before (no base: applied as sent), and `n` others with
+   * the base the app now sends (src/data/conflicts.ts), each a note change.
+   */
+  conflictCheckCost(n: number): Promise<{ blind: Measured; based: Measured }>;
 }
 
 declare global {
@@ -394,6 +400,26 @@ window.bench = {
       timings.push({ query, ms: performance.now() - started, results: rows.length });
     }
     return timings;
+  },
+
+  async conflictCheckCost(n) {
+    const homes = await db.houses.limit(2 * n).toArray();
+    const stamp = Date.now();
+    const run = (rows: typeof homes, withBase: boolean) =>
+      measure(
+        async () => {
+          for (const home of rows) {
+            const body: Record<string, unknown> = { note: `Checked ${stamp} ${home.id}` };
+            if (withBase) body._base = { note: home.note ?? '' };
+            await pb.collection('houses').update(home.id, body, { requestKey: null });
+          }
+          return rows.length;
+        },
+        (count) => count,
+      );
+    const blind = await run(homes.slice(0, n), false);
+    const based = await run(homes.slice(n, 2 * n), true);
+    return { blind: strip(blind), based: strip(based) };
   },
 
   async originalDirectCreates(n) {
