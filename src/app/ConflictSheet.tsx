@@ -117,6 +117,50 @@ function FieldDecision({
   );
 }
 
+/** A decision on a whole record: what happened to it, then the two ways to go. */
+function WholeDecision({
+  intro,
+  lines,
+  choice,
+  onChange,
+  mine,
+  theirs,
+}: {
+  intro: string;
+  lines: Array<{ key: string; label: string; text: string; note?: string }>;
+  choice: RecordChoice;
+  onChange: (next: RecordChoice) => void;
+  mine: { title: string; value?: string };
+  theirs: { title: string; value?: string };
+}) {
+  const name = useId();
+  return (
+    <div className="space-y-2">
+      <p className="text-sm text-gray-600">{intro}</p>
+      <ul className="space-y-1 text-sm">
+        {lines.map((line) => (
+          <li key={line.key} className="break-words">
+            <span className="font-medium">{line.label}:</span> {line.text}
+            {line.note && <span className="block text-gray-600">{line.note}</span>}
+          </li>
+        ))}
+      </ul>
+      <OptionCard
+        name={name}
+        checked={choice.whole === 'mine'}
+        onSelect={() => onChange({ whole: 'mine' })}
+        {...mine}
+      />
+      <OptionCard
+        name={name}
+        checked={choice.whole === 'theirs'}
+        onSelect={() => onChange({ whole: 'theirs' })}
+        {...theirs}
+      />
+    </div>
+  );
+}
+
 function RecordDecision({
   conflict,
   choice,
@@ -126,63 +170,39 @@ function RecordDecision({
   choice: RecordChoice;
   onChange: (next: RecordChoice) => void;
 }) {
-  const name = useId();
   if (conflict.kind === 'deleted') {
     const who = conflict.deletedBy?.name || 'someone else';
     const when = conflict.deletedBy?.at ? ` at ${formatDateTime(parsePbDate(conflict.deletedBy.at))}` : '';
     return (
-      <div className="space-y-2">
-        <p className="text-sm text-gray-600">{`Deleted by ${who}${when} while you were offline. Your changes:`}</p>
-        <ul className="text-sm">
-          {conflict.fields.map((f) => (
-            <li key={f.field} className="break-words">
-              <span className="font-medium">{fieldLabel(f.field)}:</span> {valueWords(f.field, f.mine)}
-            </li>
-          ))}
-        </ul>
-        <OptionCard
-          name={name}
-          checked={choice.whole === 'mine'}
-          onSelect={() => onChange({ whole: 'mine' })}
-          title="Add it again"
-        />
-        <OptionCard
-          name={name}
-          checked={choice.whole === 'theirs'}
-          onSelect={() => onChange({ whole: 'theirs' })}
-          title="Leave it deleted"
-        />
-      </div>
+      <WholeDecision
+        intro={`Deleted by ${who}${when} while you were offline. Your changes:`}
+        lines={conflict.fields.map((f) => ({
+          key: f.field,
+          label: fieldLabel(f.field),
+          text: valueWords(f.field, f.mine),
+        }))}
+        choice={choice}
+        onChange={onChange}
+        mine={{ title: 'Add it again' }}
+        theirs={{ title: 'Leave it deleted' }}
+      />
     );
   }
   if (conflict.action === 'delete') {
     return (
-      <div className="space-y-2">
-        <p className="text-sm text-gray-600">You removed this. It was changed since:</p>
-        <ul className="space-y-1 text-sm">
-          {conflict.fields.map((f) => (
-            <li key={f.field} className="break-words">
-              <span className="font-medium">{fieldLabel(f.field)}:</span> {valueWords(f.field, f.base)} →{' '}
-              {valueWords(f.field, f.theirs)}
-              <span className="block text-gray-600">{changedByLine(f)}</span>
-            </li>
-          ))}
-        </ul>
-        <OptionCard
-          name={name}
-          checked={choice.whole === 'mine'}
-          onSelect={() => onChange({ whole: 'mine' })}
-          title="Keep mine"
-          value="Remove it anyway"
-        />
-        <OptionCard
-          name={name}
-          checked={choice.whole === 'theirs'}
-          onSelect={() => onChange({ whole: 'theirs' })}
-          title="Keep theirs"
-          value="Keep it, with their changes"
-        />
-      </div>
+      <WholeDecision
+        intro="You removed this. It was changed since:"
+        lines={conflict.fields.map((f) => ({
+          key: f.field,
+          label: fieldLabel(f.field),
+          text: `${valueWords(f.field, f.base)} → ${valueWords(f.field, f.theirs)}`,
+          note: changedByLine(f),
+        }))}
+        choice={choice}
+        onChange={onChange}
+        mine={{ title: 'Keep mine', value: 'Remove it anyway' }}
+        theirs={{ title: 'Keep theirs', value: 'Keep it, with their changes' }}
+      />
     );
   }
   return (

@@ -2,7 +2,8 @@
  * The homes directory's own fields, per collection: what people type into
  * the home form, so what several people may edit at once. A write of them
  * carries its base (src/data/conflicts.ts) and the server keeps their
- * history (pocketbase/pb_hooks/lib/home_history.js lists the same fields).
+ * history (pocketbase/pb_hooks/lib/home_history.js, which gets this list
+ * compiled into pb_hooks/lib/generated/ by scripts/pocketbase/hook-libs.ts).
  * Labels are the form's words, for the conflict and history sheets.
  */
 export type DirectoryCollection = 'houses' | 'residents' | 'phones';
