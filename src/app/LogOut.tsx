@@ -92,7 +92,9 @@ export function useLogOut(): LogOutFlow {
 
   const canSend = online && !authRequired;
   const refused = entries?.filter((entry) => entry.status === 'failed') ?? [];
-  const unsent = (entries?.length ?? 0) - refused.length;
+  // Changes someone else overtook are never sent as they are: they wait for the person's choice.
+  const toDecide = entries?.filter((entry) => entry.status === 'conflict').length ?? 0;
+  const unsent = (entries?.length ?? 0) - refused.length - toDecide;
   // Everything was sent meanwhile (the connection came back): nothing to keep, a plain log out.
   const allSent = entries?.length === 0 && !sending;
   const view = (
@@ -123,6 +125,12 @@ export function useLogOut(): LogOutFlow {
         {triedSending && !sending && !allSent && (
           <div role="alert" className="mt-3 rounded bg-red-50 p-2 text-red-800">
             {unsent > 0 && <p>{unsent} could not be sent: the server did not answer. Try again, or log out anyway.</p>}
+            {toDecide > 0 && (
+              <p>
+                {toDecide} changed by someone else while you were offline: choose what to keep (Resolve, in the sync
+                panel), or log out anyway.
+              </p>
+            )}
             {refused.length > 0 && (
               <>
                 <p>Refused by the server:</p>

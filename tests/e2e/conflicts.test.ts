@@ -16,6 +16,7 @@ import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
   expectToast,
+  navArea,
   openedDialog,
   screenshot,
   signedInPage,
@@ -41,6 +42,11 @@ beforeAll(async () => {
     .getFirstListItem(admin.filter('email = {:e}', { e: DEMO_MANAGER.email }));
   managerName = `${manager.first_name} ${manager.last_name}`;
 });
+
+/** The top bar's Log out (in the side drawer on a phone). */
+async function logOutButton(page: Page): Promise<Locator> {
+  return (await navArea(page)).getByRole('button', { name: 'Log out' });
+}
 
 /** The home's card on the Homes screen, found by its member number. */
 async function cardOf(page: Page, house: RecordModel): Promise<Locator> {
@@ -82,7 +88,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   });
 
   /** The officer writes `mine` offline, the manager `theirs` online; the officer comes back online. */
-  async function overtake(house: RecordModel, mine: string, theirs: string): Promise<Locator> {
+  async function overtake(house: RecordModel, mine: string, theirs: string): Promise<void> {
     await officer.context.setOffline(true);
     try {
       await saveNote(officer.page, house, mine);
@@ -95,11 +101,14 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     } finally {
       await officer.context.setOffline(false);
     }
-    const badge = officer.page.getByRole('button', { name: 'Sync status: 1 to resolve' });
-    await badge.waitFor({ timeout: 20_000 });
+    await officer.page.getByRole('button', { name: 'Sync status: 1 to resolve' }).waitFor({ timeout: 20_000 });
     // Nothing was overwritten.
     expect(await noteOnServer(house)).toBe(theirs);
-    await badge.click();
+  }
+
+  /** The sync panel's Resolve: the sheet with both notes. */
+  async function openConflict(mine: string, theirs: string): Promise<Locator> {
+    await officer.page.getByRole('button', { name: 'Sync status: 1 to resolve' }).click();
     const panel = await openedDialog(officer.page, 'Sync');
     await panel.getByText('Someone else changed this while you were offline. Choose what to keep.').waitFor();
     await screenshot(officer.page, 'conflict-panel');
@@ -115,7 +124,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     const house = houses[size === 'phone' ? 0 : 2]!;
     const mine = `Officer note ${size} A`;
     const theirs = `Manager note ${size} B`;
-    const sheet = await overtake(house, mine, theirs);
+    await overtake(house, mine, theirs);
+    const sheet = await openConflict(mine, theirs);
     await expectNoSeriousA11yViolations(officer.page, 'the conflict sheet');
     await screenshot(officer.page, 'conflict-sheet');
     await sheet.getByRole('radio', { name: new RegExp(`^Keep mine`) }).check();
@@ -137,7 +147,19 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     const house = houses[size === 'phone' ? 1 : 3]!;
     const mine = `Officer note ${size} C`;
     const theirs = `Manager note ${size} D`;
-    const sheet = await overtake(house, mine, theirs);
+    await overtake(house, mine, theirs);
+    // Log out asks first, and 'Send now' says this one waits for a choice, not for the server.
+    await logOutButton(officer.page).then((button) => button.click());
+    const question = await openedDialog(officer.page, '1 change is not sent yet');
+    await question.getByRole('button', { name: 'Send now' }).click();
+    await question
+      .getByText(
+        '1 changed by someone else while you were offline: choose what to keep (Resolve, in the sync panel), or log out anyway.',
+      )
+      .waitFor();
+    await question.getByRole('button', { name: 'Cancel' }).click();
+    await question.waitFor({ state: 'detached' });
+    const sheet = await openConflict(mine, theirs);
     // A note can be edited into a merged value.
     await sheet.getByRole('radio', { name: 'Edit a merged value' }).check();
     await expect.poll(() => sheet.getByLabel('Note: merged value').inputValue()).toBe(mine);
