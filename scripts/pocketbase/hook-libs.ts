@@ -26,7 +26,6 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/callHistory.ts': 'call_history',
   'src/domain/temporaryPassword.ts': 'temporary_password',
   'src/domain/houseCheckAnswer.ts': 'house_check_answer',
-  'src/domain/directoryFields.ts': 'directory_fields',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

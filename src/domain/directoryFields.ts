@@ -2,8 +2,9 @@
  * The homes directory's own fields, per collection: what people type into
  * the home form, so what several people may edit at once. A write of them
  * carries its base (src/data/conflicts.ts) and the server keeps their
- * history (pocketbase/pb_hooks/lib/home_history.js, which gets this list
- * compiled into pb_hooks/lib/generated/ by scripts/pocketbase/hook-libs.ts).
+ * history (pocketbase/pb_hooks/lib/home_history.js lists the same fields,
+ * and the image: its own copy, so the hook loads with nothing built first;
+ * tests/unit/home-history-schema.test.ts holds the two lists together).
  * Labels are the form's words, for the conflict and history sheets.
  */
 export type DirectoryCollection = 'houses' | 'residents' | 'phones';

@@ -164,9 +164,17 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await sheet.getByRole('radio', { name: 'Edit a merged value' }).check();
     await expect.poll(() => sheet.getByLabel('Note: merged value').inputValue()).toBe(mine);
     await screenshot(officer.page, 'conflict-sheet-merge');
-    await sheet.getByRole('radio', { name: new RegExp(`^Keep theirs`) }).check();
-    await sheet.getByRole('button', { name: 'Save' }).click();
-    await sheet.waitFor({ state: 'detached' });
+    // Settling works offline too: the choice is kept on the device.
+    await officer.context.setOffline(true);
+    try {
+      await sheet.getByRole('radio', { name: new RegExp(`^Keep theirs`) }).check();
+      await screenshot(officer.page, 'conflict-sheet-offline');
+      await sheet.getByRole('button', { name: 'Save' }).click();
+      await sheet.waitFor({ state: 'detached' });
+      await officer.page.getByRole('button', { name: /^Sync status: Offline/ }).waitFor();
+    } finally {
+      await officer.context.setOffline(false);
+    }
     await officer.page.getByRole('button', { name: 'Sync status: Synced' }).waitFor({ timeout: 20_000 });
     expect(await noteOnServer(house)).toBe(theirs);
     const officerCard = await cardOf(officer.page, house);

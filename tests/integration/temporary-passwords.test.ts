@@ -7,7 +7,7 @@
  */
 import '../support/browser-globals.ts';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase, { ClientResponseError } from 'pocketbase';
@@ -273,6 +273,9 @@ describe('SCMS_TEMPORARY_PASSWORD_HOURS', () => {
 });
 
 describe('the migration that brings expiry', () => {
+  /** The migration that gave temporary passwords their expiry. */
+  const EXPIRY_MIGRATION = '1764900000_temporary_password_expiry.js';
+
   test('gives users already waiting with a temporary password 72 hours from the upgrade, and nobody else an expiry', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-expiry-'));
     let server = await startPocketBase({ dataDir, superuser: SUPERUSER });
@@ -283,10 +286,15 @@ describe('the migration that brings expiry', () => {
       await admin.collection('users').update(f.regular.id, { must_change_password: true });
       await server.stop();
 
-      // Back to the version before it: the flag without an expiry, as a server of that version has it.
+      // Back to the version before it: the flag without an expiry, as a server of that version has it
+      // (the migrations that came after it go down first, and all come up again at the next start).
       const bin = await ensurePocketBase();
       const folders = [`--dir=${dataDir}`, `--migrationsDir=${migrationsDir}`, `--hooksDir=${hooksDir}`];
-      execFileSync(bin, ['migrate', 'down', '1', ...folders], { input: 'y\n', stdio: ['pipe', 'ignore', 'ignore'] });
+      const since = readdirSync(migrationsDir).filter((name) => /^\d+_.*\.js$/.test(name) && name >= EXPIRY_MIGRATION);
+      execFileSync(bin, ['migrate', 'down', String(since.length), ...folders], {
+        input: 'y\n',
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
 
       const upgraded = Date.now();
       server = await startPocketBase({ dataDir });

@@ -31,6 +31,14 @@ test('every field the conflict check compares has a history (the 409 names who c
   }
 });
 
+test("the history's fields are the directory's, and the home's photo", () => {
+  expect(TRACKED_FIELDS).toEqual({
+    houses: [...DIRECTORY_FIELDS.houses, 'image'],
+    residents: DIRECTORY_FIELDS.residents,
+    phones: DIRECTORY_FIELDS.phones,
+  });
+});
+
 test('activity is left out: the last house check and the pending calls', () => {
   expect(TRACKED_FIELDS.houses).not.toContain('house_check_last_date');
   expect(TRACKED_FIELDS.houses).not.toContain('pending_call_concerns_ids');

@@ -14,11 +14,24 @@
  * by the reports) and houses.pending_call_concerns_ids (set by the call
  * routes: the call history shows it), and files other than the photo.
  */
-const DIRECTORY_FIELDS = require(`${__hooks}/lib/generated/directory_fields.js`).DIRECTORY_FIELDS;
 const TRACKED_FIELDS = {
-  houses: DIRECTORY_FIELDS.houses.concat(['image']),
-  residents: DIRECTORY_FIELDS.residents,
-  phones: DIRECTORY_FIELDS.phones,
+  houses: [
+    'address',
+    'apt',
+    'city',
+    'state',
+    'zip',
+    'note',
+    'member_number',
+    'security_code',
+    'house_check',
+    'house_check_start_date',
+    'house_check_end_date',
+    'house_check_note',
+    'image',
+  ],
+  residents: ['first_name', 'last_name', 'owner'],
+  phones: ['phone_number', 'type', 'primary', 'do_not_call'],
 };
 
 /** What a create or a delete row keeps of the record: enough to name it ("Added resident Yolanda Vasquez"). */
