@@ -27,15 +27,20 @@ export interface WorkerReplayResult extends ReplayResult {
  */
 const RETRY: ReadonlySet<ReplayOutcome> = new Set(['offline', 'waiting', 'busy', 'lost-lease']);
 
+/** The earliest back-off still ahead among the pending entries; undefined when none is ahead. */
+async function soonestRetry(pending: { toArray: () => Promise<Array<{ nextAttemptAt: number }>> }) {
+  const ahead = (await pending.toArray()).map((entry) => entry.nextAttemptAt).filter((at) => at > Date.now());
+  return ahead.length > 0 ? Math.min(...ahead) : undefined;
+}
+
 async function replayOnce(retryNow: boolean): Promise<WorkerReplayResult> {
   const session = await clientFromSavedSession();
   if (!session) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
   const db = userDatabase(session.userId);
   const result = await replayOutbox({ pb: session.client, db, owner: OWNER, retryNow });
+  // The outbox replays in two lanes (src/data/lanes.ts), each with its own back-off: the soonest of them.
   const retryAt =
-    result.outcome === 'waiting'
-      ? (await db.outbox.where('status').equals('pending').first())?.nextAttemptAt
-      : undefined;
+    result.outcome === 'waiting' ? await soonestRetry(db.outbox.where('status').equals('pending')) : undefined;
   return { ...result, retry: RETRY.has(result.outcome), retryAt };
 }
 
@@ -78,7 +83,7 @@ export async function replayForSync(now: () => number = Date.now): Promise<Worke
     const total = { ...result, delivered, parked };
     // 'offline' although the browser says online: the server is unreachable; the browser retries later.
     if (!result.retry || result.outcome === 'offline') return total;
-    const resumeAt = result.outcome === 'waiting' ? (result.retryAt ?? now()) : now() + BUSY_PAUSE_MS;
+    const resumeAt = result.outcome === 'waiting' ? (result.retryAt ?? now() + BUSY_PAUSE_MS) : now() + BUSY_PAUSE_MS;
     if (resumeAt > deadline) return total;
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, resumeAt - now())));
   }
