@@ -92,6 +92,7 @@ export function SyncBadge() {
             <p className="font-medium">{status.online ? 'Online' : 'Offline — your changes are kept on this device'}</p>
             <p className="mt-1 text-gray-600">
               {status.pending} waiting to be sent · {status.failed} failed
+              {status.conflicts > 0 && ` · ${status.conflicts} to resolve`}
             </p>
             <p className="mt-1 text-gray-600">
               {status.lastSyncAt

@@ -111,6 +111,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await officer.page.getByRole('button', { name: 'Sync status: 1 to resolve' }).click();
     const panel = await openedDialog(officer.page, 'Sync');
     await panel.getByText('Someone else changed this while you were offline. Choose what to keep.').waitFor();
+    await panel.getByText('0 waiting to be sent · 0 failed · 1 to resolve').waitFor();
     await screenshot(officer.page, 'conflict-panel');
     await panel.getByRole('button', { name: 'Resolve' }).click();
     const sheet = await openedDialog(officer.page, 'Changed while you were offline');
