@@ -60,7 +60,10 @@ export function SyncBadge() {
     : status.conflicts > 0
       ? `${status.conflicts} to resolve`
       : !status.online
-        ? 'Offline'
+        ? // Offline, what waits is the question: how much of the officer's work is only on this phone.
+          status.pending + status.failed > 0
+          ? `Offline · ${status.pending + status.failed} waiting`
+          : 'Offline'
         : sending
           ? sending
           : status.failed > 0

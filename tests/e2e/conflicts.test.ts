@@ -56,15 +56,19 @@ async function cardOf(page: Page, house: RecordModel): Promise<Locator> {
   return card;
 }
 
-/** Edits the note through Update Home, as a person does. */
-async function saveNote(page: Page, house: RecordModel, note: string): Promise<void> {
+/** Edits the note through Update Home, as a person does (offline: the words say it is kept on the device). */
+async function saveNote(page: Page, house: RecordModel, note: string, offline = false): Promise<void> {
   const card = await cardOf(page, house);
   await card.getByRole('button', { name: /^Edit / }).click();
   const form = await openedDialog(page, 'Update Home');
   await form.getByLabel('Note', { exact: true }).fill(note);
   await form.getByRole('button', { name: 'Update Home' }).click();
   await form.waitFor({ state: 'detached' });
-  await expectToast(page, 'Success', 'Home updated');
+  await expectToast(
+    page,
+    'Success',
+    offline ? 'Home update saved on this device; it will be sent when you are back online.' : 'Home updated',
+  );
 }
 
 const noteOnServer = (house: RecordModel) =>
@@ -91,7 +95,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   async function overtake(house: RecordModel, mine: string, theirs: string): Promise<void> {
     await officer.context.setOffline(true);
     try {
-      await saveNote(officer.page, house, mine);
+      await saveNote(officer.page, house, mine, true);
       await saveNote(manager.page, house, theirs);
       await waitUntil(
         'the manager’s note on the server',

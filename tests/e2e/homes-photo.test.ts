@@ -52,7 +52,7 @@ async function storedImage(house: RecordModel): Promise<Buffer> {
   return Buffer.from(await response.arrayBuffer());
 }
 
-async function addHomeWithPhoto(page: Page, address: string, photo: Buffer): Promise<void> {
+async function addHomeWithPhoto(page: Page, address: string, photo: Buffer, offline = false): Promise<void> {
   await page.getByRole('button', { name: 'Add Home' }).first().click();
   const add = dialog(page, 'Add Home');
   await add.getByLabel('Address').fill(address);
@@ -60,7 +60,11 @@ async function addHomeWithPhoto(page: Page, address: string, photo: Buffer): Pro
   await add.getByLabel('Zip').fill('33458');
   await add.getByLabel('Image').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: photo });
   await add.getByRole('button', { name: 'Add Home' }).click();
-  await expectToast(page, 'Success', 'New home added');
+  await expectToast(
+    page,
+    'Success',
+    offline ? 'New home saved on this device; it will be sent when you are back online.' : 'New home added',
+  );
   await add.waitFor({ state: 'detached' });
 }
 
@@ -184,7 +188,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByLabel('Search homes').fill('');
       await context.setOffline(true);
       await page.getByText('You are offline — calls need a connection.').waitFor();
-      await addHomeWithPhoto(page, address, OFFLINE_PHOTO);
+      await addHomeWithPhoto(page, address, OFFLINE_PHOTO, true);
       await expectAppRendered(page, errors);
       let card = await findCard(page, address);
       await card.getByText('Not yet sent').waitFor();

@@ -131,7 +131,7 @@ async function writeReportOffline(
   const created = page
     .getByRole('status')
     .filter({ hasText: 'Success' })
-    .filter({ hasText: 'Report created successfully' });
+    .filter({ hasText: 'Report saved on this device; it will be sent when you are back online.' });
   await created.waitFor();
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
   // Read: an open dialog would host it above its own text for the rest of its 5 s.

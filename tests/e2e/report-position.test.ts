@@ -32,8 +32,11 @@ const env = useScreensApp();
 
 const POSITION = { latitude: 26.70512, longitude: -80.03641, accuracy: 12 };
 
-/** Writes a report through the Create report form; returns to the list. */
-async function createReport(page: Page, narrative: string): Promise<void> {
+/** Writes a report through the Create report form (offline: the words say it is kept on the device); returns to the list. */
+async function createReport(page: Page, narrative: string, offline = false): Promise<void> {
+  const saved = offline
+    ? 'Report saved on this device; it will be sent when you are back online.'
+    : 'Report created successfully';
   await navigate(page, 'Reports');
   await page.getByRole('link', { name: 'Create Report' }).click();
   await page.getByRole('heading', { name: 'Create report', level: 1 }).waitFor();
@@ -41,10 +44,10 @@ async function createReport(page: Page, narrative: string): Promise<void> {
   await page.getByRole('button', { name: 'Now', exact: true }).click();
   await fillNarrative(page, narrative);
   await page.getByRole('button', { name: 'Create report', exact: true }).click();
-  await expectToast(page, 'Success', 'Report created successfully');
+  await expectToast(page, 'Success', saved);
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
   // Read, then dismissed: the screenshots show the card under it.
-  const toast = page.getByRole('status').filter({ hasText: 'Report created successfully' });
+  const toast = page.getByRole('status').filter({ hasText: saved });
   await toast.getByRole('button', { name: 'Close' }).click();
   await toast.waitFor({ state: 'detached' });
 }
@@ -133,7 +136,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       // Written two minutes before it is sent: the device's clock is set back for the writing
       // (rather than the test waiting out the minutes), then put right before the sending.
       await page.clock.setSystemTime(Date.now() - 2 * 60_000);
-      await createReport(page, narrative);
+      await createReport(page, narrative, true);
       await page.clock.setSystemTime(Date.now());
       const first = page.getByRole('article').filter({ hasText: narrative });
       await first.getByText('Not yet sent').waitFor();

@@ -255,7 +255,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('a community with 10,000 repor
     await page
       .getByRole('status')
       .filter({ hasText: 'Success' })
-      .filter({ hasText: 'Report created successfully' })
+      .filter({ hasText: 'Report saved on this device; it will be sent when you are back online.' })
       .waitFor();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 

@@ -84,7 +84,8 @@ test('a report written offline waits as "Not yet sent", survives a reload, and r
   await page
     .getByRole('status')
     .filter({ hasText: 'Success' })
-    .filter({ hasText: 'Report created successfully' })
+    // Offline, the words say where the report is: on this device until the connection is back.
+    .filter({ hasText: 'Report saved on this device; it will be sent when you are back online.' })
     .waitFor();
   await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 

@@ -94,7 +94,7 @@ describe('at desktop size', () => {
     await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
     const reloaded = await findCard(page, DUE.desktop);
     await expect(reloaded.getByRole('button', { name: 'House check' }).count()).resolves.toBe(0);
-    await page.getByRole('button', { name: 'Sync status: Offline' }).click();
+    await page.getByRole('button', { name: 'Sync status: Offline · 1 waiting' }).click();
     await page.getByText('1 waiting to be sent · 0 failed').waitFor();
     await page.getByText(`House check: ${house.address}`).waitFor();
     await page.keyboard.press('Escape');

@@ -6,6 +6,8 @@
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useOnline } from '../../data/hooks.ts';
+import { savedWords } from '../../ui/savedWords.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueSaveHome } from '../../data/writes.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
@@ -22,6 +24,7 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const toast = useToast();
+  const online = useOnline();
   // The home as it was when the form opened: the base of every change the
   // person makes, kept even when the live mirror moves on under the form
   // (another device's change arriving), so that change is never undone.
@@ -33,7 +36,13 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
     try {
       if (!user) throw new Error('Not signed in');
       await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, started?.house.id, started);
-      toast({ title: 'Success', description: mode === 'add' ? 'New home added' : 'Home updated' });
+      toast({
+        title: 'Success',
+        description:
+          mode === 'add'
+            ? savedWords(online, 'New home added', 'New home')
+            : savedWords(online, 'Home updated', 'Home update'),
+      });
       onClose();
     } catch (error) {
       // Only the device's own storage can fail here; the server's answer comes later.

@@ -32,6 +32,7 @@ import { homeImageUrl } from './homeImage.ts';
 import { callJobFields, homeNotices } from './homeNotices.ts';
 import { isCallJobActive } from '../../domain/callOutcome.ts';
 import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
+import { savedWords } from '../../ui/savedWords.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
@@ -115,7 +116,7 @@ export function HomesPage() {
       try {
         if (!user) throw new Error('Not signed in');
         await queueDeleteHome(db, user, home.house);
-        toast({ title: 'Success', description: 'Home deleted' });
+        toast({ title: 'Success', description: savedWords(online, 'Home deleted', 'Deletion of the home') });
       } catch (error) {
         toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
       }

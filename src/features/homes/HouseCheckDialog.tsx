@@ -20,10 +20,11 @@ import { useToast } from '../../ui/toast.tsx';
 import { addressLine } from './HomeCard.tsx';
 import { useSignedInUser } from '../../data/auth.ts';
 import { useOnline } from '../../data/hooks.ts';
+import { savedOffline } from '../../ui/savedWords.ts';
 
 export const HOUSE_CHECK_SAVED = 'House check saved';
 // Offline the dialog closing alone left officers unsure the check was kept.
-export const HOUSE_CHECK_SAVED_OFFLINE = 'House check saved on this device; it will be sent when you are back online.';
+export const HOUSE_CHECK_SAVED_OFFLINE = savedOffline('House check');
 
 function Answer({
   value,

@@ -32,6 +32,7 @@ import { PhotoPicker } from './PhotoPicker.tsx';
 import { housePhoneNumber, reportFormDefaults, toNewReport, type ReportFormInput } from './reportForm.ts';
 import { Toggle } from './Toggle.tsx';
 import { useAttachments } from './useAttachments.ts';
+import { savedWords } from '../../ui/savedWords.ts';
 
 // The fields start empty (no type, no date) where the schema's output may not be:
 // the resolver turns valid input into ReportValues.
@@ -109,7 +110,7 @@ export function CreateReportPage() {
       photos.clear();
       setAiSource(null);
       setTab(0);
-      toast({ title: 'Success', description: 'Report created successfully' });
+      toast({ title: 'Success', description: savedWords(online, 'Report created successfully', 'Report') });
       // The list opens newest first: start at its top, where the new report is.
       forgetScrollPosition('reports');
       navigate('/reports');
