@@ -26,7 +26,7 @@ import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
 import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
 import { compareHomeKeys, homeAddressKey, type HomeKey } from '../domain/homeOrder.ts';
 import { reportTypeLabel } from '../domain/reportTypes.ts';
-import { searchWords } from '../domain/search.ts';
+import { phoneDigits, searchWords } from '../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
 import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
@@ -198,10 +198,20 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
 /** Search fields of spec §2 (queries.ts names them for the homes). */
 export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
 
-export const homeSearchFields = (home: HouseWithPeople): Field[] => HOME_SEARCH_FIELDS.map((f) => home.house[f]);
+/**
+ * A home is found by its fields of spec §2 and by who lives there: a
+ * resident calling the gate gives a name or a number, so the residents'
+ * names and the phones' numbers (by their digits, src/domain/search.ts)
+ * are searched too.
+ */
+export const homeSearchFields = ({ house, residents, phones }: HouseWithPeople): Field[] => [
+  ...HOME_SEARCH_FIELDS.map((f) => house[f]),
+  ...residents.flatMap((r) => [r.first_name, r.last_name]),
+  ...phones.map((p) => phoneDigits(p.phone_number)),
+];
 export const userSearchFields = (u: UserRecord): Field[] => [u.first_name, u.last_name, u.email, u.type];
 export const concernSearchFields = (c: ConcernRecord): Field[] => [c.name];
-export const reportSearchFields = ({ report, house, resident }: ReportWithLinks): Field[] => [
+export const reportSearchFields = ({ report, house, resident, officer }: ReportWithLinks): Field[] => [
   house?.address,
   house?.apt,
   house?.city,
@@ -212,6 +222,9 @@ export const reportSearchFields = ({ report, house, resident }: ReportWithLinks)
   resident?.first_name,
   resident?.last_name,
   house?.member_number,
+  // Who wrote it: 'ortega' finds an officer's reports.
+  officer?.first_name,
+  officer?.last_name,
 ];
 
 const byCreated = (a: { created: string }, b: { created: string }) =>

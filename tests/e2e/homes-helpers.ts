@@ -5,20 +5,60 @@
  */
 import type { Locator, Page } from 'playwright-core';
 
+type Row = Record<string, unknown>;
+
+/** A home as the search sees it: its fields, and who lives there. */
+export interface SearchedHome {
+  house: Row;
+  residents: Row[];
+  phones: Row[];
+}
+
+const digits = (text: string) => text.replace(/\D/g, '');
+
 /**
  * The search rule of DESIGN.md, written again here from the text rather
  * than imported from the app: case-insensitive, every word of the query in
- * one of the home's fields.
+ * one of the home's fields, its residents' names or its phone numbers; a
+ * word of digits and phone punctuation with 3 digits or more, or a '+' and
+ * a country code, is looked for by its digits among the numbers' digits.
  */
-export function matches(house: Record<string, unknown>, query: string): boolean {
-  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) =>
-    String(house[f] ?? '').toLowerCase(),
-  );
+export function matches({ house, residents, phones }: SearchedHome, query: string): boolean {
+  const fields = [
+    ...['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'].map((f) => String(house[f] ?? '')),
+    ...residents.flatMap((r) => [String(r.first_name ?? ''), String(r.last_name ?? '')]),
+    ...phones.map((p) => digits(String(p.phone_number ?? ''))),
+  ].map((field) => field.toLowerCase());
   return query
     .toLowerCase()
     .split(/\s+/)
     .filter(Boolean)
-    .every((word) => fields.some((field) => field.includes(word)));
+    .map((word) =>
+      /^[\d()+\-.]+$/.test(word) && (digits(word).length >= 3 || (word.startsWith('+') && digits(word) !== ''))
+        ? digits(word)
+        : word,
+    )
+    .every((word) => fields.some((field) => field !== '' && field.includes(word)));
+}
+
+/** Homes with their residents and phones, from lists of each (a seed's or the server's). */
+export function withPeople<H extends Row>(
+  houses: H[],
+  residents: Row[],
+  phones: Row[],
+): Array<SearchedHome & { house: H }> {
+  const byHouse = (rows: Row[]) => {
+    const map = new Map<unknown, Row[]>();
+    for (const row of rows) map.set(row.house, [...(map.get(row.house) ?? []), row]);
+    return map;
+  };
+  const residentsOf = byHouse(residents);
+  const phonesOf = byHouse(phones);
+  return houses.map((house) => ({
+    house,
+    residents: residentsOf.get(house.id) ?? [],
+    phones: phonesOf.get(house.id) ?? [],
+  }));
 }
 
 /** Scrolls the window by most of a screen; false at the bottom. Waits two frames, so the rows that came into view are drawn. */

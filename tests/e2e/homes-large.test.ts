@@ -15,7 +15,7 @@ import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
 import { createInBatches } from '../support/batches.ts';
-import { matches } from './homes-helpers.ts';
+import { matches, withPeople, type SearchedHome } from './homes-helpers.ts';
 import {
   createCommunity,
   startTestServer,
@@ -41,6 +41,8 @@ let server: TestServer;
 let browser: Browser;
 let fixture: CommunityFixture;
 let houses: Row[];
+/** The same homes with their residents and phones, as the search sees them. */
+let homes: SearchedHome[];
 
 beforeAll(async () => {
   server = await startTestServer({}, { publicDir: distDir });
@@ -49,6 +51,11 @@ beforeAll(async () => {
   const data = buildBenchData(new Date());
   houses = data.houses.slice(0, HOMES).map((house) => ({ ...house, community: fixture.community.id }));
   const ids = new Set(houses.map((h) => h.id));
+  homes = withPeople(
+    houses,
+    data.residents.filter((r) => ids.has(r.house as string)),
+    data.phones.filter((p) => ids.has(p.house as string)),
+  );
   await createInBatches(server.admin, 'houses', houses);
   await createInBatches(
     server.admin,
@@ -160,7 +167,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   test('the search finds the last home by its address, and the count follows', async () => {
     const last = ordered.at(-1)!;
     const query = last.address as string;
-    const expected = houses.filter((house) => matches(house, query));
+    const expected = homes.filter((home) => matches(home, query));
     await page.getByLabel('Search homes').fill(query);
     await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(expected.length);
     await page
@@ -172,7 +179,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await page.getByLabel('Search homes').fill(street.toUpperCase());
     await expect
       .poll(() => shownCount(page), { timeout: 5_000 })
-      .toBe(houses.filter((house) => matches(house, street)).length);
+      .toBe(homes.filter((home) => matches(home, street)).length);
     await page.getByLabel('Search homes').fill('');
     await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(HOMES);
   });

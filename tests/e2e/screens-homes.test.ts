@@ -24,7 +24,7 @@ import {
   type SizedPage,
 } from './screens-helpers.ts';
 import { waitForWorkerControl } from './pwa-helpers.ts';
-import { everyHomeCard, matches, scrollToHomeCard } from './homes-helpers.ts';
+import { everyHomeCard, matches, scrollToHomeCard, withPeople } from './homes-helpers.ts';
 
 const env = useScreensApp();
 
@@ -42,13 +42,25 @@ function serverHouses(): Promise<RecordModel[]> {
     .getFullList({ filter: env.app.server.admin.filter('community = {:c}', { c: DEMO_COMMUNITY_IDS.primary }) });
 }
 
+/** The demo community's homes with their residents and phones, as the search sees them. */
+async function serverHomes() {
+  const admin = env.app.server.admin;
+  const inCommunity = admin.filter('house.community = {:c}', { c: DEMO_COMMUNITY_IDS.primary });
+  const [houses, residents, phones] = await Promise.all([
+    serverHouses(),
+    admin.collection('residents').getFullList({ filter: inCommunity }),
+    admin.collection('phones').getFullList({ filter: inCommunity }),
+  ]);
+  return withPeople(houses, residents, phones);
+}
+
 /** A card's heading starts with the street line and the city. */
 const headingStart = (house: RecordModel) =>
   `${[house.address, house.apt].filter(Boolean).join(', ')}, ${house.city}, `;
 
 /** Types the query and checks the count and the cards against the server's homes. */
 async function expectSearch(page: Page, query: string): Promise<number> {
-  const expected = (await serverHouses()).filter((house) => matches(house, query));
+  const expected = (await serverHomes()).filter((home) => matches(home, query)).map((home) => home.house);
   await page.getByLabel('Search homes').fill(query);
   await expect.poll(() => shownCount(page), { timeout: 5_000 }).toBe(expected.length);
   // Every card of the result, scrolled through: the list draws only those near the screen.
