@@ -106,6 +106,13 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     expect(family.length).toBeGreaterThan(0);
     await expectList(page, family, 'newest');
 
+    // The officer who wrote them: a manager looking for one officer's reports.
+    const officer = String(inThisMonth().find((r) => r.expand?.created_by)?.expand?.created_by?.last_name);
+    await search.fill(officer);
+    const theirs = inThisMonth().filter((r) => matchesSearch(r, officer));
+    expect(theirs.length).toBeGreaterThan(0);
+    await expectList(page, theirs, 'newest');
+
     // A word nothing has.
     await search.fill('egret zzzz');
     await expect.poll(() => page.getByText('No reports found').count()).toBe(1);
