@@ -33,15 +33,14 @@ export function ConfirmDialog({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const toastSlot = useToastHost(open);
+  // A question shows no toast (src/ui/toast.tsx): its result shows once it has closed.
+  useToastHost(open, { question: true });
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
         <DialogPanel className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
           <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>
-          {/* A toast shows here, under the title, never over the answers. */}
-          <div ref={toastSlot} />
           {children && <div className="mt-2 text-sm text-gray-700">{children}</div>}
           <div className="mt-5 flex flex-wrap justify-end gap-2">
             <button type="button" onClick={onCancel} className="rounded border border-gray-300 px-4 py-2">

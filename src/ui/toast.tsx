@@ -26,13 +26,27 @@ export interface ToastInput {
 
 interface ToastState extends ToastInput {
   id: number;
+  /** The modal on top when it was raised (null: the page); moved to the one beneath when that one closes. */
+  origin: number | null;
+  /** When its modal closed: a modal opening right after (the action's result, such as a new password) takes it. */
+  releasedAt?: number;
+}
+
+/** How soon after a toast's modal closed a modal that opens counts as that action's result. */
+const RESULT_GRACE_MS = 1_000;
+
+/** An open modal: a sheet or dialog that hosts toasts, or a question (a confirmation), which never does. */
+interface Host {
+  id: number;
+  element: HTMLElement | null;
+  question: boolean;
 }
 
 type ShowToast = (toast: ToastInput) => void;
 
 interface ToastContextValue {
   show: ShowToast;
-  addHost: (host: HTMLElement) => () => void;
+  addHost: (element: HTMLElement | null, question: boolean) => () => void;
 }
 
 const ToastContext = createContext<ToastContextValue | null>(null);
@@ -53,32 +67,47 @@ export function useToast(): ShowToast {
  * second opening Headless UI mounts the panel a render after `open` turns
  * true, so a ref read in an effect was still empty and the toast landed,
  * inert, outside the dialog.
+ *
+ * A toast says what happened where it happened: it shows in the modal (or
+ * page) it was raised in, and when that closes, in the one beneath. It
+ * never moves into a modal opened after it, and a question (`question`: a
+ * confirmation such as 'Delete user?') shows none at all: a result seen
+ * inside a question reads as if the question were already answered. The
+ * result of the question's own action shows once it has closed (in the
+ * modal that opens with the result, such as a new temporary password, when
+ * one opens at once).
  */
-export function useToastHost(open: boolean): (panel: HTMLElement | null) => void {
+export function useToastHost(open: boolean, { question = false } = {}): (panel: HTMLElement | null) => void {
   const context = useContext(ToastContext);
   const [panel, setPanel] = useState<HTMLElement | null>(null);
   useEffect(() => {
-    if (!open || !context || !panel) return;
-    return context.addHost(panel);
-  }, [open, context, panel]);
+    if (!open || !context || (!panel && !question)) return;
+    return context.addHost(question ? null : panel, question);
+  }, [open, context, panel, question]);
   return setPanel;
 }
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [toast, setToast] = useState<ToastState | null>(null);
-  const [hosts, setHosts] = useState<HTMLElement[]>([]);
+  const [hosts, setHosts] = useState<Host[]>([]);
   const counter = useRef(0);
+  const hostCounter = useRef(0);
+  const hostsNow = useRef<Host[]>([]);
   const viewport = useRef<HTMLElement>(null);
 
   // Limit 1: a new toast replaces the one on screen.
-  const show = useCallback<ShowToast>((input) => setToast({ ...input, id: ++counter.current }), []);
+  const show = useCallback<ShowToast>(
+    (input) => setToast({ ...input, id: ++counter.current, origin: hostsNow.current.at(-1)?.id ?? null }),
+    [],
+  );
   const dismiss = useCallback(() => setToast(null), []);
 
+  const toastId = toast?.id;
   useEffect(() => {
-    if (!toast) return;
+    if (toastId === undefined) return;
     const timer = window.setTimeout(dismiss, TOAST_DURATION_MS);
     return () => window.clearTimeout(timer);
-  }, [toast, dismiss]);
+  }, [toastId, dismiss]);
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -91,13 +120,31 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const addHost = useCallback((host: HTMLElement) => {
+  const addHost = useCallback((element: HTMLElement | null, question: boolean) => {
+    const host: Host = { id: ++hostCounter.current, element, question };
+    hostsNow.current = [...hostsNow.current, host];
     setHosts((current) => [...current, host]);
-    return () => setHosts((current) => current.filter((h) => h !== host));
+    if (!question)
+      setToast((current) =>
+        current?.releasedAt !== undefined && Date.now() - current.releasedAt < RESULT_GRACE_MS
+          ? { ...current, origin: host.id, releasedAt: undefined }
+          : current,
+      );
+    return () => {
+      hostsNow.current = hostsNow.current.filter((h) => h !== host);
+      setHosts((current) => current.filter((h) => h !== host));
+      // The modal a toast was raised in closed: it belongs to the one beneath now.
+      const beneath = hostsNow.current.at(-1)?.id ?? null;
+      setToast((current) =>
+        current?.origin === host.id ? { ...current, origin: beneath, releasedAt: Date.now() } : current,
+      );
+    };
   }, []);
   const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
 
-  const host = hosts[hosts.length - 1];
+  const top = hosts.at(-1) ?? null;
+  const shown = toast && !top?.question && (top?.id ?? null) === toast.origin ? toast : null;
+  const host = top && !top.question ? top.element : null;
   // A notification is for the screen: it has no place on a printed report.
   // Over a page it floats at the bottom (right on wide screens): the top bar,
   // the page's heading and its main buttons (Add Home, Create Report) are at
@@ -113,7 +160,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
           : 'fixed right-0 bottom-0 z-[100] w-full max-w-sm p-4 pb-[max(1rem,env(safe-area-inset-bottom))]'
       }`}
     >
-      {toast && <ToastItem key={toast.id} toast={toast} onDismiss={dismiss} />}
+      {shown && <ToastItem key={shown.id} toast={shown} onDismiss={dismiss} />}
     </section>
   );
   return (

@@ -158,7 +158,7 @@ export async function openedDialog(page: Page, title: string): Promise<Locator> 
   return found;
 }
 
-/** Waits for the toast with this title and description (toasts live inside an open dialog while one is open). */
+/** Waits for the toast with this title and description (in the sheet it was raised in, or on the page: src/ui/toast.tsx). */
 export async function expectToast(page: Page, title: string, description: string): Promise<void> {
   const toast = page
     .getByRole(title === 'Success' ? 'status' : 'alert')

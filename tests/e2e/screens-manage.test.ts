@@ -78,7 +78,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await add.getByRole('button', { name: 'Add User' }).click();
 
       const shown = await openedDialog(page, 'Temporary password');
-      // The toast sits behind the password dialog (outside a modal, so not announced), but it is there.
+      // The result of the Add User sheet shows in the dialog that opens with it (src/ui/toast.tsx).
       await page.getByText('New user added').waitFor();
       const password = (await shown.getByTestId('temporary-password').innerText()).trim();
       expect(password.length).toBeGreaterThanOrEqual(8);
