@@ -6,6 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import userEvent from '@testing-library/user-event';
 import { ClientResponseError, type RecordModel } from 'pocketbase';
 import { addDays, startOfDay } from 'date-fns';
@@ -145,6 +146,22 @@ describe('homes list', () => {
     expect(await screen.findByText('Call in progress...')).toBeTruthy();
     await act(() => applyServerRecords(db, 'calls', [{ ...call, status: 'completed' } as unknown as RecordModel]));
     await waitFor(() => expect(screen.queryByText('Call in progress...')).toBeNull());
+  });
+
+  test('a home without a phone cannot be called: Call is off with the reason, before any concern is chosen', async () => {
+    await db.houses.bulkPut([house(), house({ id: 'h2', address: '7 Ocean Dr' })]);
+    await db.phones.put(phone('h1'));
+    renderWithToasts(<HomesPage />);
+    const without = within(await screen.findByRole('article', { name: /7 Ocean Dr/ })).getByRole('button', {
+      name: /^Call resident/,
+    }) as HTMLButtonElement;
+    expect(without.disabled).toBe(true);
+    expect(without.getAttribute('aria-description')).toBe('No phone number to call: add one with Edit.');
+    expect(without.title).toBe('No phone number to call: add one with Edit.');
+    const withPhone = within(screen.getByRole('article', { name: /12 Palm Way/ })).getByRole('button', {
+      name: /^Call resident/,
+    }) as HTMLButtonElement;
+    expect(withPhone.disabled).toBe(false);
   });
 
   test('offline, calls are disabled with the reason shown', async () => {
@@ -394,13 +411,22 @@ describe('select concerns sheet', () => {
     if (!(await db.call_settings.count())) await saveCallSettings();
     const onClose = vi.fn();
     const onCallPlaced = vi.fn();
-    renderWithToasts(
-      <SelectConcernsSheet
-        home={{ house: house(overrides), residents: [], phones }}
-        onClose={onClose}
-        onCallPlaced={onCallPlaced}
-      />,
-    );
+    // Closing takes the sheet away, as the Homes screen does.
+    function Opened() {
+      const [open, setOpen] = useState(true);
+      if (!open) return null;
+      return (
+        <SelectConcernsSheet
+          home={{ house: house(overrides), residents: [], phones }}
+          onClose={() => {
+            onClose();
+            setOpen(false);
+          }}
+          onCallPlaced={onCallPlaced}
+        />
+      );
+    }
+    renderWithToasts(<Opened />);
     await screen.findByRole('list', { name: 'Concerns' });
     return { onClose, onCallPlaced };
   }
@@ -472,7 +498,8 @@ describe('select concerns sheet', () => {
       body: { h_id: 'h1', concerns: [{ id: 'k1', name: 'Garage open', selected: true }] },
     });
     expect(onCallPlaced).toHaveBeenCalledOnce();
-    expect(screen.getByText('Call placed to the resident')).toBeTruthy();
+    // The result shows once the question has closed (src/ui/toast.tsx).
+    expect(await screen.findByText('Call placed to the resident')).toBeTruthy();
     expect(screen.getByText('Success')).toBeTruthy();
   });
 

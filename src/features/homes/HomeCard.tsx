@@ -266,6 +266,7 @@ export function HomeCard({
           disabled={callDisabledReason !== null}
           title={callDisabledReason ?? undefined}
           aria-label={`Call resident of ${address}`}
+          aria-description={callDisabledReason ?? undefined}
           className="inline-flex items-center gap-1 rounded bg-black px-3 py-1.5 text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900 sm:py-2"
         >
           <PhoneIcon />

@@ -31,7 +31,7 @@ import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
 import { callJobFields, homeNotices } from './homeNotices.ts';
 import { isCallJobActive } from '../../domain/callOutcome.ts';
-import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
+import { NO_PHONE_CALL_REASON, OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
@@ -78,7 +78,7 @@ const HomeItem = memo(function HomeItem({ home, callJustPlaced, online, director
         home={home}
         imageUrl={homeImageUrl(fileBaseUrl(), home.house)}
         notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress, now })}
-        callDisabledReason={online ? null : OFFLINE_CALL_REASON}
+        callDisabledReason={!online ? OFFLINE_CALL_REASON : home.phones.length === 0 ? NO_PHONE_CALL_REASON : null}
         onCall={() => onAction('call', home)}
         onEdit={() => onAction('update', home)}
         onDelete={director ? () => onAction('delete', home) : undefined}

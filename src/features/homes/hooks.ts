@@ -41,6 +41,8 @@ export function useCallAttempts(callId: string, needed: boolean): CallAttemptRec
 }
 
 export const OFFLINE_CALL_REASON = 'You are offline — calls need a connection.';
+/** A home without a phone cannot be called: said on the card before the concerns are chosen, not after. */
+export const NO_PHONE_CALL_REASON = 'No phone number to call: add one with Edit.';
 
 /** How many reports the mirror holds for a home (undefined while counting, or with no home). */
 export function useHomeReportCount(houseId: string | undefined): number | undefined {
