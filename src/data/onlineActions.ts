@@ -11,6 +11,7 @@
 import type { RecordModel } from 'pocketbase';
 import { pb } from '../api/client.ts';
 import type { CallSettingsRecord, ConcernRecord, UserRecord } from '../api/records.ts';
+import type { QuietMoment } from '../domain/quietHours.ts';
 import type { AddUserValues, CallSettingsValues, ConcernValues, UpdateUserValues } from '../domain/schemas.ts';
 import type { Staff } from './auth.ts';
 import type { ScmsDatabase } from './db.ts';
@@ -134,7 +135,7 @@ export async function placeCall(
     body: {
       h_id: houseId,
       concerns: concerns.map((c) => ({ id: c.id, name: c.name, selected: true })),
-      // Only the caller's yes to 'It is 22:14 for the resident. Call anyway?' sends it.
+      // Only the caller's yes to the quiet-hours question ('It is 22:14 for the resident, …. Call anyway?') sends it.
       ...(options.overrideQuietHours ? { override_quiet_hours: true } : {}),
     },
   });
@@ -144,14 +145,16 @@ export async function placeCall(
 }
 
 /**
- * The resident's local time when the server refused a call for the
- * community's quiet hours and wants the caller's explicit yes (its 409
+ * The resident's local time and the quiet hours when the server refused a
+ * call for them and wants the caller's explicit yes (its 409
  * 'confirm_quiet_hours'); null for any other failure.
  */
-export function quietHoursLocalTime(error: unknown): string | null {
+export function quietHoursLocalTime(error: unknown): QuietMoment | null {
   const data = (error as { response?: { data?: Record<string, unknown> } } | null)?.response?.data;
-  const detail = data?.override_quiet_hours as { code?: unknown; local_time?: unknown } | undefined;
-  return detail?.code === 'confirm_quiet_hours' && typeof detail.local_time === 'string' ? detail.local_time : null;
+  const detail = data?.override_quiet_hours as Record<string, unknown> | undefined;
+  if (detail?.code !== 'confirm_quiet_hours' || typeof detail.local_time !== 'string') return null;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { localTime: detail.local_time, quietStart: text(detail.quiet_start), quietEnd: text(detail.quiet_end) };
 }
 
 export type AiSource = 'offline-editor' | 'model';

@@ -95,9 +95,19 @@ export function inQuietHours(settings: Pick<CallSettings, 'quietStart' | 'quietE
   return start < end ? t >= start && t < end : t >= start || t < end;
 }
 
-/** What the call sheet asks before calling in quiet hours; the server's 409 says the same. */
-export function quietHoursQuestion(localTime: string): string {
-  return `It is ${localTime} for the resident. Call anyway?`;
+/** The quiet hours a question names: the resident's time now, and the window it falls in. */
+export interface QuietMoment {
+  localTime: string;
+  quietStart: string;
+  quietEnd: string;
+}
+
+/**
+ * What the call sheet asks before calling in quiet hours, saying why it
+ * asks; the server's 409 says the same.
+ */
+export function quietHoursQuestion({ localTime, quietStart, quietEnd }: QuietMoment): string {
+  return `It is ${localTime} for the resident, within the community's quiet hours (${quietStart}–${quietEnd}). Call anyway?`;
 }
 
 export interface QuietHoursCheck {

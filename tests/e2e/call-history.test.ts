@@ -6,7 +6,8 @@
  * both attempts in 'Call history' (live, then offline from the mirror) and
  * 'Last call: Answered 10:42' on the card; a call answered with a 1 is
  * 'Acknowledged'; a do-not-call phone is passed over with its reason; and a
- * call in quiet hours asks 'It is 22:14 for the resident. Call anyway?'.
+ * call in quiet hours asks 'It is 22:14 for the resident, within the
+ * community's quiet hours (21:00–08:00). Call anyway?'.
  */
 import type { Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
@@ -251,7 +252,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       const house = await houseByMember(member);
       const card = await cardOf(page, member);
       await reachOut(page, card);
-      const question = page.getByRole('dialog', { name: /^It is \d\d:\d\d for the resident\. Call anyway\?$/ });
+      const question = page.getByRole('dialog', {
+        name: /^It is \d\d:\d\d for the resident, within the community's quiet hours \(\d\d:\d\d–\d\d:\d\d\)\. Call anyway\?$/,
+      });
       // The dialog's own box has no size (its panel is fixed): wait for its title.
       await question.getByRole('heading').first().waitFor();
       // The resident's local time (UTC here), give or take the minute that may turn meanwhile.

@@ -281,7 +281,9 @@ describe('quiet hours', () => {
     const now = new Date();
     const local = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
     expect(asked.status).toBe(409);
-    expect(asked.json.message).toMatch(/^It is \d\d:\d\d for the resident\. Call anyway\?$/);
+    expect(asked.json.message).toMatch(
+      /^It is \d\d:\d\d for the resident, within the community's quiet hours \(\d\d:\d\d–\d\d:\d\d\)\. Call anyway\?$/,
+    );
     const detail = (asked.json.data as Record<string, Record<string, string>>).override_quiet_hours!;
     expect(detail).toMatchObject({ code: 'confirm_quiet_hours', time_zone: 'UTC' });
     expect(
@@ -321,7 +323,13 @@ describe('quiet hours', () => {
     const reply = await d.call(house);
     if (expected.quiet) {
       expect(reply.status).toBe(409);
-      expect(reply.json.message).toBe(quietHoursQuestion(expected.localTime));
+      expect(reply.json.message).toBe(
+        quietHoursQuestion({
+          localTime: expected.localTime,
+          quietStart: DEFAULT_CALL_SETTINGS.quietStart,
+          quietEnd: DEFAULT_CALL_SETTINGS.quietEnd,
+        }),
+      );
       const detail = (reply.json.data as Record<string, Record<string, string>>).override_quiet_hours!;
       expect(detail.time_zone).toBe('America/New_York');
     } else {

@@ -41,8 +41,10 @@ describe("the home card's word for the latest call", () => {
     expect(latestCallWord(done('exploded'), [], time)).toBe('');
   });
 
-  it("the quiet-hours question is the issue's", () => {
-    expect(quietHoursQuestion('22:14')).toBe('It is 22:14 for the resident. Call anyway?');
+  it('the quiet-hours question says why it asks: the time and the quiet hours it falls in', () => {
+    expect(quietHoursQuestion({ localTime: '22:14', quietStart: '21:00', quietEnd: '08:00' })).toBe(
+      "It is 22:14 for the resident, within the community's quiet hours (21:00–08:00). Call anyway?",
+    );
   });
 });
 

@@ -505,14 +505,18 @@ describe('select concerns sheet', () => {
 
   test("in the community's quiet hours the confirmation asks with the resident's time, and a yes overrides them", async () => {
     const user = userEvent.setup();
-    await saveCallSettings(quietHoursFrom(-1, 3));
+    const quiet = quietHoursFrom(-1, 3);
+    await saveCallSettings(quiet);
     const send = vi.spyOn(pb, 'send').mockResolvedValue({ code: 200, message: 'Call placed to the resident' });
     const { onClose } = await openSheet();
     await user.click(box('Garage open'));
     await user.click(screen.getByRole('button', { name: 'Reach Out To Resident' }));
     const now = new Date();
     const local = `${String(now.getUTCHours()).padStart(2, '0')}:${String(now.getUTCMinutes()).padStart(2, '0')}`;
-    const confirm = await screen.findByRole('dialog', { name: `It is ${local} for the resident. Call anyway?` });
+    // It says why it asks: the resident's time falls in the community's quiet hours, named.
+    const confirm = await screen.findByRole('dialog', {
+      name: `It is ${local} for the resident, within the community's quiet hours (${quiet.quiet_start}–${quiet.quiet_end}). Call anyway?`,
+    });
     expect(send).not.toHaveBeenCalled();
     await user.click(within(confirm).getByRole('button', { name: 'Call anyway' }));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
@@ -528,7 +532,7 @@ describe('select concerns sheet', () => {
 
   test("quiet hours the mirror does not know yet: the server's question is asked, then the call placed on a yes", async () => {
     const user = userEvent.setup();
-    const question = 'It is 22:14 for the resident. Call anyway?';
+    const question = "It is 22:14 for the resident, within the community's quiet hours (21:00–08:00). Call anyway?";
     const send = vi
       .spyOn(pb, 'send')
       .mockRejectedValueOnce(
@@ -537,7 +541,15 @@ describe('select concerns sheet', () => {
           response: {
             status: 409,
             message: question,
-            data: { override_quiet_hours: { code: 'confirm_quiet_hours', message: question, local_time: '22:14' } },
+            data: {
+              override_quiet_hours: {
+                code: 'confirm_quiet_hours',
+                message: question,
+                local_time: '22:14',
+                quiet_start: '21:00',
+                quiet_end: '08:00',
+              },
+            },
           },
         }),
       )

@@ -79,18 +79,25 @@ function callResident(e) {
     throw fail(400, message, { concerns: { code: 'validation_call_too_long', message: message } });
   }
 
-  // Quiet hours: the app asks 'It is 22:14 for the resident. Call anyway?'
+  // Quiet hours: the app asks 'It is 22:14 for the resident, within the
+  // community's quiet hours (21:00–08:00). Call anyway?'
   // and sends override_quiet_hours: true for a yes.
   const settings = lib('call_settings').readCallSettings(e.app, communityId);
   const quietHours = lib('generated/quiet_hours');
   const quiet = quietHours.quietHoursAt(settings, Date.now());
   if (quiet.quiet && !request.overrideQuietHours) {
-    const message = quietHours.quietHoursQuestion(quiet.localTime);
+    const message = quietHours.quietHoursQuestion({
+      localTime: quiet.localTime,
+      quietStart: settings.quietStart,
+      quietEnd: settings.quietEnd,
+    });
     throw fail(409, message, {
       override_quiet_hours: {
         code: 'confirm_quiet_hours',
         message: message,
         local_time: quiet.localTime,
+        quiet_start: settings.quietStart,
+        quiet_end: settings.quietEnd,
         time_zone: settings.timeZone,
         quiet_hours_end: new Date(quiet.endsAt).toISOString(),
       },

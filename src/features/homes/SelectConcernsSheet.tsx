@@ -4,7 +4,8 @@
  * connection; everything else here reads the mirror. Issue 14: the numbers
  * in the order they will be tried, with the do-not-call ones and why; in the
  * community's quiet hours the confirmation asks 'It is 22:14 for the
- * resident. Call anyway?' (from the mirror's settings, or from the server's
+ * resident, within the community's quiet hours (21:00–08:00). Call
+ * anyway?' (from the mirror's settings, or from the server's
  * answer when they changed meanwhile).
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -15,7 +16,7 @@ import { useCallSettings } from '../../data/callSettings.ts';
 import { useConcerns, useOnline, useOnlineActions } from '../../data/hooks.ts';
 import { quietHoursLocalTime } from '../../data/onlineActions.ts';
 import { CALL_HISTORY_WORDS, callOrder } from '../../domain/callHistory.ts';
-import { quietHoursAt, quietHoursQuestion } from '../../domain/quietHours.ts';
+import { quietHoursAt, quietHoursQuestion, type QuietMoment } from '../../domain/quietHours.ts';
 import { formatPhone } from '../../ui/format.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { composeScript } from '../../domain/callScript.ts';
@@ -103,8 +104,8 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
   // null until the user changes the choice: until then it is the house's pending concerns.
   const [picked, setPicked] = useState<string[] | null>(null);
   const [confirming, setConfirming] = useState(false);
-  // The resident's local time when the call falls in quiet hours: the confirmation asks about it.
-  const [quietTime, setQuietTime] = useState<string | null>(null);
+  // The resident's local time and the quiet hours when the call falls in them: the confirmation asks about it.
+  const [quietTime, setQuietTime] = useState<QuietMoment | null>(null);
   const [calling, setCalling] = useState(false);
 
   const byId = useMemo(() => new Map((concerns ?? []).map((c) => [c.id, c])), [concerns]);
@@ -123,7 +124,15 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
 
   function askToConfirm() {
     const quiet = callSettings ? quietHoursAt(callSettings.settings, Date.now()) : null;
-    setQuietTime(quiet?.quiet ? quiet.localTime : null);
+    setQuietTime(
+      callSettings && quiet?.quiet
+        ? {
+            localTime: quiet.localTime,
+            quietStart: callSettings.settings.quietStart,
+            quietEnd: callSettings.settings.quietEnd,
+          }
+        : null,
+    );
     setConfirming(true);
   }
 
