@@ -159,7 +159,18 @@ export function Layout() {
       >
         <DialogBackdrop className="fixed inset-0 bg-black/40" />
         <DialogPanel className="fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
-          <span className="mb-2 text-lg font-bold">SCMS</span>
+          <div className="mb-2 flex items-center justify-between">
+            <span className="text-lg font-bold">SCMS</span>
+            {/* A way out that does not depend on knowing to tap beside the drawer. */}
+            <button
+              type="button"
+              aria-label="Close menu"
+              onClick={() => setDrawerOpen(false)}
+              className="flex size-11 items-center justify-center rounded text-2xl leading-none text-white/80 hover:text-white"
+            >
+              ×
+            </button>
+          </div>
           {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
           <NavEntries onNavigate={() => setDrawerOpen(false)} />
           <div className="mt-auto flex flex-col items-start gap-2">

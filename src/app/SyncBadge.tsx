@@ -13,7 +13,8 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import { useState } from 'react';
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
-import { useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { formatDateTime } from '../ui/format.ts';
 import { retryEntry } from '../data/outbox.ts';
 import type { OutboxEntry } from '../data/db.ts';
 import type { SendingProgress } from '../data/replay.ts';
@@ -26,6 +27,9 @@ export function sendingText({ entry, of, sent, total }: SendingProgress): string
   return `Sending ${entry} of ${of} · photo ${percent} %`;
 }
 
+export const SYNC_NOW_OFFLINE =
+  'You are offline: nothing can be sent now. Your changes are kept and sent once you are back online.';
+
 // Loaded when a conflict is opened: its value formatting (phone numbers) stays out of every screen's first load.
 const ConflictSheet = lazyPart(() => import('./ConflictSheet.tsx').then((m) => m.ConflictSheet));
 
@@ -36,6 +40,9 @@ export function SyncBadge() {
   const entries = useOutboxEntries() ?? [];
   const [open, setOpen] = useState(false);
   const [resolving, setResolving] = useState<OutboxEntry | null>(null);
+  // 'Sync now' pressed offline says why nothing happens.
+  const [syncNote, setSyncNote] = useState<string | null>(null);
+  const online = useOnline();
   // An expired session first: nothing is synced, whatever the connection says.
   // A first load still running (the mirror is not complete yet) is not 'Synced'.
   const firstLoad = Object.keys(status.loading ?? {}).length > 0;
@@ -86,7 +93,14 @@ export function SyncBadge() {
         <span className={`h-2.5 w-2.5 rounded-full ${colour}`} aria-hidden="true" />
         {summary}
       </button>
-      <Dialog open={open} onClose={() => setOpen(false)} className="relative z-50">
+      <Dialog
+        open={open}
+        onClose={() => {
+          setOpen(false);
+          setSyncNote(null);
+        }}
+        className="relative z-50"
+      >
         <DialogBackdrop className="fixed inset-0 bg-black/10" />
         {/* Under the navigation bar, at its right end, where the badge is. */}
         <div className="fixed inset-x-0 top-14 mx-auto flex max-w-6xl justify-end px-2 sm:px-4">
@@ -108,7 +122,7 @@ export function SyncBadge() {
                 {entries.map((entry) => (
                   <li key={entry.seq} className="rounded border border-gray-200 p-2">
                     <p className="font-medium">{entry.label}</p>
-                    <p className="text-xs text-gray-500">{new Date(entry.createdAt).toLocaleString()}</p>
+                    <p className="text-xs text-gray-500">{formatDateTime(entry.createdAt)}</p>
                     {entry.status === 'conflict' && (
                       <>
                         <p className="mt-1 text-red-700">
@@ -153,11 +167,19 @@ export function SyncBadge() {
             )}
             <button
               type="button"
-              className="mt-3 w-full rounded border border-gray-300 py-1"
-              onClick={() => void engine.syncNow()}
+              className="mt-3 min-h-11 w-full rounded border border-gray-300 py-1"
+              onClick={() => {
+                setSyncNote(online ? null : SYNC_NOW_OFFLINE);
+                if (online) void engine.syncNow();
+              }}
             >
               Sync now
             </button>
+            {syncNote && (
+              <p role="status" className="mt-2 text-gray-700">
+                {syncNote}
+              </p>
+            )}
           </DialogPanel>
         </div>
       </Dialog>

@@ -73,6 +73,22 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await sheet.waitFor({ state: 'detached' });
   });
 
+  test("the phone's menu has a Close button a thumb can hit (a desktop has no menu to close)", async () => {
+    if (size === 'desktop') {
+      expect(await page.getByRole('button', { name: 'Open menu' }).isVisible()).toBe(false);
+      return;
+    }
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Menu' });
+    const close = drawer.getByRole('button', { name: 'Close menu' });
+    const box = await close.boundingBox();
+    expect(box!.width).toBeGreaterThanOrEqual(44);
+    expect(box!.height).toBeGreaterThanOrEqual(44);
+    await screenshot(page, 'layout-menu');
+    await close.click();
+    await drawer.waitFor({ state: 'detached' });
+  });
+
   test('a long sheet scrolled to the bottom keeps its title and Close button in view', async () => {
     const card = page.getByRole('article').first();
     await card.getByRole('button', { name: /^Edit / }).click();

@@ -13,6 +13,7 @@ import { pb } from '../../src/api/client.ts';
 import type { UserRecord, UserType } from '../../src/api/records.ts';
 import { DataProvider } from '../../src/data/DataProvider.tsx';
 import { userDatabase } from '../../src/data/db.ts';
+import { UserCard } from '../../src/features/users/UserCard.tsx';
 import { UsersPage } from '../../src/features/users/UsersPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 
@@ -69,6 +70,27 @@ async function renderAs(who: UserRecord) {
   await screen.findByText('3 user(s)');
   return me;
 }
+
+describe('a user card', () => {
+  it('its icon buttons say on hover what they do, or why they are off', () => {
+    const controls = {
+      disabled: false,
+      blockedReason: null,
+      onEdit: () => {},
+      onDelete: () => {},
+      onResetPassword: () => {},
+    };
+    render(<UserCard user={bob} isSelf={false} controls={controls} />);
+    expect(screen.getByRole('button', { name: 'Edit Stone, Bob' }).title).toBe('Edit');
+    expect(screen.getByRole('button', { name: 'Reset password of Stone, Bob' }).title).toBe('Reset password');
+    expect(screen.getByRole('button', { name: 'Delete Stone, Bob' }).title).toBe('Delete');
+    cleanup();
+    render(
+      <UserCard user={bob} isSelf={false} controls={{ ...controls, disabled: true, blockedReason: 'Offline.' }} />,
+    );
+    expect(screen.getByRole('button', { name: 'Edit Stone, Bob' }).title).toBe('Offline.');
+  });
+});
 
 describe('users screen', () => {
   it.each([bob, cy])('a $type sees the staff but no management controls', async (who) => {

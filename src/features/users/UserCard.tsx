@@ -43,12 +43,13 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
               {controls && user.must_change_password === true && <TemporaryPasswordBadge user={user} />}
             </p>
           </div>
+          {/* Icons alone: each says its name on hover (or why it is off). */}
           {controls && (
             <div className="-mt-1 -mr-1 flex shrink-0">
               <button
                 type="button"
                 aria-label={`Edit ${name}`}
-                title={controls.blockedReason ?? undefined}
+                title={controls.blockedReason ?? 'Edit'}
                 disabled={controls.disabled}
                 onClick={controls.onEdit}
                 className={iconButtonClass}
@@ -59,7 +60,7 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
                 <button
                   type="button"
                   aria-label={`Reset password of ${name}`}
-                  title={controls.blockedReason ?? undefined}
+                  title={controls.blockedReason ?? 'Reset password'}
                   disabled={controls.disabled}
                   onClick={controls.onResetPassword}
                   className={iconButtonClass}
@@ -71,7 +72,7 @@ export function UserCard({ user, isSelf, controls }: { user: UserRecord; isSelf:
                 <button
                   type="button"
                   aria-label={`Delete ${name}`}
-                  title={controls.blockedReason ?? undefined}
+                  title={controls.blockedReason ?? 'Delete'}
                   disabled={controls.disabled}
                   onClick={controls.onDelete}
                   className={iconButtonClass}
