@@ -14,7 +14,7 @@ import { useState } from 'react';
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
-import { formatDateTime } from '../ui/format.ts';
+import { formatDateTime } from '../ui/dateTime.ts';
 import { retryEntry } from '../data/outbox.ts';
 import type { OutboxEntry } from '../data/db.ts';
 import type { SendingProgress } from '../data/replay.ts';

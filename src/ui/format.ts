@@ -8,15 +8,10 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
 
-export const NOT_AVAILABLE = 'N/A';
-const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
-/** 24-hour clock, as officers type incident times. */
-const DATE_TIME = 'MMM d, yyyy HH:mm';
+import { DATE_TIME, NOT_AVAILABLE } from './dateTime.ts';
 
-export function formatDateTime(value: string | Date | null | undefined, pattern: string = DATE_TIME): string {
-  const date = value instanceof Date ? value : parsePbDate(value);
-  return date ? format(date, pattern) : NOT_AVAILABLE;
-}
+export { formatDateTime, NOT_AVAILABLE } from './dateTime.ts';
+const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** For files (CSV): sorts as text and every spreadsheet reads it as a date. */
 export const SORTABLE_DATE_TIME = 'yyyy-MM-dd HH:mm';
