@@ -289,7 +289,12 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     await sized.context.setOffline(true);
     await page.getByText('You are offline — calls need a connection.').waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await expectToast(page, 'Success', 'Home deleted');
+    // Offline, the words say where the deletion is: on this device until the connection is back.
+    await expectToast(
+      page,
+      'Success',
+      'Deletion of the home saved on this device; it will be sent when you are back online.',
+    );
     await card.waitFor({ state: 'detached', timeout: 2_000 });
     expect((await serverHome(home.address)).count).toBe(1);
     await sized.context.setOffline(false);
