@@ -14,7 +14,7 @@ import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { KeyIcon } from '../ui/icons.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
-import { useToast } from '../ui/toast.tsx';
+import { useToast, useToastHost } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
 import { useLogOut } from './LogOut.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
@@ -57,6 +57,8 @@ function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
 
 export function Layout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
+  // The menu hosts no toast: one raised before it opened would float over its Log out (src/ui/toast.tsx).
+  useToastHost(drawerOpen, { question: true });
   const [changingPassword, setChangingPassword] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();
