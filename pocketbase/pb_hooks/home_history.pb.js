@@ -1,7 +1,9 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 // The history of every change of a home, its residents and its phones
 // (lib/home_history.js holds the logic and the tracked fields; migration
-// 1765100000_home_changes.js the collection). Direct requests and the
+// 1765100000_home_changes.js the collection), and before an update or a
+// delete the check that refuses one someone else's change overtook
+// (lib/conflicts.js): a refused write never reaches the history. Direct requests and the
 // sub-requests of /api/batch run through these same hooks; rows are saved
 // with e.app, so a batch that fails takes them back with its writes.
 //
@@ -21,8 +23,8 @@ onRecordCreateRequest(
 
 onRecordUpdateRequest(
   (e) => {
-    // Checks that may refuse the update run first, here, before anything is read or written.
-
+    // An update based on values someone else changed since is refused first (lib/conflicts.js).
+    if (!e.hasSuperuserAuth()) require(`${__hooks}/lib/conflicts.js`).refuseStaleUpdate(e);
     const history = require(`${__hooks}/lib/home_history.js`);
     // The saved values, read before the save replaces them.
     const before = history.beforeUpdate(e);
@@ -36,6 +38,8 @@ onRecordUpdateRequest(
 
 onRecordDeleteRequest(
   (e) => {
+    // So is a delete of a record changed since the person saw it.
+    if (!e.hasSuperuserAuth()) require(`${__hooks}/lib/conflicts.js`).refuseStaleDelete(e);
     const history = require(`${__hooks}/lib/home_history.js`);
     // Read while they exist: the record, and a home's residents and phones (they go with it).
     const rows = history.beforeDelete(e);

@@ -65,6 +65,14 @@ function collectFieldErrors(data: unknown, out: Record<string, string>): void {
   }
 }
 
+/** The request of a batch PocketBase refused (its failure names it: data.requests.<index>); null when none is named. */
+export function failedRequestIndex(error: unknown): number | null {
+  const requests = responseOf(error)?.data?.requests;
+  if (!requests || typeof requests !== 'object') return null;
+  const indexes = Object.keys(requests).map(Number).filter(Number.isInteger);
+  return indexes.length > 0 ? Math.min(...indexes) : null;
+}
+
 /** The code of one field's error in a direct (not batch) refusal ('validation_required'…); null when none. */
 export function fieldErrorCode(error: unknown, field: string): string | null {
   const value = responseOf(error)?.data?.[field];

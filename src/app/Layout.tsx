@@ -58,7 +58,7 @@ function NavEntries({ onNavigate }: { onNavigate?: () => void }) {
 export function Layout() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   // The menu hosts no toast: one raised before it opened would float over its Log out (src/ui/toast.tsx).
-  useToastHost(drawerOpen, { question: true });
+  useToastHost(drawerOpen, { showsToasts: false });
   const [changingPassword, setChangingPassword] = useState(false);
   const navigate = useNavigate();
   const { pathname } = useLocation();

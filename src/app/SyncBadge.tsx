@@ -13,7 +13,7 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import { useState } from 'react';
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
-import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus, type SyncStatus } from '../data/hooks.ts';
 import { formatDateTime } from '../ui/dateTime.ts';
 import { retryEntry } from '../data/outbox.ts';
 import type { OutboxEntry } from '../data/db.ts';
@@ -30,6 +30,28 @@ export function sendingText({ entry, of, sent, total }: SendingProgress): string
 export const SYNC_NOW_OFFLINE =
   'You are offline: nothing can be sent now. Your changes are kept and sent once you are back online.';
 
+/**
+ * What the badge says, and its colour: the first state that holds, in
+ * order. An expired session first: nothing is synced, whatever the
+ * connection says; offline, how much of the officer's work is only on this
+ * phone; a first load still running (the mirror is not complete yet) is not
+ * 'Synced'.
+ */
+function badgeOf(status: SyncStatus): { colour: string; summary: string } {
+  const waiting = status.pending + status.failed;
+  const states: Array<[boolean, string, () => string]> = [
+    [status.authRequired, 'bg-red-600', () => 'Session expired'],
+    [status.conflicts > 0, 'bg-red-600', () => `${status.conflicts} to resolve`],
+    [!status.online, 'bg-gray-500', () => (waiting > 0 ? `Offline · ${waiting} waiting` : 'Offline')],
+    [Boolean(status.sending), 'bg-amber-500', () => sendingText(status.sending!)],
+    [status.failed > 0, 'bg-red-600', () => `${status.failed} failed`],
+    [status.pending > 0, 'bg-amber-500', () => `${status.pending} to send`],
+    [Object.keys(status.loading ?? {}).length > 0, 'bg-sky-500', () => 'Loading…'],
+  ];
+  const [, colour, summary] = states.find(([holds]) => holds) ?? [true, 'bg-green-600', () => 'Synced'];
+  return { colour, summary: summary() };
+}
+
 // Loaded when a conflict is opened: its value formatting (phone numbers) stays out of every screen's first load.
 const ConflictSheet = lazyPart(() => import('./ConflictSheet.tsx').then((m) => m.ConflictSheet));
 
@@ -43,43 +65,7 @@ export function SyncBadge() {
   // 'Sync now' pressed offline says why nothing happens.
   const [syncNote, setSyncNote] = useState<string | null>(null);
   const online = useOnline();
-  // An expired session first: nothing is synced, whatever the connection says.
-  // A first load still running (the mirror is not complete yet) is not 'Synced'.
-  const firstLoad = Object.keys(status.loading ?? {}).length > 0;
-  const sending = status.online && status.sending ? sendingText(status.sending) : null;
-  const colour = status.authRequired
-    ? 'bg-red-600'
-    : status.conflicts > 0
-      ? 'bg-red-600'
-      : !status.online
-        ? 'bg-gray-500'
-        : sending
-          ? 'bg-amber-500'
-          : status.failed > 0
-            ? 'bg-red-600'
-            : status.pending > 0
-              ? 'bg-amber-500'
-              : firstLoad
-                ? 'bg-sky-500'
-                : 'bg-green-600';
-  const summary = status.authRequired
-    ? 'Session expired'
-    : status.conflicts > 0
-      ? `${status.conflicts} to resolve`
-      : !status.online
-        ? // Offline, what waits is the question: how much of the officer's work is only on this phone.
-          status.pending + status.failed > 0
-          ? `Offline · ${status.pending + status.failed} waiting`
-          : 'Offline'
-        : sending
-          ? sending
-          : status.failed > 0
-            ? `${status.failed} failed`
-            : status.pending > 0
-              ? `${status.pending} to send`
-              : firstLoad
-                ? 'Loading…'
-                : 'Synced';
+  const { colour, summary } = badgeOf(status);
   return (
     <>
       <button

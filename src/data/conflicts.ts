@@ -18,6 +18,7 @@
  *   is queued as a new write based on the values the server holds now.
  */
 import { ClientResponseError } from 'pocketbase';
+import { failedRequestIndex } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
 import { DIRECTORY_FIELDS, isDirectoryCollection } from '../domain/directoryFields.ts';
 import type { FieldConflict, OutboxEntry, OutboxOperation, RecordConflict, ScmsDatabase } from './db.ts';
@@ -77,8 +78,8 @@ function refusedRequest(
   if (!(error instanceof ClientResponseError)) return null;
   const requests = error.response?.data?.requests as Record<string, { response?: unknown }> | undefined;
   if (error.status === 400 && requests && typeof requests === 'object') {
-    const index = Object.keys(requests).map(Number).filter(Number.isInteger).sort()[0];
-    if (index === undefined) return null;
+    const index = failedRequestIndex(error);
+    if (index === null) return null;
     const response = requests[String(index)]?.response as
       { status?: number; data?: Record<string, unknown> } | undefined;
     return { index, status: response?.status ?? 0, data: response?.data ?? {} };

@@ -30,10 +30,10 @@
  */
 import type PocketBase from 'pocketbase';
 import { ClientResponseError, type RecordModel } from 'pocketbase';
-import { errorMessage, fieldErrors } from '../api/errorMessage.ts';
+import { errorMessage, failedRequestIndex, fieldErrors } from '../api/errorMessage.ts';
 import type { CollectionName } from '../api/records.ts';
 import { BASE_KEY, overtakenWrite, setAside } from './conflicts.ts';
-import { carriesFiles, MAX_BATCH, nextInLane, type Lane } from './lanes.ts';
+import { carriesFiles, nextInLane, type Lane } from './lanes.ts';
 import { isUploadStalled, uploadFetch } from './upload.ts';
 import { recordKey, type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from './db.ts';
 import { onOutboxWrite } from './outbox.ts';
@@ -47,7 +47,6 @@ export const BACKOFF_MAX_MS = 5 * 60_000;
 export const MAX_SERVER_ERROR_ATTEMPTS = 8;
 /** Below the lease's 30 s, so a hung request never outlives our lease. */
 export const REQUEST_TIMEOUT_MS = 20_000;
-export { MAX_BATCH };
 
 export interface ReplayOptions {
   pb: PocketBase;
@@ -179,11 +178,10 @@ async function sendBatch(
  * progress, which goes to the badge; the lease is renewed while it
  * travels, as an upload may well outlast it (LEASE_TTL_MS).
  */
-async function uploadTransport(
+function uploadTransport(
   options: ReplayOptions,
-  entry: OutboxEntry,
   position: { entry: number; of: number },
-): Promise<{ transport: Transport; done: () => void }> {
+): { transport: Transport; done: () => void } {
   const keep = setInterval(() => void renewLease(options.db, options.owner), LEASE_TTL_MS / 3);
   options.onProgress?.({ ...position, sent: 0, total: 0 });
   return {
@@ -271,7 +269,7 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
   // Recorded before the request leaves: if the page dies now, the next
   // attempt checks the server before sending again.
   await db.outbox.update(entry.seq!, { sentAt: now(), attempts: entry.attempts + 1 });
-  const upload = carriesFiles(entry) ? await uploadTransport(options, entry, await positionOf(db, entry)) : null;
+  const upload = carriesFiles(entry) ? uploadTransport(options, await positionOf(db, entry)) : null;
   const transport = upload?.transport ?? sendOptions();
   try {
     const confirmed =
@@ -439,16 +437,6 @@ async function confirm(
   });
 }
 
-/** The failing request of a refused batch, when the server says which (PocketBase: data.requests.<index>). */
-function failedIndex(error: unknown): number | null {
-  const requests = (error instanceof ClientResponseError ? error.response?.data?.requests : undefined) as
-    Record<string, unknown> | undefined;
-  const indexes = Object.keys(requests ?? {})
-    .map(Number)
-    .filter(Number.isInteger);
-  return indexes.length > 0 ? Math.min(...indexes) : null;
-}
-
 /** What became of a group sent as one batch. */
 interface GroupDelivery {
   /** Confirmed by the server (sent now, or found there from an earlier attempt). */
@@ -532,7 +520,7 @@ async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promi
     if (status === 401) return { ...result, failure: { kind: 'auth' } };
     if (status === 429) return { ...result, failure: { kind: 'server-error', error } };
     // Refused (4xx), or the server failed on one of them (5xx): nothing of the batch landed.
-    const index = failedIndex(error);
+    const index = failedRequestIndex(error);
     if (index !== null && index > 0 && index < toSend.length) {
       // The ones before the refused one go again together (no delivery check: nothing landed)...
       const before = await deliverGroup(

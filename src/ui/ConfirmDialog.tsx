@@ -34,7 +34,7 @@ export function ConfirmDialog({
   onCancel: () => void;
 }) {
   // A question shows no toast (src/ui/toast.tsx): its result shows once it has closed.
-  useToastHost(open, { question: true });
+  useToastHost(open, { showsToasts: false });
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-black/40" />

@@ -35,18 +35,17 @@ interface ToastState extends ToastInput {
 /** How soon after a toast's modal closed a modal that opens counts as that action's result. */
 const RESULT_GRACE_MS = 1_000;
 
-/** An open modal: a sheet or dialog that hosts toasts, or a question (a confirmation), which never does. */
+/** An open modal: a sheet or dialog whose `element` hosts toasts, or (null) one that shows none: a question, the menu. */
 interface Host {
   id: number;
   element: HTMLElement | null;
-  question: boolean;
 }
 
 type ShowToast = (toast: ToastInput) => void;
 
 interface ToastContextValue {
   show: ShowToast;
-  addHost: (element: HTMLElement | null, question: boolean) => () => void;
+  addHost: (element: HTMLElement | null) => () => void;
 }
 
 const ToastContext = createContext<ToastContextValue | null>(null);
@@ -70,20 +69,20 @@ export function useToast(): ShowToast {
  *
  * A toast says what happened where it happened: it shows in the modal (or
  * page) it was raised in, and when that closes, in the one beneath. It
- * never moves into a modal opened after it, and a question (`question`: a
- * confirmation such as 'Delete user?') shows none at all: a result seen
+ * never moves into a modal opened after it, and a question (a confirmation
+ * such as 'Delete user?', `showsToasts: false`) shows none at all: a result seen
  * inside a question reads as if the question were already answered. The
  * result of the question's own action shows once it has closed (in the
  * modal that opens with the result, such as a new temporary password, when
  * one opens at once).
  */
-export function useToastHost(open: boolean, { question = false } = {}): (panel: HTMLElement | null) => void {
+export function useToastHost(open: boolean, { showsToasts = true } = {}): (panel: HTMLElement | null) => void {
   const context = useContext(ToastContext);
   const [panel, setPanel] = useState<HTMLElement | null>(null);
   useEffect(() => {
-    if (!open || !context || (!panel && !question)) return;
-    return context.addHost(question ? null : panel, question);
-  }, [open, context, panel, question]);
+    if (!open || !context || (!panel && showsToasts)) return;
+    return context.addHost(showsToasts ? panel : null);
+  }, [open, context, panel, showsToasts]);
   return setPanel;
 }
 
@@ -120,11 +119,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const addHost = useCallback((element: HTMLElement | null, question: boolean) => {
-    const host: Host = { id: ++hostCounter.current, element, question };
+  const addHost = useCallback((element: HTMLElement | null) => {
+    const host: Host = { id: ++hostCounter.current, element };
     hostsNow.current = [...hostsNow.current, host];
     setHosts((current) => [...current, host]);
-    if (!question)
+    if (element)
       setToast((current) =>
         current?.releasedAt !== undefined && Date.now() - current.releasedAt < RESULT_GRACE_MS
           ? { ...current, origin: host.id, releasedAt: undefined }
@@ -143,8 +142,9 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [value] = useState<ToastContextValue>(() => ({ show, addHost }));
 
   const top = hosts.at(-1) ?? null;
-  const shown = toast && !top?.question && (top?.id ?? null) === toast.origin ? toast : null;
-  const host = top && !top.question ? top.element : null;
+  const host = top?.element ?? null;
+  // Under a modal that shows none, nothing shows; elsewhere the toast of this place.
+  const shown = toast && (!top || host) && (top?.id ?? null) === toast.origin ? toast : null;
   // A notification is for the screen: it has no place on a printed report.
   // Over a page it floats at the bottom (right on wide screens): the top bar,
   // the page's heading and its main buttons (Add Home, Create Report) are at

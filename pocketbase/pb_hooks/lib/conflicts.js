@@ -17,44 +17,26 @@
 ///   writes, still in a phone's outbox when the app updated) is applied as
 ///   sent, as it always was.
 ///
-/// PocketBase keeps only `code`, `message` and `params` of a field error in
-/// its answers (router/error.go's safe error data), hence the params.
-/// Loaded with require() inside the handlers (pooled VMs).
+/// A base may name the fields the history keeps (lib/home_history.js), and
+/// values are compared as the history stores them: the history also says
+/// who changed a field last. PocketBase keeps only `code`, `message` and
+/// `params` of a field error in its answers (router/error.go's safe error
+/// data), hence the params. Loaded with require() inside the handlers
+/// (pooled VMs).
 
 const CONFLICT_CODE = 'validation_conflict';
 const BASE_KEY = '_base';
 /** Characters of one base value, as JSON: above the longest field (a note, 4,500). */
 const MAX_BASE_VALUE = 20000;
 
-/** A value as the rules compare it: text as text, a boolean as a boolean, a file list as a list of names. */
-function savedValue(record, field) {
-  const kind = field.type();
-  const name = field.getName();
-  if (kind === 'bool') return record.getBool(name);
-  if (kind === 'number') return record.getFloat(name);
-  if (kind === 'file' || (kind === 'select' && field.maxSelect > 1) || (kind === 'relation' && field.maxSelect > 1)) {
-    const names = record.getStringSlice(name);
-    return field.maxSelect > 1 ? names : names.length > 0 ? names[0] : '';
-  }
-  if (kind === 'json') return JSON.stringify(record.get(name));
-  return record.getString(name);
+function history() {
+  return require(`${__hooks}/lib/home_history.js`);
 }
 
-/** A base value as sent, in the shape savedValue gives (null/undefined: the field's empty value). */
+/** A base value as sent, in the shape the history stores the field: a flag as a boolean, anything else as text. */
 function sentValue(value, field) {
-  const kind = field.type();
-  const many = field.maxSelect > 1;
-  if (kind === 'bool') return value === true;
-  if (kind === 'number') return value === null || value === undefined || value === '' ? 0 : Number(value);
-  if (kind === 'json') return JSON.stringify(value === undefined ? null : value);
-  if (many) return Array.isArray(value) ? value.map(String) : value ? [String(value)] : [];
-  if (Array.isArray(value)) return value.length > 0 ? String(value[0]) : '';
+  if (history().BOOL_FIELDS.indexOf(field) >= 0) return value === true;
   return value === null || value === undefined ? '' : String(value);
-}
-
-function same(a, b) {
-  if (Array.isArray(a) || Array.isArray(b)) return JSON.stringify(a) === JSON.stringify(b);
-  return a === b;
 }
 
 /** The `_base` object, or null when none was sent; throws 400 when it is not one. */
@@ -70,10 +52,9 @@ function readBase(raw, record) {
   }
   if (!base || typeof base !== 'object' || Array.isArray(base))
     throw new BadRequestError('_base must be an object of the values the change started from.');
-  const fields = record.collection().fields;
+  const tracked = history().TRACKED_FIELDS[record.collection().name] || [];
   for (const name of Object.keys(base)) {
-    const field = fields.getByName(name);
-    if (!field || field.getHidden() || name === 'id' || field.type() === 'autodate' || field.type() === 'password')
+    if (tracked.indexOf(name) < 0)
       throw new BadRequestError(`_base names an unknown field: ${String(name).slice(0, 40)}.`);
     // A base is a value the field could hold; nothing a field holds is this long.
     if (JSON.stringify(base[name] === undefined ? null : base[name]).length > MAX_BASE_VALUE)
@@ -82,72 +63,49 @@ function readBase(raw, record) {
   return base;
 }
 
-/** Who last changed a field of a record and when, from the history (null when it has no row of it). */
-function lastChange(app, record, field) {
-  try {
-    return require(`${__hooks}/lib/home_history.js`).latestChange(app, record.collection().name, record.id, field);
-  } catch {
-    return null;
-  }
-}
-
-function conflictError(app, record, name, base, mine, theirs) {
-  const change = lastChange(app, record, name);
-  const by = change ? change.by_name : '';
-  const message = by ? `Changed by ${by} while you were offline` : 'Changed by someone else while you were offline';
-  return new ValidationError(CONFLICT_CODE, message).setParams({
-    base: base,
-    mine: mine,
-    theirs: theirs,
-    by_id: change ? change.by_id : '',
-    by_name: by,
-    at: change ? change.at : record.getString('updated'),
-  });
-}
-
 /**
- * onRecordUpdateRequest: `e.record` holds the values sent, its original()
- * the saved ones. Refuses the request with 409 when a field it changes was
- * changed by someone else since its base.
+ * Refuses a write with 409 when a field of its base was changed by someone
+ * else since: `saved` is the record as stored, `mineOf(field)` the value
+ * the write gives the field (null for a delete). A field already holding
+ * the value sent is no conflict.
  */
-function refuseStaleUpdate(e) {
-  const body = e.requestInfo().body;
-  const base = readBase(body[BASE_KEY], e.record);
-  if (!base) return;
-  const saved = e.record.original();
-  const fields = e.record.collection().fields;
+function refuseOvertaken(app, saved, base, mineOf) {
+  const { storedValue, latestChange } = history();
   const errors = {};
   let count = 0;
-  for (const name of Object.keys(base)) {
-    const field = fields.getByName(name);
-    const theirs = savedValue(saved, field);
-    const mine = savedValue(e.record, field);
-    if (same(theirs, sentValue(base[name], field)) || same(theirs, mine)) continue;
-    errors[name] = conflictError(e.app, saved, name, sentValue(base[name], field), mine, theirs);
+  for (const field of Object.keys(base)) {
+    const theirs = storedValue(saved, field);
+    const was = sentValue(base[field], field);
+    const mine = mineOf(field);
+    if (theirs === was || theirs === mine) continue;
+    const change = latestChange(app, saved.collection().name, saved.id, field);
+    const by = change ? change.by_name : '';
+    errors[field] = new ValidationError(
+      CONFLICT_CODE,
+      by ? `Changed by ${by} while you were offline` : 'Changed by someone else while you were offline',
+    ).setParams({
+      base: was,
+      mine: mine,
+      theirs: theirs,
+      by_id: change ? change.by_id : '',
+      by_name: by,
+      at: change ? change.at : saved.getString('updated'),
+    });
     count++;
   }
   if (count > 0) throw new ApiError(409, 'Someone else changed this since you started editing.', errors);
 }
 
-/**
- * onRecordDeleteRequest: a delete of a record someone changed since the
- * device saw it is refused with 409 (the person decides whether it still
- * goes), naming the changed fields; "mine" is null (deleted).
- */
+/** onRecordUpdateRequest: `e.record` holds the values sent, its original() the saved ones. */
+function refuseStaleUpdate(e) {
+  const base = readBase(e.requestInfo().body[BASE_KEY], e.record);
+  if (base) refuseOvertaken(e.app, e.record.original(), base, (field) => history().storedValue(e.record, field));
+}
+
+/** onRecordDeleteRequest: a delete of a record changed since the device saw it waits for the person's word. */
 function refuseStaleDelete(e) {
   const base = readBase(e.requestInfo().query[BASE_KEY], e.record);
-  if (!base) return;
-  const fields = e.record.collection().fields;
-  const errors = {};
-  let count = 0;
-  for (const name of Object.keys(base)) {
-    const field = fields.getByName(name);
-    const theirs = savedValue(e.record, field);
-    if (same(theirs, sentValue(base[name], field))) continue;
-    errors[name] = conflictError(e.app, e.record, name, sentValue(base[name], field), null, theirs);
-    count++;
-  }
-  if (count > 0) throw new ApiError(409, 'Someone else changed this since you started editing.', errors);
+  if (base) refuseOvertaken(e.app, e.record, base, () => null);
 }
 
 module.exports = {

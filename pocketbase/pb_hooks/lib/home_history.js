@@ -47,10 +47,6 @@ const BOOL_FIELDS = ['house_check', 'owner', 'primary', 'do_not_call'];
 /** Who wrote as the server's tooling (a superuser): no user to link. */
 const SUPERUSER_NAME = 'Administrator';
 
-function isTracked(collectionName) {
-  return Object.prototype.hasOwnProperty.call(TRACKED_FIELDS, collectionName);
-}
-
 /** A field's value as PocketBase stores it (so '' and an unset text compare equal, as do dates in one format). */
 function storedValue(record, field) {
   return BOOL_FIELDS.indexOf(field) >= 0 ? record.getBool(field) : record.getString(field);
@@ -248,7 +244,8 @@ function latestChange(app, collectionName, recordId, field) {
 
 module.exports = {
   TRACKED_FIELDS: TRACKED_FIELDS,
-  isTracked: isTracked,
+  BOOL_FIELDS: BOOL_FIELDS,
+  storedValue: storedValue,
   recordCreate: recordCreate,
   beforeUpdate: beforeUpdate,
   recordUpdate: recordUpdate,
