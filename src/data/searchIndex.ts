@@ -34,18 +34,18 @@ import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
 type Field = string | number | null | undefined;
 
 /**
- * The fields of a record as one lowercase string. Each field is lowercased
- * on its own and they are joined by a newline: a query word never holds
+ * The fields of a record as one lowercase string, joined by a newline
+ * (which lowercases each field as it would alone): a query word never holds
  * whitespace (the query is split on it), so a word found in the haystack
  * lies within one field, as the rule wants.
  */
 export function haystackOf(fields: readonly Field[]): string {
-  let hay = '';
-  for (const field of fields) {
-    if (field === null || field === undefined || field === '') continue;
-    hay += (hay === '' ? '' : '\n') + String(field).toLocaleLowerCase();
-  }
-  return hay;
+  const parts: string[] = [];
+  for (const field of fields) if (field !== null && field !== undefined && field !== '') parts.push(String(field));
+  // One join and one lowercasing make one flat string. Appending field by field built a tree of
+  // partial strings (one per field) that the heap held until a search first read the haystack:
+  // at 20,000 homes with their residents and phones, megabytes before the first keystroke.
+  return parts.join('\n').toLocaleLowerCase();
 }
 
 interface Entry<T, K> {
