@@ -18,6 +18,7 @@ import { useToast, useToastHost } from '../ui/toast.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
 import { useLogOut } from './LogOut.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
+import { ThemeMenu, ThemeRadios } from './ThemeChoice.tsx';
 
 const ENTRIES = [
   { to: '/homes', label: 'Homes' },
@@ -124,7 +125,7 @@ export function Layout() {
 
   return (
     <div className="min-h-screen bg-gray-50">
-      <nav className="sticky top-0 z-40 bg-black text-white">
+      <nav className="scheme-light sticky top-0 z-40 bg-black text-white">
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2">
           <button
             type="button"
@@ -144,6 +145,7 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-2">
             <SyncBadge />
             <div className="hidden items-center gap-1 md:flex">
+              <ThemeMenu />
               {changePasswordButton(true)}
               {logOutButton}
             </div>
@@ -159,8 +161,8 @@ export function Layout() {
         aria-label="Menu"
         className="relative z-50 md:hidden"
       >
-        <DialogBackdrop className="fixed inset-0 bg-black/40" />
-        <DialogPanel className="fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
+        <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
+        <DialogPanel className="scheme-light fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">
           <div className="mb-2 flex items-center justify-between">
             <span className="text-lg font-bold">SCMS</span>
             {/* A way out that does not depend on knowing to tap beside the drawer. */}
@@ -176,6 +178,7 @@ export function Layout() {
           {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
           <NavEntries onNavigate={() => setDrawerOpen(false)} />
           <div className="mt-auto flex flex-col items-start gap-2">
+            <ThemeRadios />
             {changePasswordButton(false)}
             {logOutButton}
           </div>

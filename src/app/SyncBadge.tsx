@@ -87,7 +87,7 @@ export function SyncBadge() {
         }}
         className="relative z-50"
       >
-        <DialogBackdrop className="fixed inset-0 bg-black/10" />
+        <DialogBackdrop className="fixed inset-0 bg-scrim/10" />
         {/* Under the navigation bar, at its right end, where the badge is. */}
         <div className="fixed inset-x-0 top-14 mx-auto flex max-w-6xl justify-end px-2 sm:px-4">
           <DialogPanel className="w-full max-w-80 rounded-lg bg-white p-4 text-sm text-gray-900 shadow-xl">

@@ -127,7 +127,8 @@ export interface HomeForm {
   phones?: Array<Partial<Pick<PhoneRecord, 'phone_number' | 'primary' | 'type' | 'do_not_call'>> & { id?: string }>;
   /** Saved residents and phones of the home the user removed. */
   removed?: { residents?: readonly string[]; phones?: readonly string[] };
-  image?: Blob;
+  /** A new photo; `null` takes the home's photo away. */
+  image?: Blob | null;
 }
 
 /** A home as the person saw it when they started editing: the base of every change they make to it. */
@@ -174,9 +175,12 @@ export async function queueSaveHome(
     ops.push({ action: 'create', collection: 'houses', id, body: { ...form.house, community: user.community } });
   } else {
     const change = changeOf('houses', id, form.house, snapshot?.house);
-    if (change || form.image) ops.push(change ?? { action: 'update', collection: 'houses', id, body: {}, base: {} });
+    if (change || form.image !== undefined)
+      ops.push(change ?? { action: 'update', collection: 'houses', id, body: {}, base: {} });
   }
   if (form.image) ops[0]!.files = { image: [form.image] };
+  // A file field is emptied by sending it empty; the photo is not among the fields whose base is checked.
+  else if (form.image === null && houseId) ops[0]!.body = { ...ops[0]!.body, image: null };
   const person = (
     collection: 'residents' | 'phones',
     { id: saved, ...fields }: { id?: string } & Record<string, unknown>,

@@ -37,7 +37,7 @@ export function ConfirmDialog({
   useToastHost(open, { showsToasts: false });
   return (
     <Dialog open={open} onClose={onCancel} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-black/40" />
+      <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
       <div className="fixed inset-0 flex items-end justify-center p-0 sm:items-center sm:p-4">
         <DialogPanel className="w-full rounded-t-2xl bg-white p-5 shadow-xl sm:max-w-md sm:rounded-2xl">
           <DialogTitle className="text-lg font-semibold">{title}</DialogTitle>

@@ -10,15 +10,18 @@ import { DayPicker, type Matcher, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
 import { FieldError, inputClass } from './Field.tsx';
 
-// The app's black and grey rather than the calendar's blue, and days small
-// enough for the calendar to fit a half-width column.
+// The app's black and grey (night mode's too: src/index.css) rather than the
+// calendar's blue, and days a thumb can hit (44 px; seven of them still fit a
+// half-width column).
 const CALENDAR_STYLE = {
-  '--rdp-accent-color': '#000',
-  '--rdp-accent-background-color': '#e5e7eb',
-  '--rdp-day-width': '38px',
-  '--rdp-day-height': '38px',
-  '--rdp-day_button-width': '36px',
-  '--rdp-day_button-height': '36px',
+  '--rdp-accent-color': 'var(--color-black)',
+  '--rdp-accent-background-color': 'var(--color-gray-200)',
+  '--rdp-day-width': '44px',
+  '--rdp-day-height': '44px',
+  '--rdp-day_button-width': '44px',
+  '--rdp-day_button-height': '44px',
+  '--rdp-nav_button-width': '44px',
+  '--rdp-nav_button-height': '44px',
 } as CSSProperties;
 
 /**
@@ -32,10 +35,14 @@ const CALENDAR_STYLE = {
 const CALENDAR_PART_STYLES = {
   month: { display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) auto', alignItems: 'center', columnGap: '0.5rem' },
   month_caption: { height: 'auto', minHeight: 'var(--rdp-nav-height)' },
+  // The month and year dropdowns lie over their words and are 44 px tall on a phone (src/index.css): so are their boxes.
+  dropdown_root: { minHeight: '2.75rem' },
   dropdowns: { flexWrap: 'wrap', rowGap: '0.25rem' },
   nav: { position: 'static', height: 'auto' },
   month_grid: { gridColumn: '1 / -1', justifySelf: 'start' },
-} satisfies Partial<Record<'month' | 'month_caption' | 'dropdowns' | 'nav' | 'month_grid', CSSProperties>>;
+} satisfies Partial<
+  Record<'month' | 'month_caption' | 'dropdown_root' | 'dropdowns' | 'nav' | 'month_grid', CSSProperties>
+>;
 
 /** A day's name starts with its visible number ("25 November 2026, Wednesday"), so speech input finds it. */
 function labelDayButton(date: Date, modifiers: Modifiers): string {

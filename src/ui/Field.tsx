@@ -12,7 +12,7 @@ import {
 } from 'react';
 
 export const inputClass =
-  'mt-1 block min-h-[42px] w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
+  'mt-1 block min-h-11 w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
 
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;

@@ -24,7 +24,7 @@ export function Sheet({
   const toastSlot = useToastHost(open);
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-black/40" />
+      <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
       <div className="fixed inset-0 flex items-end justify-center sm:items-center sm:p-4">
         {/* dvh: the visible height, so the panel's top is not under a phone browser's toolbar. */}
         <DialogPanel

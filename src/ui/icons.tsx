@@ -49,3 +49,10 @@ export const KeyIcon = ({ className }: { className?: string }) => (
     <path d="M16 7l3 3M18.5 4.5l2 2" />
   </LineIcon>
 );
+
+/** Night mode's button: a moon. */
+export const MoonIcon = ({ className }: { className?: string }) => (
+  <LineIcon className={className}>
+    <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
+  </LineIcon>
+);

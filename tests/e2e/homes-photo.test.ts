@@ -58,7 +58,10 @@ async function addHomeWithPhoto(page: Page, address: string, photo: Buffer, offl
   await add.getByLabel('Address').fill(address);
   await add.getByLabel('City').fill('Jupiter');
   await add.getByLabel('Zip').fill('33458');
-  await add.getByLabel('Image').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: photo });
+  await add.getByLabel('Add image').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: photo });
+  // The picked photo shows before it is saved, with a way to change the mind.
+  await expect.poll(async () => drawn(add.getByRole('img', { name: 'The new image' }))).toBe(true);
+  await add.getByRole('button', { name: 'Remove image' }).waitFor();
   await add.getByRole('button', { name: 'Add Home' }).click();
   await expectToast(
     page,
@@ -74,6 +77,11 @@ async function findCard(page: Page, address: string): Promise<Locator> {
   const card = page.getByRole('article', { name: new RegExp(`^${address}, Jupiter`) });
   await card.waitFor();
   return card;
+}
+
+/** Whether the browser could draw an image. */
+function drawn(img: Locator): Promise<boolean> {
+  return img.evaluate((element: HTMLImageElement) => element.complete && element.naturalWidth > 0);
 }
 
 /** The card's photo: its address and whether the browser could draw it. */
@@ -179,6 +187,42 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     expect(houses).toHaveLength(1);
     expect(typeof houses[0]!.image).toBe('string');
     expect(await storedImage(houses[0]!)).toEqual(ONLINE_PHOTO);
+  });
+
+  test('Update Home shows the saved photo with Replace image and Remove image; Remove takes it away on the server', async () => {
+    const address = HOMES[size].online;
+    const card = await findCard(page, address);
+    await card.getByRole('button', { name: /^Edit / }).click();
+    const update = dialog(page, 'Update Home');
+    const current = update.getByRole('img', { name: /^Home at / });
+    await expect.poll(async () => drawn(current)).toBe(true);
+    await update.getByRole('button', { name: 'Remove image' }).waitFor();
+    await screenshot(page, 'homes-photo-update');
+    await expectNoSeriousA11yViolations(page, 'Update Home with a photo');
+
+    // A photo picked over it shows in its place; Remove then means no photo at all.
+    await update
+      .getByLabel('Replace image')
+      .setInputFiles({ name: 'new.png', mimeType: 'image/png', buffer: OFFLINE_PHOTO });
+    await expect.poll(async () => drawn(update.getByRole('img', { name: 'The new image' }))).toBe(true);
+    await update.getByRole('button', { name: 'Remove image' }).click();
+    await update.getByText('The image will be removed when you save.').waitFor();
+    expect(await update.getByRole('img').count()).toBe(0);
+    // Changed minds come back: Keep image shows the saved one again.
+    await update.getByRole('button', { name: 'Keep image' }).click();
+    await expect.poll(async () => drawn(current)).toBe(true);
+    await update.getByRole('button', { name: 'Remove image' }).click();
+    await update.getByRole('button', { name: 'Update Home' }).click();
+    await update.waitFor({ state: 'detached' });
+
+    const [saved] = await waitUntil(
+      'the photo taken away on the server',
+      () => serverHouses(address),
+      (houses) => houses.length === 1 && !houses[0]!.image,
+    );
+    expect(saved!.address).toBe(address);
+    // The card is back to the stand-in drawing, which has no name.
+    await expect.poll(() => card.getByRole('img', { name: /^Home at / }).count()).toBe(0);
   });
 
   test(

@@ -53,14 +53,8 @@ function describeViolations(violations: Result[]): string {
     .join('\n');
 }
 
-/**
- * Runs axe-core on the page as it is and fails on serious or critical
- * violations, listing them; returns every violation. axe is evaluated
- * through the DevTools protocol, not added with addScriptTag: the app's
- * "script-src 'self'" policy blocks the inline script addScriptTag writes,
- * and the journeys run under the real policy (no bypassCSP).
- */
-export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<Result[]> {
+/** Runs axe once on the page as it is; fails on serious or critical violations. */
+async function axeOnce(page: Page, where: string): Promise<Result[]> {
   if (!(await page.evaluate(() => 'axe' in window))) {
     axeSource ??= readFileSync(AXE_PATH, 'utf8');
     await page.evaluate(axeSource);
@@ -69,7 +63,6 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
     const results = await (window as unknown as { axe: typeof import('axe-core') }).axe.run(document);
     return { violations: results.violations, passes: results.passes.length };
   });
-  const where = `${what} (${sizeOf(page)})`;
   // An empty result must come from rules that ran, not from a page axe could not read.
   expect(passes, `axe ran no passing rule on ${where}`).toBeGreaterThan(10);
   const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
@@ -77,6 +70,99 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
   // The lesser findings do not fail the journey; they are printed for whoever reads the run.
   if (violations.length > 0) console.info(`axe on ${where}, minor/moderate:\n${describeViolations(violations)}`);
   return violations;
+}
+
+/** A screenshot name from a checkpoint's words: 'the Users screen' → 'the-users-screen'. */
+const slug = (what: string) =>
+  what
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
+
+/**
+ * The accessibility checkpoint of a journey, on the page as it is:
+ * - axe-core in the light theme and in night mode (the phone set to dark:
+ *   the app follows prefers-color-scheme), failing on serious or critical
+ *   violations, contrast included;
+ * - on a phone, every control a thumb can hit (expectThumbSizedTargets);
+ * - a screenshot in each theme, test-results/screenshots/a11y-{what}-{light|dark}-{size}.png,
+ *   so every checked screen can be looked at in both.
+ * Returns the light theme's violations. axe is evaluated through the
+ * DevTools protocol, not added with addScriptTag: the app's
+ * "script-src 'self'" policy blocks the inline script addScriptTag writes,
+ * and the journeys run under the real policy (no bypassCSP).
+ */
+export async function expectNoSeriousA11yViolations(page: Page, what: string): Promise<Result[]> {
+  const where = `${what} (${sizeOf(page)})`;
+  const shot = screenshotsOf('a11y');
+  const violations = await axeOnce(page, where);
+  await shot(page, `${slug(what)}-light`);
+  if (sizeOf(page) === 'phone') await expectThumbSizedTargets(page, where);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await axeOnce(page, `${where}, night mode`);
+    await shot(page, `${slug(what)}-dark`);
+  } finally {
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+  return violations;
+}
+
+/** What a thumb needs (WCAG's enhanced target size; Apple's and Google's guides agree): 44 × 44 CSS px. */
+export const THUMB_PX = 44;
+
+/**
+ * Fails when a control on the page is smaller than a thumb: every rendered
+ * button, link, input, select, text area and element with a control's role,
+ * outside inert parts (what lies behind an open dialog). An input counts
+ * with its label, since a tap on the label is a tap on it. Lists each
+ * offender with its name and size.
+ */
+export async function expectThumbSizedTargets(page: Page, where: string): Promise<void> {
+  const small = await page.evaluate((min) => {
+    const CONTROLS =
+      'button, a[href], input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=menuitemradio], [role=option], [role=combobox]';
+    const found: string[] = [];
+    for (const element of document.querySelectorAll<HTMLElement>(CONTROLS)) {
+      if (element.closest('[inert], [aria-hidden=true]')) continue;
+      const style = getComputedStyle(element);
+      if (style.visibility === 'hidden' || style.display === 'none') continue;
+      const box = element.getBoundingClientRect();
+      // Not rendered, or visually hidden for screen readers only (1 px, clipped) with a visible label or control beside it.
+      if (box.width <= 1 || box.height <= 1) continue;
+      let left = box.left;
+      let top = box.top;
+      let right = box.right;
+      let bottom = box.bottom;
+      // Its label: a <label> for it or around it, or the <label> naming it by aria-labelledby (Headless UI's switch).
+      const named = document.getElementById(element.getAttribute('aria-labelledby')?.split(' ')[0] ?? '');
+      const label =
+        (element as HTMLInputElement).labels?.[0] ??
+        element.closest('label') ??
+        (named?.tagName === 'LABEL' ? named : null);
+      if (label) {
+        const around = label.getBoundingClientRect();
+        left = Math.min(left, around.left);
+        top = Math.min(top, around.top);
+        right = Math.max(right, around.right);
+        bottom = Math.max(bottom, around.bottom);
+      }
+      const width = right - left;
+      const height = bottom - top;
+      if (width >= min - 0.5 && height >= min - 0.5) continue;
+      const name =
+        element.getAttribute('aria-label') ??
+        (element.textContent ?? '').trim().slice(0, 40) ??
+        element.getAttribute('name') ??
+        '';
+      found.push(
+        `${element.tagName.toLowerCase()}${element.getAttribute('role') ? `[role=${element.getAttribute('role')}]` : ''}${element.getAttribute('type') ? `[type=${element.getAttribute('type')}]` : ''} "${name || (element as HTMLInputElement).placeholder || element.id}" ${Math.round(width)}×${Math.round(height)}`,
+      );
+    }
+    return found;
+  }, THUMB_PX);
+  expect(small, `controls smaller than ${THUMB_PX}×${THUMB_PX} px on ${where}`).toEqual([]);
 }
 
 /** Polls `read` (usually the superuser client) until `done` holds; returns the last value. */

@@ -124,7 +124,7 @@ describe('home card', () => {
 });
 
 function form(mode: 'add' | 'update', values: Partial<HomeFormValues> = {}, today?: Date) {
-  const onSubmit = vi.fn(async (_values: HomeFormValues, _image: File | undefined) => undefined);
+  const onSubmit = vi.fn(async (_values: HomeFormValues, _image: File | null | undefined) => undefined);
   render(
     <HomeForm
       mode={mode}

@@ -78,6 +78,25 @@ describe('a home queued with a photo', () => {
     expect(await db.houses.get(id)).toMatchObject({ image: 'pending-0', note: 'new gate' });
   });
 
+  test('Remove image queues the photo field emptied: the mirror shows no photo at once', async () => {
+    const id = await queueSaveHome(db, user, { house: HOUSE });
+    await db.outbox.clear();
+    await db.houses.update(id, { image: 'front_abc.jpg' });
+    await queueSaveHome(db, user, { house: {}, image: null }, id);
+    const [entry] = await db.outbox.toArray();
+    expect(entry?.ops).toHaveLength(1);
+    expect(entry?.ops[0]).toMatchObject({ action: 'update', collection: 'houses', id, body: { image: null } });
+    expect(entry?.ops[0]?.files).toBeUndefined();
+    expect((await db.houses.get(id))?.image).toBeNull();
+  });
+
+  test('no photo choice leaves the photo alone and queues nothing for an unchanged home', async () => {
+    const id = await queueSaveHome(db, user, { house: HOUSE });
+    await db.outbox.clear();
+    await queueSaveHome(db, user, { house: {} }, id);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
   test("a pull while the photo is queued keeps the queued one, not the server's older file", async () => {
     const id = await queueSaveHome(db, user, { house: HOUSE });
     await db.outbox.clear();

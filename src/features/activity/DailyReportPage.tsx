@@ -97,7 +97,7 @@ export function DailyReportPage() {
         </SelectInput>
         <button
           type="button"
-          className="min-h-[42px] rounded bg-black px-4 py-2 text-sm font-medium text-white hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
+          className="min-h-11 rounded bg-black px-4 py-2 text-sm font-medium text-white hover:bg-gray-800 disabled:cursor-not-allowed disabled:bg-gray-500"
           disabled={!model || making}
           onClick={() => {
             if (!model) return;

@@ -16,6 +16,7 @@ import {
 } from 'chart.js';
 import { useId, type ReactNode } from 'react';
 import { Bar } from 'react-chartjs-2';
+import { useShownTheme } from '../../ui/theme.ts';
 
 ChartJS.register(BarElement, CategoryScale, LinearScale, Tooltip, Legend);
 
@@ -65,16 +66,28 @@ export function BarChartCard({
       maxBarThickness: 28,
     })),
   };
+  // The axes' words and grid lines: Chart.js's defaults are dark grey, unreadable on night mode's dark card.
+  const axes = useShownTheme() === 'dark' ? { ticks: '#d1d5db', grid: 'rgba(255, 255, 255, 0.12)' } : undefined;
   const options: ChartOptions<'bar'> = {
     indexAxis: horizontal ? 'y' : 'x',
     responsive: true,
     maintainAspectRatio: false,
     // Drawn at once: the figures follow the mirror live, and a redraw that animates every time is noise.
     animation: false,
-    plugins: { legend: { display: series.length > 1, position: 'bottom' } },
+    plugins: { legend: { display: series.length > 1, position: 'bottom', labels: { color: axes?.ticks } } },
     scales: {
-      x: { stacked, beginAtZero: true, ticks: { precision: 0, autoSkip: !horizontal } },
-      y: { stacked, beginAtZero: true, ticks: { precision: 0, autoSkip: horizontal ? false : true } },
+      x: {
+        stacked,
+        beginAtZero: true,
+        ticks: { precision: 0, autoSkip: !horizontal, color: axes?.ticks },
+        grid: { color: axes?.grid },
+      },
+      y: {
+        stacked,
+        beginAtZero: true,
+        ticks: { precision: 0, autoSkip: horizontal ? false : true, color: axes?.ticks },
+        grid: { color: axes?.grid },
+      },
     },
   };
   // Horizontal bars get a row each; vertical charts a fixed height that fits a phone.

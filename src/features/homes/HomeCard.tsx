@@ -9,18 +9,17 @@
 import { useState } from 'react';
 import type { LatestCallRow } from '../../data/latestCalls.ts';
 import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domain/callOutcome.ts';
-import { useFileToken, withFileToken } from '../../data/fileToken.ts';
-import { usePendingFile } from '../../data/hooks.ts';
-import { isPendingFileName } from '../../data/mirror.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
-import { BlobImage } from '../../ui/BlobImage.tsx';
-import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
+import { HomePhoto } from './HomePhoto.tsx';
 import { callJobFields, type HomeNotice } from './homeNotices.ts';
 import { callTime } from './callTime.ts';
 import { useCallAttempts } from './hooks.ts';
 import { notePreview } from './notePreview.ts';
 import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
+
+const CARD_PHOTO_CLASS =
+  'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
 
 export function addressLine(house: HouseWithPeople['house']): string {
   const street = [house.address, house.apt].filter(Boolean).join(', ');
@@ -32,54 +31,6 @@ export function addressLine(house: HouseWithPeople['house']): string {
 export function hasPendingChanges({ house, residents, phones }: HouseWithPeople): boolean {
   const pending = (row: object) => (row as { _pending?: 1 })._pending === 1;
   return pending(house) || residents.some(pending) || phones.some(pending);
-}
-
-const IMAGE_CLASS = 'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
-
-function HomeImage({ src, address }: { src: string | null; address: string }) {
-  return src === null ? <DefaultHomeImage /> : <ServerHomeImage src={src} address={address} />;
-}
-
-function DefaultHomeImage() {
-  return <img src={DEFAULT_HOME_IMAGE} alt="" loading="lazy" width={400} height={300} className={IMAGE_CLASS} />;
-}
-
-/**
- * The server's thumbnail of the home's image: a protected file, asked for
- * with the file token all images share (without one offline, where the
- * service worker's cache answers).
- */
-function ServerHomeImage({ src, address }: { src: string; address: string }) {
-  const file = useFileToken();
-  // Remember which URL failed, so a later, different one (a new image, or a
-  // new token after a failure offline) is tried again.
-  const [failed, setFailed] = useState<string | null>(null);
-  // Until the first token is here, an empty tile: without one the server would refuse.
-  if (!file.settled) return <div aria-hidden="true" className={IMAGE_CLASS} />;
-  const url = withFileToken(src, file.token);
-  if (url === failed) return <DefaultHomeImage />;
-  return (
-    <img
-      src={url}
-      alt={`Home at ${address}`}
-      onError={() => setFailed(url)}
-      loading="lazy"
-      width={400}
-      height={300}
-      className={IMAGE_CLASS}
-    />
-  );
-}
-
-/**
- * A photo added or changed on this device that the server has not stored
- * yet: shown from the outbox's Blob until the upload lands and the server's
- * file name replaces the mirror's 'pending-0'.
- */
-function PendingHomeImage({ houseId, address }: { houseId: string; address: string }) {
-  const blob = usePendingFile('houses', houseId, 'image');
-  if (!blob) return <HomeImage src={null} address={address} />;
-  return <BlobImage blob={blob} alt={`Home at ${address}`} width={400} height={300} className={IMAGE_CLASS} />;
 }
 
 function Note({ note }: { note: string }) {
@@ -130,7 +81,7 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
         <button
           type="button"
           onClick={onHouseCheck}
-          className="rounded bg-amber-600 px-3 py-1 font-medium text-black hover:bg-amber-500"
+          className="rounded bg-amber-600 px-3 py-1 font-medium text-ink hover:bg-amber-500"
         >
           House check
         </button>
@@ -206,11 +157,7 @@ export function HomeCard({
       aria-label={address}
       className="grid flex-1 grid-cols-[4rem_minmax(0,1fr)] content-start gap-x-3 gap-y-2 rounded-lg border border-gray-200 bg-white p-3 shadow-sm sm:flex sm:flex-col sm:gap-0 sm:p-0"
     >
-      {isPendingFileName(house.image) ? (
-        <PendingHomeImage houseId={house.id} address={address} />
-      ) : (
-        <HomeImage src={imageUrl} address={address} />
-      )}
+      <HomePhoto house={house} imageUrl={imageUrl} address={address} className={CARD_PHOTO_CLASS} />
       <div className="flex min-w-0 flex-col gap-1.5 sm:flex-1 sm:gap-2 sm:px-4 sm:pt-4">
         <div className="flex items-start justify-between gap-2">
           <h2 className="leading-snug font-semibold">{address}</h2>

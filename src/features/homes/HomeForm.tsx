@@ -4,9 +4,8 @@
  * added, edited and removed (field arrays). Validation is the schemas'
  * (spec §5); the messages show under the fields.
  */
-import { Field as HField, Label, Switch } from '@headlessui/react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import {
   Controller,
   useFieldArray,
@@ -18,13 +17,13 @@ import {
   type UseFormRegister,
   type UseFormSetValue,
 } from 'react-hook-form';
-import { shrinkPhoto, type PreparedPhoto } from '../../data/shrinkPhoto.ts';
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import {
   DO_NOT_CALL_HINT,
   emptyPhone,
@@ -36,6 +35,7 @@ import {
   type HomeFormMode,
   type HomeFormValues,
 } from './homeForm.ts';
+import { HomePhotoField, KEEP_PHOTO, photoToSave, type PhotoChoice } from './HomePhotoField.tsx';
 import { PhoneField } from './PhoneField.tsx';
 
 // One value shape for both forms; the add schema simply ignores (strips) the house-check fields.
@@ -218,36 +218,16 @@ export interface HomeFormProps {
   mode: HomeFormMode;
   defaultValues: HomeFormValues;
   submitLabel: string;
-  onSubmit: (values: HomeFormValues, image: File | undefined) => Promise<void>;
+  /** The image to send: `null` takes the home's away, `undefined` leaves it. */
+  onSubmit: (values: HomeFormValues, image: File | null | undefined) => Promise<void>;
+  /** The home's saved photo, shown with Replace image and Remove image (Update Home). */
+  currentPhoto?: ReactNode;
   /** For tests: "today" for the start-date rule. */
   today?: Date;
 }
 
-export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: HomeFormProps) {
-  // The picked image is made small on the device (src/data/shrinkPhoto.ts) as soon as it is picked.
-  const image = useRef<Promise<PreparedPhoto> | null>(null);
-  const [imageState, setImageState] = useState<'none' | 'preparing' | 'ready'>('none');
-  const [imageMessage, setImageMessage] = useState<string | null>(null);
-  const pickImage = (input: HTMLInputElement) => {
-    const file = input.files?.[0];
-    setImageMessage(null);
-    if (!file) {
-      image.current = null;
-      setImageState('none');
-      return;
-    }
-    const job = shrinkPhoto(file);
-    image.current = job;
-    setImageState('preparing');
-    void job.then((prepared) => {
-      if (image.current !== job) return; // another image was picked meanwhile
-      if (prepared.ok) return setImageState('ready');
-      image.current = null;
-      input.value = '';
-      setImageState('none');
-      setImageMessage(prepared.message);
-    });
-  };
+export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, currentPhoto }: HomeFormProps) {
+  const [photo, setPhoto] = useState<PhotoChoice>(KEEP_PHOTO);
   const { register, control, handleSubmit, setValue, getValues, formState } = useForm<HomeFormValues>({
     resolver: resolvers[mode],
     defaultValues,
@@ -256,9 +236,9 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
   const errors = formState.errors;
   // A half-prepared image is waited for, never sent; one turned away meanwhile stops the save (its message shows).
   const save = async (values: HomeFormValues) => {
-    const prepared = image.current ? await image.current : null;
-    if (prepared && !prepared.ok) return;
-    await onSubmit(values, prepared?.file);
+    const image = await photoToSave(photo);
+    if (image === false) return;
+    await onSubmit(values, image);
   };
 
   return (
@@ -281,25 +261,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
           <TextInput label="Zip" inputMode="numeric" error={errors.zip?.message} {...register('zip')} />
         </div>
         <TextArea label="Note" rows={3} error={errors.note?.message} {...register('note')} />
-        <div>
-          <label className="block text-sm font-medium">
-            Image
-            <input
-              type="file"
-              accept="image/*"
-              aria-describedby={imageMessage ? 'home-image-error' : undefined}
-              onChange={(event) => pickImage(event.target)}
-              className="mt-1 block w-full text-sm file:mr-3 file:rounded file:border file:border-gray-300 file:bg-white file:px-3 file:py-1"
-            />
-          </label>
-          {imageState === 'preparing' && (
-            <p className="mt-1 flex items-center gap-2 text-sm text-gray-600" aria-live="polite">
-              <Spinner size={16} label="Preparing image" />
-              Preparing image…
-            </p>
-          )}
-          <FieldError id="home-image-error" message={imageMessage ?? undefined} />
-        </div>
+        <HomePhotoField choice={photo} onChoice={setPhoto} current={currentPhoto} />
       </Section>
 
       <Section title="Resident">
@@ -321,18 +283,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
           <Controller
             control={control}
             name="house_check"
-            render={({ field }) => (
-              <HField className="flex items-center gap-3">
-                <Switch
-                  checked={field.value}
-                  onChange={field.onChange}
-                  className="group relative inline-flex h-6 w-11 shrink-0 items-center rounded-full bg-gray-400 transition data-[checked]:bg-black"
-                >
-                  <span className="inline-block h-4 w-4 translate-x-1 rounded-full bg-white transition group-data-[checked]:translate-x-6" />
-                </Switch>
-                <Label className="text-sm font-medium">House check</Label>
-              </HField>
-            )}
+            render={({ field }) => <Toggle label="House check" checked={field.value} onChange={field.onChange} />}
           />
           <div className="grid gap-3 sm:grid-cols-2">
             <Controller
@@ -383,7 +334,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today }: 
         className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
       >
         {formState.isSubmitting && <Spinner size={18} label="Saving" />}
-        {formState.isSubmitting && imageState === 'preparing' ? 'Preparing image…' : submitLabel}
+        {formState.isSubmitting && photo.kind === 'new' && !photo.ready ? 'Preparing image…' : submitLabel}
       </button>
     </form>
   );

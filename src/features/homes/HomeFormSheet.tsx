@@ -6,13 +6,18 @@
 import { useMemo, useState } from 'react';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { fileBaseUrl } from '../../data/fileToken.ts';
 import { useOnline } from '../../data/hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueSaveHome } from '../../data/writes.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { useToast } from '../../ui/toast.tsx';
+import { addressLine } from './HomeCard.tsx';
 import { HomeForm } from './HomeForm.tsx';
+import { HomePhoto } from './HomePhoto.tsx';
+import { PHOTO_PREVIEW_CLASS } from './HomePhotoField.tsx';
+import { homeImageUrl } from './homeImage.ts';
 import { addDefaults, toHomeForm, updateDefaults, type HomeFormValues } from './homeForm.ts';
 import { useSignedInUser } from '../../data/auth.ts';
 
@@ -32,7 +37,7 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   const defaultValues = useMemo(() => (started ? updateDefaults(started) : addDefaults()), [started]);
   const title = mode === 'add' ? 'Add Home' : 'Update Home';
 
-  async function save(values: HomeFormValues, image: File | undefined) {
+  async function save(values: HomeFormValues, image: File | null | undefined) {
     try {
       if (!user) throw new Error('Not signed in');
       await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, started?.house.id, started);
@@ -52,7 +57,22 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
 
   return (
     <Sheet open onClose={onClose} title={title} wide>
-      <HomeForm mode={mode} defaultValues={defaultValues} submitLabel={title} onSubmit={save} />
+      <HomeForm
+        mode={mode}
+        defaultValues={defaultValues}
+        submitLabel={title}
+        onSubmit={save}
+        currentPhoto={
+          started?.house.image ? (
+            <HomePhoto
+              house={started.house}
+              imageUrl={homeImageUrl(fileBaseUrl(), started.house)}
+              address={addressLine(started.house)}
+              className={PHOTO_PREVIEW_CLASS}
+            />
+          ) : undefined
+        }
+      />
     </Sheet>
   );
 }

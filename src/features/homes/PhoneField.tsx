@@ -51,7 +51,7 @@ export function PhoneField({
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         // The library's look, through its CSS variables: a bordered box for the country like our inputs.
-        className="mt-1 gap-1 [--PhoneInput-color--focus:#000] [--PhoneInputCountryFlag-aspectRatio:1.4] [--PhoneInputCountryFlag-backgroundColor--loading:#fff] [--PhoneInputCountryFlag-borderColor:#d1d5db] [--PhoneInputCountryFlag-height:2.5rem]"
+        className="mt-1 gap-1 [--PhoneInput-color--focus:var(--color-black)] [--PhoneInputCountryFlag-aspectRatio:1.4] [--PhoneInputCountryFlag-backgroundColor--loading:var(--color-white)] [--PhoneInputCountryFlag-borderColor:var(--color-gray-300)] [--PhoneInputCountryFlag-height:2.5rem]"
         numberInputProps={{
           className:
             'block w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600',

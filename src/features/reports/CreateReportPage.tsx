@@ -30,7 +30,7 @@ import { HouseCombobox } from './HouseCombobox.tsx';
 import { NarrativeField } from './NarrativeField.tsx';
 import { PhotoPicker } from './PhotoPicker.tsx';
 import { housePhoneNumber, reportFormDefaults, toNewReport, type ReportFormInput } from './reportForm.ts';
-import { Toggle } from './Toggle.tsx';
+import { Toggle } from '../../ui/Toggle.tsx';
 import { useAttachments } from './useAttachments.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 

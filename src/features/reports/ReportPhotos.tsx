@@ -54,7 +54,7 @@ function PhotoList({ reportId, photos }: { reportId: string; photos: readonly st
         ))}
       </ul>
       <Dialog open={shownName !== undefined} onClose={() => setShown(null)} className="relative z-50">
-        <DialogBackdrop className="fixed inset-0 bg-black/80" />
+        <DialogBackdrop className="fixed inset-0 bg-scrim/80" />
         <div className="fixed inset-0 flex items-center justify-center p-4">
           <DialogPanel className="relative max-h-full max-w-full">
             <DialogTitle className="sr-only">Photo {(shown ?? 0) + 1}</DialogTitle>

@@ -36,7 +36,7 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
   const toastSlot = useToastHost(open);
   return (
     <Dialog open={open} onClose={close} className="relative z-50">
-      <DialogBackdrop className="fixed inset-0 bg-black/40" />
+      <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
       <div className="fixed inset-0 flex items-center justify-center p-4">
         <DialogPanel className="w-full max-w-md rounded-2xl bg-white p-5 shadow-xl">
           <DialogTitle className="text-lg font-semibold">Temporary password</DialogTitle>

@@ -19,7 +19,7 @@ export function Toggle({
       >
         <span className="size-4 translate-x-1 rounded-full bg-white transition group-data-[checked]:translate-x-6" />
       </Switch>
-      <Label className="text-sm font-medium">{label}</Label>
+      <Label className="flex min-h-11 items-center text-sm font-medium">{label}</Label>
     </Field>
   );
 }
