@@ -39,3 +39,15 @@ routerAdd('POST', '/api/scms/call-jobs/run', (e) => {
 cronAdd('scms_call_attempts', '* * * * *', () => {
   require(`${__hooks}/lib/call_jobs.js`).runDueAttempts($app);
 });
+
+// A superuser's create of a call or an attempt may say when it was made
+// (lib/original_created.js): the demo seed's calls of the last weeks. Nobody
+// else creates either (their create rules are closed).
+onRecordCreateRequest(
+  (e) => {
+    require(`${__hooks}/lib/original_created.js`).applyOriginalCreated(e, e.requestInfo().body);
+    return e.next();
+  },
+  'calls',
+  'call_attempts',
+);

@@ -1,6 +1,7 @@
 /** Demo staff, and homes with their residents, phones and house checks. */
-import { addDays, startOfDay } from 'date-fns';
+import { callOrder } from '../../src/domain/callHistory.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { zonedDayStart, zonedMonthStart } from '../../src/domain/zonedTime.ts';
 import type { CheckKind, CommunityPlan } from './communities.ts';
 import type { DemoData, SeedRecord } from './demo-data.ts';
 import { demoId } from './demo-ids.ts';
@@ -13,7 +14,10 @@ export interface BuiltHouse {
   street: string;
   firstResident: SeedRecord;
   primaryPhone: string;
-  checkDue: boolean;
+  /** The home's phones in the order a call tries them. */
+  phones: SeedRecord[];
+  /** When the home was checked in its house-check window; null when it was not. */
+  checkedAt: Date | null;
 }
 
 export function buildStaff(plan: CommunityPlan, communityId: string): SeedRecord[] {
@@ -31,52 +35,67 @@ export function buildStaff(plan: CommunityPlan, communityId: string): SeedRecord
   }));
 }
 
-/** The house-check fields of one situation; windows leave two days of slack so any time zone agrees. */
-function checkFields(kind: CheckKind | undefined, now: Date, rng: Rng): Record<string, string | boolean> {
-  if (!kind) return { house_check: false };
-  const today = startOfDay(now);
-  const day = (offset: number) => pbDate(addDays(today, offset));
-  const note = pick(rng, CHECK_NOTES);
+const MINUTE = 60_000;
+
+interface CheckPlan {
+  fields: Record<string, string | boolean>;
+  /** When the home was checked within its window (the report of the check is written then); null when not. */
+  checkedAt: Date | null;
+}
+
+/**
+ * The house-check fields of one situation, in the community's days: a
+ * window runs from its first day's 00:00 to its last day's 23:59:59.999, as
+ * the Update Home form saves it. A check is made in the daytime, and its
+ * moment is both the home's last-checked date and its report's incident
+ * time, as the House check dialog writes them.
+ */
+function checkPlan(kind: CheckKind | undefined, zone: string, now: Date, rng: Rng): CheckPlan {
+  if (!kind) return { fields: { house_check: false }, checkedAt: null };
+  const dayStart = (offset: number) => zonedDayStart(zone, now.getTime(), offset);
+  const window = (from: number, to: number) => ({
+    house_check: true,
+    house_check_start_date: pbDate(new Date(dayStart(from))),
+    house_check_end_date: pbDate(new Date(dayStart(to + 1) - 1)),
+    house_check_note: pick(rng, CHECK_NOTES),
+  });
+  const daytime = (offset: number) => new Date(dayStart(offset) + int(rng, 7 * 60, 20 * 60) * MINUTE);
+  const checked = (fields: Record<string, string | boolean>, at: Date): CheckPlan => ({
+    fields: { ...fields, house_check_last_date: pbDate(at) },
+    checkedAt: at,
+  });
   switch (kind) {
     case 'due-never-checked':
+      return { fields: window(-int(rng, 2, 5), int(rng, 2, 10)), checkedAt: null };
+    case 'due-checked-before': {
+      // Checked in an earlier window, before the two months of seeded reports: no report of it is kept.
+      const before = zonedMonthStart(zone, now.getTime(), -1) - int(rng, 3, 12) * 24 * 60 * MINUTE;
       return {
-        house_check: true,
-        house_check_start_date: day(-int(rng, 2, 5)),
-        house_check_end_date: day(int(rng, 2, 10)),
-        house_check_note: note,
+        fields: { ...window(-2, int(rng, 3, 9)), house_check_last_date: pbDate(new Date(before)) },
+        checkedAt: null,
       };
-    case 'due-checked-before':
-      // Last checked during an earlier window, before this one started.
-      return {
-        house_check: true,
-        house_check_start_date: day(-2),
-        house_check_end_date: day(int(rng, 3, 9)),
-        house_check_last_date: day(-int(rng, 6, 12)),
-        house_check_note: note,
-      };
-    case 'checked-today':
-      return {
-        house_check: true,
-        house_check_start_date: day(-3),
-        house_check_end_date: day(5),
-        house_check_last_date: pbDate(new Date(Math.max(today.getTime(), now.getTime() - 2 * 3600_000))),
-        house_check_note: note,
-      };
+    }
+    case 'checked-today': {
+      const at = new Date(Math.max(dayStart(0), now.getTime() - 2 * 3600_000));
+      at.setSeconds(0, 0);
+      return checked(window(-3, 5), at);
+    }
+    case 'checked-earlier': {
+      const start = -int(rng, 3, 6);
+      return checked(window(start, int(rng, 2, 6)), daytime(-int(rng, 1, -start)));
+    }
     case 'upcoming':
-      return {
-        house_check: true,
-        house_check_start_date: day(4),
-        house_check_end_date: day(14),
-        house_check_note: note,
-      };
-    case 'ended':
-      return {
-        house_check: true,
-        house_check_start_date: day(-20),
-        house_check_end_date: day(-9),
-        house_check_last_date: day(-12),
-        house_check_note: note,
-      };
+      return { fields: window(4, 14), checkedAt: null };
+    case 'ended': {
+      // Within the last four weeks: always inside the seeded history (it starts at last month's first day).
+      const end = -int(rng, 2, 20);
+      const start = end - int(rng, 3, 8);
+      return checked(window(start, end), daytime(int(rng, start, end)));
+    }
+    case 'missed': {
+      const end = -int(rng, 2, 15);
+      return { fields: window(end - int(rng, 2, 5), end), checkedAt: null };
+    }
   }
 }
 
@@ -111,6 +130,7 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
         : `Apt ${int(rng, 1, 3)}0${int(rng, 1, 8)}`
       : '';
     const id = demoId(`${plan.key}:house:${i}`);
+    const check = checkPlan(plan.checks[i], plan.timeZone, now, rng);
     const house: SeedRecord = {
       id,
       address: `${number} ${street}`,
@@ -122,7 +142,7 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
       security_code: chance(rng, 0.2) ? `${int(rng, 1000, 9999)}#` : String(int(rng, 1000, 99999)),
       note: chance(rng, 0.6) ? pick(rng, HOME_NOTES) : '',
       community: communityId,
-      ...checkFields(plan.checks[i], now, rng),
+      ...check.fields,
     };
     data.houses.push(house);
 
@@ -142,6 +162,7 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
     data.residents.push(...residents);
 
     let primaryPhone = '';
+    const phones: SeedRecord[] = [];
     if (!plan.noPhones.includes(i)) {
       const phoneCount = int(rng, 1, 2);
       for (let p = 0; p < phoneCount; p++) {
@@ -150,7 +171,7 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
         const showcase = p === 0 ? SHOWCASE_PHONES[plan.key]?.[i] : undefined;
         const number = showcase ?? `+1${plan.areaCode}55501${String(10 + (phoneCounter.next++ % 90))}`;
         if (p === 0) primaryPhone = number;
-        data.phones.push({
+        phones.push({
           id: demoId(`${plan.key}:house:${i}:phone:${p}`),
           phone_number: number,
           primary: p === 0,
@@ -159,14 +180,18 @@ export function buildHomes(plan: CommunityPlan, communityId: string, now: Date, 
           house: id,
         });
       }
+      data.phones.push(...phones);
     }
-    const kind = plan.checks[i];
     homes.push({
       record: house,
       street,
       firstResident: residents[0]!,
       primaryPhone,
-      checkDue: kind === 'due-never-checked' || kind === 'due-checked-before',
+      // Created together, so the server's order is the rank's, then the id's.
+      phones: callOrder(
+        phones.map((phone) => ({ ...phone, primary: phone.primary === true, type: String(phone.type), created: '' })),
+      ),
+      checkedAt: check.checkedAt,
     });
   }
   return homes;

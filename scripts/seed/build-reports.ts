@@ -1,7 +1,14 @@
-/** Two months of demo reports, written after their incidents. */
-import { format, startOfMonth, subMonths } from 'date-fns';
+/**
+ * Two months of demo reports, written after their incidents: the incident
+ * reports of a patrol, and the report of each house check the homes' windows
+ * had (the check's moment is the home's last-checked date, as the House check
+ * dialog writes both), so every screen that counts house checks counts the
+ * same ones. Times in narratives are the community's.
+ */
+import { houseCheckNarrative } from '../../src/domain/houseCheck.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { REPORT_TYPE_VALUES } from '../../src/domain/reportTypes.ts';
+import { zonedClock, zonedMonthStart } from '../../src/domain/zonedTime.ts';
 import type { BuiltHouse } from './build-homes.ts';
 import type { CommunityPlan } from './communities.ts';
 import type { DemoData, SeedRecord } from './demo-data.ts';
@@ -19,26 +26,26 @@ export function buildReports(
   data: DemoData,
 ): void {
   const rng = rngFor(`${plan.key}:reports`);
-  const thisMonth = startOfMonth(now);
-  const lastMonth = subMonths(thisMonth, 1);
+  const zone = plan.timeZone;
+  const thisMonth = new Date(zonedMonthStart(zone, now.getTime()));
+  const lastMonth = new Date(zonedMonthStart(zone, now.getTime(), -1));
   for (let i = 0; i < plan.reports; i++) {
     // One of each type first, so every type shows up, then a patrol's usual mix.
-    const type = i < REPORT_TYPE_VALUES.length ? REPORT_TYPE_VALUES[i]! : weighted(rng, TYPE_WEIGHTS);
+    const type = i < INCIDENT_TYPES.length ? INCIDENT_TYPES[i]! : weighted(rng, TYPE_WEIGHTS);
     const template = pick(rng, TEMPLATES[type]);
     // Half in the current month (up to now, never later), half in the previous one.
     const [from, to] = i % 2 === 0 ? [thisMonth, now] : [lastMonth, thisMonth];
     const at = new Date(from.getTime() + Math.floor(rng() * (to.getTime() - from.getTime())));
     at.setSeconds(0, 0);
-    // A house being checked today has not been checked yet: keep its reports elsewhere.
-    const candidates = type === 'house_check' ? homes.filter((h) => !h.checkDue) : homes;
-    const home = template.house === false ? undefined : pick(rng, candidates);
+    const home = template.house === false ? undefined : pick(rng, homes);
     const resident = home?.firstResident;
+    const clock = zonedClock(zone, at.getTime());
     const values = {
       addr: home ? [home.record.address, home.record.apt].filter(Boolean).join(' ') : '',
       street: home?.street ?? '',
       res: resident ? `${resident.first_name} ${resident.last_name}` : '',
-      hrs: `${format(at, 'HHmm')} hrs`,
-      time: format(at, 'HH:mm'),
+      hrs: `${clock.replace(':', '')} hrs`,
+      time: clock,
       veh: pick(rng, VEHICLES),
       plate: `${String.fromCharCode(65 + int(rng, 0, 25), 65 + int(rng, 0, 25), 65 + int(rng, 0, 25))}-${int(rng, 1000, 9999)}`,
     };
@@ -57,15 +64,65 @@ export function buildReports(
       house: home?.record.id ?? '',
       resident: resident?.id ?? '',
       created_by: pick(rng, staff).id,
-      // A house check says whether everything was ok; every other report leaves it empty.
-      everything_ok: type === 'house_check' ? (template.everythingOk ?? 'yes') : '',
+      // Only a house check says whether everything was ok.
+      everything_ok: '',
     });
   }
+  houseCheckReports(plan, communityId, homes, staff, data);
   writtenAfterIncidents(
     data.reports.filter((r) => r.community === communityId),
     now,
     rngFor(`${plan.key}:report-writing`),
   );
+}
+
+/** Every report type but house checks: those come from the homes' checks. */
+const INCIDENT_TYPES = REPORT_TYPE_VALUES.filter((type) => type !== 'house_check');
+
+/**
+ * The report of each home's check, as the House check dialog writes it
+ * (spec §7): its remark (or the answer's sentence) as the narrative, no AI
+ * narrative, clear weather, the home and its first resident, made at the
+ * home's last-checked date by one of the staff.
+ */
+function houseCheckReports(
+  plan: CommunityPlan,
+  communityId: string,
+  homes: BuiltHouse[],
+  staff: SeedRecord[],
+  data: DemoData,
+): void {
+  const rng = rngFor(`${plan.key}:house-checks`);
+  homes.forEach((home, i) => {
+    if (!home.checkedAt) return;
+    const template = pick(rng, TEMPLATES.house_check);
+    const clock = zonedClock(plan.timeZone, home.checkedAt.getTime());
+    const remark = fill(template.raw, {
+      addr: [home.record.address, home.record.apt].filter(Boolean).join(' '),
+      street: home.street,
+      res: `${home.firstResident.first_name} ${home.firstResident.last_name}`,
+      hrs: `${clock.replace(':', '')} hrs`,
+      time: clock,
+    });
+    const everythingOk = template.everythingOk ?? 'yes';
+    data.reports.push({
+      id: demoId(`${plan.key}:house:${i}:check`),
+      // Now and then the officer just answers, and the answer's sentence stands for the remark.
+      narative: chance(rng, 0.3) ? houseCheckNarrative(everythingOk === 'yes') : remark,
+      ai_generated_narative: '',
+      type: 'house_check',
+      weather: 'clear',
+      incident_time: pbDate(home.checkedAt),
+      phone_number: '',
+      injury: false,
+      ems_pbso: false,
+      community: communityId,
+      house: home.record.id,
+      resident: home.firstResident.id,
+      created_by: pick(rng, staff).id,
+      everything_ok: everythingOk,
+    });
+  });
 }
 
 /**

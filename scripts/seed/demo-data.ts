@@ -2,7 +2,8 @@
  * The demo data as plain records, built without touching the server: two
  * communities (Palm Grove Estates, the demo one, and Harbor Pointe, there to
  * show that communities are isolated), their staff, homes with residents and
- * phones, concerns and two months of reports.
+ * phones, concerns, two months of reports (among them the house checks of
+ * the homes' windows) and the calls of the last weeks with their attempts.
  *
  * Everything is deterministic: record ids are derived from stable keys (so a
  * second seed recognises what is already there) and the rest comes from a
@@ -12,8 +13,9 @@
  *
  * The parts: communities.ts (the plans), word-lists.ts and
  * report-templates.ts (the texts), random.ts and demo-ids.ts (determinism),
- * build-homes.ts and build-reports.ts (the records).
+ * build-homes.ts, build-reports.ts and build-calls.ts (the records).
  */
+import { buildCalls } from './build-calls.ts';
 import { buildHomes, buildStaff } from './build-homes.ts';
 import { buildReports } from './build-reports.ts';
 import { COMMUNITIES } from './communities.ts';
@@ -21,9 +23,19 @@ import { demoId } from './demo-ids.ts';
 import { CONCERNS } from './word-lists.ts';
 
 /** Collections in the order they must be created (relations point backwards). */
-export const SEED_ORDER = ['communities', 'users', 'houses', 'residents', 'phones', 'concerns', 'reports'] as const;
+export const SEED_ORDER = [
+  'communities',
+  'users',
+  'houses',
+  'residents',
+  'phones',
+  'concerns',
+  'reports',
+  'calls',
+  'call_attempts',
+] as const;
 export type SeedCollection = (typeof SEED_ORDER)[number];
-export type SeedRecord = { id: string } & Record<string, string | boolean>;
+export type SeedRecord = { id: string } & Record<string, string | number | boolean | string[]>;
 export type DemoData = Record<SeedCollection, SeedRecord[]>;
 
 /** Ids of the seeded communities, for callers that need to find them. */
@@ -42,6 +54,8 @@ export function buildDemoData(now: Date): DemoData {
     phones: [],
     concerns: [],
     reports: [],
+    calls: [],
+    call_attempts: [],
   };
   for (const plan of COMMUNITIES) {
     const communityId = demoId(`${plan.key}:community`);
@@ -59,6 +73,7 @@ export function buildDemoData(now: Date): DemoData {
       });
     });
     buildReports(plan, communityId, now, homes, staff, data);
+    buildCalls(plan, communityId, now, homes, staff, data);
   }
   return data;
 }

@@ -4,7 +4,8 @@ import type { ReportType, Weather } from '../../src/domain/reportTypes.ts';
 /**
  * Narrative templates per report type: `raw` as an officer types it on a
  * phone (abbreviations, run-on sentences, so AI assist has work to do) and
- * `ai` as the assisted rewrite. Placeholders: {addr} {street} {res} {hrs}
+ * `ai` as the assisted rewrite (a house check's `raw` is the remark of the
+ * House check dialog, which has no AI assist). Placeholders: {addr} {street} {res} {hrs}
  * (2215 hrs) {time} (22:15) {veh} {plate}. `house: false` means the incident
  * happened away from any home (the report shows N/A for the address).
  */
@@ -178,9 +179,12 @@ export const TEMPLATES: Record<ReportType, Template[]> = {
   ],
 };
 
-/** How often each type occurs in a month of patrol (after one of each). */
+/**
+ * How often each incident type occurs in a month of patrol (after one of
+ * each). House checks are not drawn: each is the check of a home's window
+ * (build-reports.ts), the House check dialog's report.
+ */
 export const TYPE_WEIGHTS: ReadonlyArray<readonly [ReportType, number]> = [
-  ['house_check', 40],
   ['open_garage_door', 15],
   ['garage_door_light_check', 12],
   ['vehicle_tailgaite', 12],

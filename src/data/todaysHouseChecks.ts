@@ -52,6 +52,17 @@ export function useTodaysHouseChecks(now: Date): TodaysChecksView {
   const homes = useHouses('');
   const day = startOfDay(now).getTime();
   const checks = useMirrorQuery(db, ['reports', 'users'], () => queryDayChecks(db, new Date(day)), [day]);
-  const today = useMemo(() => (homes ? todaysHouseChecks(homes, (home) => home.house, now) : undefined), [homes, now]);
+  const today = useMemo(
+    () =>
+      homes
+        ? todaysHouseChecks(
+            homes,
+            (home) => home.house,
+            now,
+            (home) => checks?.byHome.has(home.house.id) === true,
+          )
+        : undefined,
+    [homes, now, checks],
+  );
   return { today, checks };
 }

@@ -25,6 +25,33 @@ export function isHouseCheckDue(house: HouseCheckFields, now: Date = new Date())
   return !(last && isWithinInterval(last, window));
 }
 
+/**
+ * What counts as a house check done, on every screen that counts them
+ * (today's house checks, the daily activity report, the dashboard): a
+ * house_check report that names a home. Other report types are not checks,
+ * even with the home named. The check is done on the day of its
+ * incident_time; a home's last-checked date stands for a check whose report
+ * the device does not hold yet (houseCheckTimes).
+ */
+export function isHouseCheckReport(report: { type: string; house?: string | null }): boolean {
+  return report.type === 'house_check' && !!report.house;
+}
+
+/** Each home's checks among `reports` (isHouseCheckReport), as moments, by home id. */
+export function houseCheckTimes<R extends { type: string; house?: string | null; incident_time: string }>(
+  reports: readonly R[],
+): Map<string, Date[]> {
+  const times = new Map<string, Date[]>();
+  for (const report of reports) {
+    const at = parsePbDate(report.incident_time);
+    if (!isHouseCheckReport(report) || !at) continue;
+    const list = times.get(report.house!) ?? [];
+    list.push(at);
+    times.set(report.house!, list);
+  }
+  return times;
+}
+
 /** Spec §7's house-check narratives live beside the answer they used to stand for. */
 export { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE };
 

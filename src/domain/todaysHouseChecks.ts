@@ -5,8 +5,10 @@
  * "Today's" homes are exactly:
  * - due: spec §4's rule (isHouseCheckDue): house_check on, today within the
  *   home's window, and no check yet within that window;
- * - done: house_check on, today within the home's window, and its last
- *   check made today. Checking a due home moves it from the first group to
+ * - done: house_check on, today within the home's window, and a check
+ *   made today: its last-checked date, or a house check report of today
+ *   (isHouseCheckReport: the dashboard and the daily activity report count
+ *   the same checks). Checking a due home moves it from the first group to
  *   the second, so the total stays the same through the day.
  * A home checked on an earlier day of its window is neither (spec §4: one
  * check per window), nor is a home whose window does not hold today.
@@ -14,14 +16,22 @@
  * Homes screen.
  */
 import { endOfDay, isSameDay, isWithinInterval, startOfDay } from 'date-fns';
-import { isHouseCheckDue, type HouseCheckFields } from './houseCheck.ts';
+import { isHouseCheckDue, isHouseCheckReport, type HouseCheckFields } from './houseCheck.ts';
 import { parsePbDate } from './pbDate.ts';
 
 export type TodaysCheckState = 'due' | 'done';
 
-/** A home's place in today's list, or null when it is not one of today's. */
-export function todaysCheckState(home: HouseCheckFields, now: Date = new Date()): TodaysCheckState | null {
-  if (isHouseCheckDue(home, now)) return 'due';
+/**
+ * A home's place in today's list, or null when it is not one of today's.
+ * `reportedToday`: a house check report of today names the home (its
+ * last-checked date may not say so yet, as for a report made on the report
+ * form).
+ */
+export function todaysCheckState(
+  home: HouseCheckFields,
+  now: Date = new Date(),
+  reportedToday = false,
+): TodaysCheckState | null {
   if (!home.house_check) return null;
   const start = parsePbDate(home.house_check_start_date);
   const end = parsePbDate(home.house_check_end_date);
@@ -29,7 +39,8 @@ export function todaysCheckState(home: HouseCheckFields, now: Date = new Date())
   if (!isWithinInterval(now, { start: startOfDay(start), end: endOfDay(end) })) return null;
   const last = parsePbDate(home.house_check_last_date);
   // Today lies in the window, so a check made today lies in it too.
-  return last && isSameDay(last, now) ? 'done' : null;
+  if (reportedToday || (last && isSameDay(last, now))) return 'done';
+  return isHouseCheckDue(home, now) ? 'due' : null;
 }
 
 export interface TodaysHouseChecks<T> {
@@ -41,16 +52,22 @@ export interface TodaysHouseChecks<T> {
   total: number;
 }
 
-/** Today's homes out of all of them; `fields` picks a home's house-check fields (a record, or a home with its people). */
+/**
+ * Today's homes out of all of them; `fields` picks a home's house-check
+ * fields (a record, or a home with its people), `reportedToday` says whether
+ * a house check report of today names it (latestCheckByHome of the day's
+ * reports).
+ */
 export function todaysHouseChecks<T>(
   homes: readonly T[],
   fields: (home: T) => HouseCheckFields,
   now: Date = new Date(),
+  reportedToday: (home: T) => boolean = () => false,
 ): TodaysHouseChecks<T> {
   const due: T[] = [];
   const done: T[] = [];
   for (const home of homes) {
-    const state = todaysCheckState(fields(home), now);
+    const state = todaysCheckState(fields(home), now, reportedToday(home));
     if (state === 'due') due.push(home);
     else if (state === 'done') done.push(home);
   }
@@ -77,7 +94,7 @@ export interface CheckReport {
 export function latestCheckByHome<R extends CheckReport>(reports: readonly R[]): Map<string, R> {
   const latest = new Map<string, R>();
   for (const report of reports) {
-    if (report.type !== 'house_check' || !report.house) continue;
+    if (!isHouseCheckReport(report)) continue;
     const seen = latest.get(report.house);
     if (!seen || report.incident_time > seen.incident_time) latest.set(report.house, report);
   }

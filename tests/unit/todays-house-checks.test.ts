@@ -103,6 +103,22 @@ describe("today's list and its counts", () => {
     expect(checkProgress(today)).toBe('3 of 5 checked');
   });
 
+  test('a home a house check report of today names is done, as the dashboard and the daily report count it, even before its last-checked date says so', () => {
+    const reported = new Set(['due-2']);
+    const today = todaysHouseChecks(
+      homes,
+      (h) => h,
+      NOW,
+      (h) => reported.has(h.id),
+    );
+    expect(today.due.map((h) => h.id)).toEqual(['due-1', 'due-3']);
+    expect(today.done.map((h) => h.id)).toEqual(['done-1', 'due-2', 'done-2']);
+    expect(today.total).toBe(5);
+    // A report names a home outside its window: still not one of today's.
+    expect(todaysCheckState(home('later', { house_check_start_date: startOf(26) }), NOW, true)).toBeNull();
+    expect(todaysCheckState(home('off', { house_check: false }), NOW, true)).toBeNull();
+  });
+
   test('at midnight the day turns: yesterday’s done homes with a window still open are due again', () => {
     const tomorrow = new Date(2026, 10, 25, 0, 1);
     const today = todaysHouseChecks(homes, (h) => h, tomorrow);

@@ -6,6 +6,7 @@
 import { endOfDay, format, startOfDay } from 'date-fns';
 import type { CallRow, DayRecords } from '../../data/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
+import { isHouseCheckReport } from '../../domain/houseCheck.ts';
 import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
@@ -113,7 +114,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     const original = stripParagraph(report.narative ?? '').trim();
     entries.push({
       id: report.id,
-      kind: report.type === 'house_check' ? 'house_check' : 'report',
+      kind: isHouseCheckReport(report) ? 'house_check' : 'report',
       at,
       time: format(at, 'HH:mm'),
       officer: personName(staff.get(report.created_by)),

@@ -7,6 +7,7 @@
 import { addDays, addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'date-fns';
 import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome, type CallOutcome } from '../../domain/callOutcome.ts';
+import { houseCheckTimes, isHouseCheckReport } from '../../domain/houseCheck.ts';
 import { houseChecksByDay, type HouseCheckDay, type HouseCheckHome } from '../../domain/houseCheckDays.ts';
 import { answerOf } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate, pbDate } from '../../domain/pbDate.ts';
@@ -131,16 +132,8 @@ export function houseCheckFigures(
   to: Date,
   now: Date,
 ): HouseCheckFigures {
-  const checks = new Map<string, Date[]>();
-  for (const report of checkReports) {
-    const at = parsePbDate(report.incident_time);
-    if (report.type !== 'house_check' || !report.house || !at) continue;
-    const list = checks.get(report.house) ?? [];
-    list.push(at);
-    checks.set(report.house, list);
-  }
   const last = min([to, endOfDay(now)]);
-  const days = last < from ? [] : houseChecksByDay(homes, checks, from, last);
+  const days = last < from ? [] : houseChecksByDay(homes, houseCheckTimes(checkReports), from, last);
   return {
     days,
     due: days.reduce((sum, day) => sum + day.due, 0),
@@ -183,7 +176,7 @@ export function houseCheckAnswers(
   }
   const totals = { checks: 0, issues: 0, unknown: 0 };
   for (const report of reports) {
-    if (report.type !== 'house_check') continue;
+    if (!isHouseCheckReport(report)) continue;
     const at = parsePbDate(report.incident_time);
     const row = at && at >= from && at <= last ? byDay.get(format(at, 'yyyy-MM-dd')) : undefined;
     if (!row) continue;
