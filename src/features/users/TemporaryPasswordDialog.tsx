@@ -45,7 +45,7 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
           <p className="mt-2 text-sm text-gray-700">Temporary password for {created?.email}:</p>
           {/* Monospace, in its groups, a line break only after a dash: read out and typed one group at a time. */}
           <p
-            className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 text-center font-mono text-2xl tracking-wider [overflow-wrap:anywhere] select-all"
+            className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 text-center font-mono text-xl tracking-wider sm:text-2xl [overflow-wrap:anywhere] select-all"
             data-testid="temporary-password"
           >
             {temporaryPasswordGroups(password).map((group, index) => (
