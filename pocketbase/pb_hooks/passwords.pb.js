@@ -52,6 +52,18 @@ routerAdd('POST', '/api/scms/users/{id}/reset-password', (e) => {
   return handle(e, require(`${__hooks}/lib/passwords.js`).resetPassword);
 });
 
+// The first password of one's own, without the temporary one again (lib/passwords.js firstPassword).
+routerAdd('POST', '/api/scms/users/{id}/first-password', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/passwords.js`).firstPassword);
+});
+
+// Every save, a superuser's too: the flag turned on voids the sessions made before it.
+onRecordUpdate((e) => {
+  require(`${__hooks}/lib/passwords.js`).refreshTokenKeyWhenFlagged(e.record);
+  return e.next();
+}, 'users');
+
 routerAdd('GET', '/api/scms/auth-options', (e) => {
   const { handle } = require(`${__hooks}/lib/respond.js`);
   return handle(e, require(`${__hooks}/lib/passwords.js`).authOptions);

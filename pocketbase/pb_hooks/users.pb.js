@@ -3,15 +3,15 @@
 // user"): spec §7 has the client send a fixed placeholder; the app sends a
 // throwaway random one instead (throwawayPassword in
 // src/features/users/useUserActions.ts), and any other client may send
-// anything, so whatever came is replaced with a random password, which the
-// director sees once in the create response as `temporary_password`.
+// anything, so whatever came is replaced with a random password (easy to
+// read out and type: lib/passwords.js), which the director sees once in the create response as `temporary_password`.
 // Superusers (the seed, the tests, the admin UI) choose a password on
 // purpose and keep it.
 
 onRecordCreateRequest((e) => {
   if (e.hasSuperuserAuth()) return e.next();
 
-  const temporaryPassword = $security.randomString(20);
+  const temporaryPassword = require(`${__hooks}/lib/passwords.js`).newTemporaryPassword();
   // Set on the record (not the request body): PocketBase then skips the
   // form's password/passwordConfirm comparison, which was about the
   // throwaway password the client sent twice.

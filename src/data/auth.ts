@@ -11,7 +11,7 @@
 import { useSyncExternalStore } from 'react';
 import { pb } from '../api/client.ts';
 import type { UserType } from '../api/records.ts';
-import type { ChangePasswordValues } from '../domain/loginSchema.ts';
+import type { ChangePasswordValues, FirstPasswordValues } from '../domain/loginSchema.ts';
 // A type only: this module loads nothing of the mirror.
 import type { SignedInUser } from './writes.ts';
 
@@ -89,10 +89,28 @@ export type ChangeOutcome = 'changed' | 'changed-signed-out';
  * and the signed-in screens would start on a dead token before the new
  * sign-in is back.
  */
-export async function changeOwnPassword(values: ChangePasswordValues): Promise<ChangeOutcome> {
+export function changeOwnPassword(values: ChangePasswordValues): Promise<ChangeOutcome> {
+  return sendNewPassword((id) => `/api/collections/users/records/${id}`, 'PATCH', values);
+}
+
+/**
+ * The first password of one's own after signing in with a temporary one:
+ * the new password only (the server's first-password route, open only to a
+ * session of a temporary password, which proves it). Signed in again the
+ * same way.
+ */
+export function chooseFirstPassword(values: FirstPasswordValues): Promise<ChangeOutcome> {
+  return sendNewPassword((id) => `/api/scms/users/${id}/first-password`, 'POST', values);
+}
+
+async function sendNewPassword(
+  path: (id: string) => string,
+  method: string,
+  values: FirstPasswordValues,
+): Promise<ChangeOutcome> {
   const user = currentUserRecord();
   if (!user) throw new Error('Not signed in');
-  await pb.send(`/api/collections/users/records/${encodeURIComponent(user.id)}`, { method: 'PATCH', body: values });
+  await pb.send(path(encodeURIComponent(user.id)), { method, body: values });
   try {
     await pb.collection('users').authWithPassword(String(user.email), values.password);
     return 'changed';

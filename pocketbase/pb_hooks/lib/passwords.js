@@ -2,9 +2,6 @@
 /// (issue 12, items 2 and 5). Loaded with require() inside each handler
 /// (pooled VMs do not share a file's top-level scope).
 
-/** The length of every password the server hands out: inside spec §5's 8–24. */
-const TEMPORARY_PASSWORD_LENGTH = 20;
-
 /** Fields only the server writes. */
 const SERVER_FIELDS = ['must_change_password', 'temporary_password_expires'];
 
@@ -100,6 +97,11 @@ function rule() {
   return require(`${__hooks}/lib/generated/temporary_password.js`);
 }
 
+/** A new temporary password: easy to read out and to type (src/domain/temporaryPassword.ts), from PocketBase's secure random source. */
+function newTemporaryPassword() {
+  return rule().newTemporaryPassword((length, alphabet) => $security.randomStringWithAlphabet(length, alphabet));
+}
+
 /**
  * Gives `record` a temporary password's state: it must be changed, and it
  * stops working after the configured hours. The caller sets the password.
@@ -184,7 +186,7 @@ function resetPassword(e) {
   if (!user || user.getString('community') !== auth.getString('community'))
     throw respond.fail(404, "The requested resource wasn't found.");
   if (user.id === auth.id) throw respond.fail(400, 'Use Change password to change your own password.');
-  const temporaryPassword = $security.randomString(TEMPORARY_PASSWORD_LENGTH);
+  const temporaryPassword = newTemporaryPassword();
   // A new password also gives the user a new token key, which voids every
   // token issued before (PocketBase signs tokens with it).
   user.setPassword(temporaryPassword);
@@ -196,6 +198,72 @@ function resetPassword(e) {
   });
 }
 
+/** The path of the first-password route for user `id` (passwords.pb.js). */
+function firstPasswordPath(id) {
+  return `/api/scms/users/${id}/first-password`;
+}
+
+/** The body of a first password: at most this many bytes (two passwords of 24 characters and their names fit many times over). */
+const FIRST_PASSWORD_MAX_BYTES = 1024;
+
+/**
+ * A user signed in with a temporary password chooses their own without
+ * typing the temporary one again: the session proves it. Every token of a
+ * user whose flag is set was made after the temporary password was set
+ * (setting it, by a director or by hand, voids the tokens made before:
+ * refreshTokenKeyWhenFlagged), so only a sign-in with the temporary password
+ * (or its renewal) gets here. Anyone else is refused and nothing changes:
+ * another user's id (whichever community, or none), a password of one's own
+ * (the current one is needed: PocketBase's own change), an expired temporary
+ * password (the gate's 401), a body that is not two new passwords of spec §5.
+ * The new password voids every token of the old one, this one too: the app
+ * signs in again with it.
+ */
+function firstPassword(e) {
+  const respond = require(`${__hooks}/lib/respond.js`);
+  const auth = respond.requireStaff(e);
+  if (e.request.pathValue('id') !== auth.id) throw respond.fail(403, 'You can only choose your own password.');
+  // The record as stored now, not as the token loaded it.
+  const user = e.app.findRecordById('users', auth.id);
+  const state = rule().temporaryPasswordState(
+    user.getBool('must_change_password'),
+    user.getString('temporary_password_expires'),
+    Date.now(),
+  );
+  if (state === 'own') throw respond.fail(403, 'Your password is your own: enter the current one to change it.');
+  if (state === 'expired') throw respond.fail(401, rule().TEMPORARY_PASSWORD_EXPIRED);
+  const body = respond.readJsonObject(e, FIRST_PASSWORD_MAX_BYTES);
+  const refusals = rule().firstPasswordRefusal(body);
+  if (refusals) throw respond.fail(400, 'Failed to change the password.', refusals);
+  if (user.validatePassword(body.password)) {
+    throw respond.fail(400, 'Failed to change the password.', {
+      password: { code: 'validation_same_password', message: 'Choose a password different from the current one.' },
+    });
+  }
+  user.setPassword(body.password);
+  clearTemporaryPassword(user);
+  try {
+    e.app.save(user);
+  } catch (err) {
+    // The field's own limits (a length counted otherwise, say): refused, nothing saved.
+    throw respond.fail(400, 'Failed to change the password.', {
+      password: { code: 'validation_invalid_value', message: String(err && err.message ? err.message : err) },
+    });
+  }
+  return e.noContent(204);
+}
+
+/**
+ * The flag turned on by hand (a superuser in the admin UI) voids the user's
+ * tokens, as a new temporary password does: a session made before it never
+ * gets to choose a password without the current one (firstPassword).
+ */
+function refreshTokenKeyWhenFlagged(record) {
+  if (record.getBool('must_change_password') && !record.original().getBool('must_change_password')) {
+    record.refreshTokenKey();
+  }
+}
+
 /** Requests that are no one's in particular: signing in (anyone, on a shared phone), the health check, the app's files. */
 function openToAnyone(method, path) {
   if (!path.startsWith('/api/')) return true;
@@ -205,7 +273,7 @@ function openToAnyone(method, path) {
   return auth.test(path) && (method === 'POST' || method === 'GET');
 }
 
-/** What a user still on a temporary password may do: renew the session, read their record, change the password. */
+/** What a user still on a temporary password may do: renew the session, read their record, change the password (with or without the temporary one). */
 function allowedWhileTemporary(method, path, user) {
   const collection = user.collection();
   for (const name of [collection.name, collection.id]) {
@@ -213,7 +281,7 @@ function allowedWhileTemporary(method, path, user) {
     if (path === `${base}auth-refresh` && method === 'POST') return true;
     if (path === `${base}records/${user.id}` && (method === 'GET' || method === 'PATCH')) return true;
   }
-  return false;
+  return path === firstPasswordPath(user.id) && method === 'POST';
 }
 
 /**
@@ -276,7 +344,9 @@ function applyMailSettings(app) {
 }
 
 module.exports = {
-  TEMPORARY_PASSWORD_LENGTH: TEMPORARY_PASSWORD_LENGTH,
+  newTemporaryPassword: newTemporaryPassword,
+  firstPassword: firstPassword,
+  refreshTokenKeyWhenFlagged: refreshTokenKeyWhenFlagged,
   markTemporaryPassword: markTemporaryPassword,
   clearTemporaryPassword: clearTemporaryPassword,
   temporaryPasswordGate: temporaryPasswordGate,

@@ -1,14 +1,21 @@
 /**
  * The password change form, shared by the first sign-in with a temporary
  * password (ChangePasswordPage) and 'Change password' in the signed-in
- * layout. Online only; offline it says why it cannot be sent.
+ * layout. After a temporary password it asks for the new one only: the
+ * session proves the temporary one (the server's first-password route).
+ * Online only; offline it says why it cannot be sent.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { changeOwnPassword, type ChangeOutcome } from '../../data/auth.ts';
+import { changeOwnPassword, chooseFirstPassword, type ChangeOutcome } from '../../data/auth.ts';
 import { useBrowserOnline } from '../../data/online.ts';
-import { changePasswordSchema, type ChangePasswordValues } from '../../domain/loginSchema.ts';
+import {
+  changePasswordSchema,
+  firstPasswordSchema,
+  type ChangePasswordValues,
+  type FirstPasswordValues,
+} from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from './passwords.ts';
@@ -22,15 +29,18 @@ export function ChangePasswordForm({
 }) {
   const online = useBrowserOnline();
   const [failure, setFailure] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<ChangePasswordValues>({
-    resolver: zodResolver(changePasswordSchema),
-    defaultValues: { oldPassword: '', password: '', passwordConfirm: '' },
+  const { register, handleSubmit, formState } = useForm<ChangePasswordValues | FirstPasswordValues>({
+    resolver: zodResolver(temporary ? firstPasswordSchema : changePasswordSchema),
+    defaultValues: temporary
+      ? { password: '', passwordConfirm: '' }
+      : { oldPassword: '', password: '', passwordConfirm: '' },
   });
 
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     try {
-      onChanged(await changeOwnPassword(values));
+      // Only the full form's schema keeps oldPassword (zod drops the keys it does not name).
+      onChanged(await ('oldPassword' in values ? changeOwnPassword(values) : chooseFirstPassword(values)));
     } catch (error) {
       setFailure(changePasswordFailure(error));
     }
@@ -49,13 +59,15 @@ export function ChangePasswordForm({
           {failure}
         </p>
       )}
-      <TextInput
-        label={temporary ? 'Temporary password' : 'Current password'}
-        type="password"
-        autoComplete="current-password"
-        error={errors.oldPassword?.message}
-        {...register('oldPassword')}
-      />
+      {!temporary && (
+        <TextInput
+          label="Current password"
+          type="password"
+          autoComplete="current-password"
+          error={'oldPassword' in errors ? errors.oldPassword?.message : undefined}
+          {...register('oldPassword')}
+        />
+      )}
       <TextInput
         label="New password"
         type="password"

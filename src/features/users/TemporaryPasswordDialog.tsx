@@ -5,7 +5,8 @@
  * choose their own at the next log in.
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
+import { temporaryPasswordGroups } from '../../domain/temporaryPassword.ts';
 import { useToastHost } from '../../ui/toast.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import type { CreatedUser } from './useUserActions.ts';
@@ -42,12 +43,23 @@ export function TemporaryPasswordDialog({ created, onClose }: { created: Created
           <DialogTitle className="text-lg font-semibold">Temporary password</DialogTitle>
           <div ref={toastSlot} />
           <p className="mt-2 text-sm text-gray-700">Temporary password for {created?.email}:</p>
+          {/* Monospace, in its groups, a line break only after a dash: read out and typed one group at a time. */}
           <p
-            className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 font-mono text-lg break-all select-all"
+            className="mt-2 rounded border border-gray-300 bg-gray-50 px-3 py-2 text-center font-mono text-xl tracking-wider sm:text-2xl [overflow-wrap:anywhere] select-all"
             data-testid="temporary-password"
           >
-            {password}
+            {temporaryPasswordGroups(password).map((group, index) => (
+              <Fragment key={index}>
+                {index > 0 && (
+                  <>
+                    -<wbr />
+                  </>
+                )}
+                {group}
+              </Fragment>
+            ))}
           </p>
+          <p className="mt-2 text-sm text-gray-700">Type it as shown: lowercase letters, digits and dashes.</p>
           <p className="mt-2 text-sm text-gray-700">Share it with the user; it is shown only once.</p>
           {created?.expires && (
             <p className="mt-1 text-sm text-gray-700">It works until {formatDateTime(created.expires)}.</p>
