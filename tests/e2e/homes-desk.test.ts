@@ -225,6 +225,19 @@ describe('at a desk (1280x800)', () => {
     expect(await sheet.getByLabel('Address').inputValue()).toBe(ordered[0]!.house.address);
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
+    // Scrolled: the headers stay, right under the top bar.
+    await page.evaluate(() => window.scrollTo(0, 2_000));
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          Math.round(
+            (document.querySelector('[role="row"][aria-rowindex="1"]')?.getBoundingClientRect().top ?? 0) -
+              (document.querySelector('nav')?.getBoundingClientRect().bottom ?? 0),
+          ),
+        ),
+      )
+      .toBe(0);
+    await screenshot(page, 'scrolled');
     await page.evaluate(() => window.scrollTo(0, 0));
     await screenshot(page, 'first-screen');
     await expectNoSeriousA11yViolations(page, 'Homes table');
