@@ -89,24 +89,29 @@ export function ScreenErrorBoundary({
 /**
  * Around each card of a list: a failed card becomes a compact notice with a
  * retry, the same element type as the card (an `li` in a `ul`), kept to its
- * own height in a grid row. No alert role: a list with several bad records
- * would otherwise keep interrupting.
+ * own height in a grid row; in a table's row (`as="cell"`), one cell
+ * across the row. No alert role: a list with several bad records would
+ * otherwise keep interrupting.
  */
 export function ItemErrorBoundary({
   children,
   resetKey,
-  as: Tag = 'div',
+  as = 'div',
 }: {
   children: ReactNode;
   resetKey?: unknown;
-  as?: 'div' | 'li';
+  as?: 'div' | 'li' | 'cell';
 }) {
+  const Tag = as === 'li' ? 'li' : 'div';
   return (
     <ErrorBoundary
       name="List item"
       resetKey={resetKey}
       fallback={(reset) => (
-        <Tag className="flex items-center justify-between gap-3 self-start rounded-lg border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+        <Tag
+          role={as === 'cell' ? 'cell' : undefined}
+          className={`flex items-center justify-between gap-3 self-start rounded-lg border border-red-200 bg-red-50 text-sm text-red-900 ${as === 'cell' ? 'col-span-full my-1 px-3 py-1' : 'p-4'}`}
+        >
           <span>Something went wrong</span>
           <button
             type="button"

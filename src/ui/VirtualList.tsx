@@ -24,6 +24,12 @@
  *     renderItem={(home) => <ItemErrorBoundary resetKey={home.updated}><HomeCard home={home} /></ItemErrorBoundary>} />
  * Each item is wrapped in a `div role="listitem"` (a grid cell its card
  * fills): the card itself is a div or an article, not an `li`.
+ *
+ * Table rows: with `rows`, the list is the body of a table the caller
+ * draws (its `role="table"` and header row around it): a `role="rowgroup"`
+ * whose items are `role="row"` elements (class `rows.className`, numbered
+ * by `aria-rowindex` from `rows.firstIndex`), and `renderItem` gives each
+ * row's cells. One column.
  */
 import {
   defaultRangeExtractor,
@@ -53,6 +59,8 @@ export interface VirtualListProps<T> {
   /** Rows drawn beyond each edge of the screen. */
   overscan?: number;
   className?: string;
+  /** The rows of a table (see above): the first item's `aria-rowindex` (2 under one header row), and each row's class. */
+  rows?: { firstIndex: number; className: string };
 }
 
 interface Remembered {
@@ -86,6 +94,7 @@ export function VirtualList<T>({
   gap = 0,
   overscan = 4,
   className = '',
+  rows,
 }: VirtualListProps<T>) {
   const listRef = useRef<HTMLDivElement>(null);
   const [restore] = useState(() => remembered.get(listKey));
@@ -96,7 +105,7 @@ export function VirtualList<T>({
   const place = useRef({ width, scrollMargin });
   const focusedRow = useRef<number | null>(null);
 
-  const perRow = Math.max(1, Math.floor(columns?.(width) ?? 1));
+  const perRow = rows ? 1 : Math.max(1, Math.floor(columns?.(width) ?? 1));
   const rowCount = Math.ceil(items.length / perRow);
 
   // Rows are keyed by their first item and the column count, so a remembered
@@ -184,7 +193,7 @@ export function VirtualList<T>({
   return (
     <div
       ref={listRef}
-      role="list"
+      role={rows ? 'rowgroup' : 'list'}
       aria-label={label}
       className={`relative ${className}`}
       style={{ height: virtualizer.getTotalSize() }}
@@ -206,17 +215,23 @@ export function VirtualList<T>({
             }}
           >
             {/* A grid cell, so the card fills the row's height as in a plain CSS grid. */}
-            {items.slice(first, first + perRow).map((item, column) => (
-              <div
-                key={getKey(item)}
-                role="listitem"
-                aria-setsize={items.length}
-                aria-posinset={first + column + 1}
-                className="grid min-w-0"
-              >
-                {renderItem(item, first + column)}
-              </div>
-            ))}
+            {items.slice(first, first + perRow).map((item, column) =>
+              rows ? (
+                <div key={getKey(item)} role="row" aria-rowindex={rows.firstIndex + first} className={rows.className}>
+                  {renderItem(item, first)}
+                </div>
+              ) : (
+                <div
+                  key={getKey(item)}
+                  role="listitem"
+                  aria-setsize={items.length}
+                  aria-posinset={first + column + 1}
+                  className="grid min-w-0"
+                >
+                  {renderItem(item, first + column)}
+                </div>
+              ),
+            )}
           </div>
         );
       })}

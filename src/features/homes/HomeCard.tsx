@@ -12,7 +12,8 @@ import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domai
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
 import { HomePhoto } from './HomePhoto.tsx';
-import { callJobFields, type HomeNotice } from './homeNotices.ts';
+import { callJobFields, NOTICE_WORDS, type HomeNotice } from './homeNotices.ts';
+import { residentNames } from './homeColumns.ts';
 import { callTime } from './callTime.ts';
 import { useCallAttempts } from './hooks.ts';
 import { notePreview } from './notePreview.ts';
@@ -57,16 +58,32 @@ function Note({ note }: { note: string }) {
   );
 }
 
-function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseCheck: () => void }) {
+/**
+ * The Notice area: a box of its own on a card; `dense`, the same words and
+ * button on one line of a table row.
+ */
+export function Notices({
+  notices,
+  onHouseCheck,
+  dense = false,
+}: {
+  notices: HomeNotice[];
+  onHouseCheck: () => void;
+  dense?: boolean;
+}) {
   if (notices.length === 0) return null;
   return (
     <div
       aria-label="Notice"
       role="group"
-      className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950 sm:p-2"
+      className={
+        dense
+          ? 'flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-amber-950'
+          : 'flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md border border-amber-300 bg-amber-50 px-2 py-1 text-sm text-amber-950 sm:p-2'
+      }
     >
-      {notices.includes('no-phone') && <span>Primary phone number missing</span>}
-      {notices.includes('call-pending') && <span>Call pending</span>}
+      {notices.includes('no-phone') && <span>{NOTICE_WORDS['no-phone']}</span>}
+      {notices.includes('call-pending') && <span>{NOTICE_WORDS['call-pending']}</span>}
       {notices.includes('call-in-progress') && (
         // The dot pulses, not the words: fading text would drop below readable contrast.
         <span className="inline-flex items-center gap-1.5 font-semibold">
@@ -74,16 +91,16 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
             aria-hidden="true"
             className="h-2.5 w-2.5 animate-pulse rounded-full bg-red-600 motion-reduce:animate-none"
           />
-          Call in progress...
+          {NOTICE_WORDS['call-in-progress']}
         </span>
       )}
       {notices.includes('house-check-due') && (
         <button
           type="button"
           onClick={onHouseCheck}
-          className="rounded bg-amber-600 px-3 py-1 font-medium text-ink hover:bg-amber-500"
+          className={`rounded bg-amber-600 font-medium text-ink hover:bg-amber-500 ${dense ? 'px-2 py-0.5' : 'px-3 py-1'}`}
         >
-          House check
+          {NOTICE_WORDS['house-check-due']}
         </button>
       )}
     </div>
@@ -95,7 +112,19 @@ function Notices({ notices, onHouseCheck }: { notices: HomeNotice[]; onHouseChec
  * 3 tries', 'Acknowledged') and the way to the home's 'Call history'. While
  * a call runs the Notice area says so; the word comes when it is over.
  */
-function LastCall({ call, onCallHistory }: { call: LatestCallRow; onCallHistory: () => void }) {
+export function LastCall({
+  call,
+  onCallHistory,
+  callHistoryLabel,
+  prefix = true,
+}: {
+  call: LatestCallRow;
+  onCallHistory: () => void;
+  /** 'Last call:' before the word; a table's column says it in its header instead. */
+  prefix?: boolean;
+  /** The button's accessible name where many homes show one (a table), e.g. 'Call history of 12 Palm Way'. */
+  callHistoryLabel?: string;
+}) {
   const fields = callJobFields(call);
   // Only these words need the attempts (a time, a count of tries).
   const needsAttempts =
@@ -108,10 +137,16 @@ function LastCall({ call, onCallHistory }: { call: LatestCallRow; onCallHistory:
     <>
       {word && (
         <span>
-          Last call: <span className="font-semibold text-gray-900">{word}</span>
+          {prefix && 'Last call: '}
+          <span className="font-semibold text-gray-900">{word}</span>
         </span>
       )}
-      <button type="button" onClick={onCallHistory} className="font-medium text-blue-800 underline">
+      <button
+        type="button"
+        onClick={onCallHistory}
+        aria-label={callHistoryLabel}
+        className="font-medium text-blue-800 underline"
+      >
         {CALL_HISTORY_TITLE}
       </button>
     </>
@@ -151,7 +186,7 @@ export function HomeCard({
 }: HomeCardProps) {
   const { house, residents } = home;
   const address = addressLine(house);
-  const names = residents.map((r) => `${r.first_name} ${r.last_name}`.trim()).filter(Boolean);
+  const names = residentNames(residents);
   return (
     <article
       aria-label={address}
@@ -179,14 +214,7 @@ export function HomeCard({
         <Notices notices={notices} onHouseCheck={onHouseCheck} />
         <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
           {latestCall && <LastCall call={latestCall} onCallHistory={onCallHistory} />}
-          <button
-            type="button"
-            onClick={onHistory}
-            aria-label={`History of ${address}`}
-            className="font-medium text-blue-800 underline"
-          >
-            History
-          </button>
+          <HomeHistoryButton address={address} onHistory={onHistory} />
         </p>
         {(house.member_number || house.security_code) && (
           <dl className="flex flex-wrap gap-x-4 text-sm text-gray-700">
@@ -207,39 +235,83 @@ export function HomeCard({
         {house.note && <Note note={house.note} />}
       </div>
       <div className="col-span-2 flex items-center justify-end gap-2 sm:px-4 sm:pt-2 sm:pb-4">
-        <button
-          type="button"
-          onClick={onCall}
-          disabled={callDisabledReason !== null}
-          title={callDisabledReason ?? undefined}
-          aria-label={`Call resident of ${address}`}
-          aria-description={callDisabledReason ?? undefined}
-          className="inline-flex items-center gap-1 rounded bg-black px-3 py-1.5 text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900 sm:py-2"
-        >
-          <PhoneIcon />
-          Call
-        </button>
-        <button
-          type="button"
-          onClick={onEdit}
-          aria-label={`Edit ${address}`}
-          className="inline-flex items-center gap-1 rounded border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-100 sm:py-2"
-        >
-          <PencilIcon />
-          Edit
-        </button>
-        {onDelete && (
-          <button
-            type="button"
-            onClick={onDelete}
-            aria-label={`Delete ${address}`}
-            className="inline-flex items-center gap-1 rounded border border-red-300 px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50 sm:py-2"
-          >
-            <TrashIcon />
-            Delete
-          </button>
-        )}
+        <HomeActionButtons
+          address={address}
+          callDisabledReason={callDisabledReason}
+          onCall={onCall}
+          onEdit={onEdit}
+          onDelete={onDelete}
+        />
       </div>
     </article>
+  );
+}
+
+/**
+ * Call, Edit and (directors) Delete of one home: the card's buttons, and
+ * the same buttons in a row of the desk's table (`dense`: smaller, words
+ * without icons, so a row keeps its room for the home).
+ */
+export function HomeActionButtons({
+  address,
+  callDisabledReason,
+  onCall,
+  onEdit,
+  onDelete,
+  dense = false,
+}: Pick<HomeCardProps, 'callDisabledReason' | 'onCall' | 'onEdit' | 'onDelete'> & {
+  address: string;
+  dense?: boolean;
+}) {
+  const size = dense ? 'px-2 py-0.5' : 'px-3 py-1.5 sm:py-2';
+  return (
+    <>
+      <button
+        type="button"
+        onClick={onCall}
+        disabled={callDisabledReason !== null}
+        title={callDisabledReason ?? undefined}
+        aria-label={`Call resident of ${address}`}
+        aria-description={callDisabledReason ?? undefined}
+        className={`inline-flex items-center gap-1 rounded bg-black ${size} text-sm font-medium text-white disabled:bg-gray-400 disabled:text-gray-900`}
+      >
+        {!dense && <PhoneIcon />}
+        Call
+      </button>
+      <button
+        type="button"
+        onClick={onEdit}
+        aria-label={`Edit ${address}`}
+        className={`inline-flex items-center gap-1 rounded border border-gray-300 ${size} text-sm font-medium hover:bg-gray-100`}
+      >
+        {!dense && <PencilIcon />}
+        Edit
+      </button>
+      {onDelete && (
+        <button
+          type="button"
+          onClick={onDelete}
+          aria-label={`Delete ${address}`}
+          className={`inline-flex items-center gap-1 rounded border border-red-300 ${size} text-sm font-medium text-red-800 hover:bg-red-50`}
+        >
+          {!dense && <TrashIcon />}
+          Delete
+        </button>
+      )}
+    </>
+  );
+}
+
+/** The way to the home's History (every change of it, its residents and phones). */
+export function HomeHistoryButton({ address, onHistory }: { address: string; onHistory: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onHistory}
+      aria-label={`History of ${address}`}
+      className="font-medium text-blue-800 underline"
+    >
+      History
+    </button>
   );
 }

@@ -4,7 +4,9 @@
  * check). The list is the local mirror, so it works offline and updates
  * live; only calls need a connection. The search runs on the mirror's
  * in-memory index and the list draws only the cards on screen (issue 11:
- * communities of 20,000 homes).
+ * communities of 20,000 homes). At a desk (from `lg`) the homes are a dense
+ * table instead (HomesTable.tsx), sorted by its columns; 'Cards' brings
+ * the cards back there, and the choice is kept on the device.
  */
 import { memo, useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -29,10 +31,12 @@ import { lazyPart } from '../../ui/lazyPart.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
-import { callJobFields, homeNotices } from './homeNotices.ts';
-import { isCallJobActive } from '../../domain/callOutcome.ts';
-import { NO_PHONE_CALL_REASON, OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
+import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
+import { DESK_QUERY, useMediaQuery } from '../../ui/useMediaQuery.ts';
+import { homeItemState, type HomeAction, type HomeItemProps } from './homeItem.ts';
+import { HomesTable } from './HomesTable.tsx';
+import { ADDRESS_ORDER, nextSort, orderHomes, sortFound, type HomeColumn, type HomeSort } from './homeColumns.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
@@ -51,39 +55,70 @@ const homeRowHeight = (columns: number) => (columns === 1 ? 200 : 430);
 type OpenSheet =
   { kind: 'add' } | { kind: 'update' | 'call' | 'check' | 'history' | 'changes'; home: HouseWithPeople } | null;
 
-/** 'history': the calls; 'changes': the History of the home's records. */
-type HomeAction = 'update' | 'call' | 'check' | 'history' | 'changes' | 'delete';
+/** How a desk shows the homes; a phone always shows cards. */
+type HomesView = 'table' | 'cards';
+const VIEW_KEY = 'scms.homes-view';
 
-interface HomeItemProps {
-  home: HouseWithPeople;
-  /** A call was just placed from this device (its record may not be in the mirror yet). */
-  callJustPlaced: boolean;
-  online: boolean;
-  director: boolean;
-  now: Date;
-  /** Stable for the page's life, so a card redraws only when its own home or state changes. */
-  onAction: (action: HomeAction, home: HouseWithPeople) => void;
+function readView(): HomesView {
+  try {
+    return localStorage.getItem(VIEW_KEY) === 'cards' ? 'cards' : 'table';
+  } catch {
+    return 'table';
+  }
+}
+
+/** The desk's view, kept on the device (storage refused, it lasts the page's life). */
+function useHomesView(): [HomesView, (view: HomesView) => void] {
+  const [view, setView] = useState(readView);
+  const choose = useCallback((next: HomesView) => {
+    setView(next);
+    try {
+      localStorage.setItem(VIEW_KEY, next);
+    } catch {
+      // Private mode or storage full: the choice holds until the page closes.
+    }
+  }, []);
+  return [view, choose];
+}
+
+function ViewSwitch({ view, onChange }: { view: HomesView; onChange: (view: HomesView) => void }) {
+  const option = (value: HomesView, label: string) => (
+    <button
+      type="button"
+      aria-pressed={view === value}
+      onClick={() => onChange(value)}
+      className={`px-3 py-2 font-medium ${view === value ? 'bg-gray-900 text-white' : 'bg-white hover:bg-gray-100'}`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="group" aria-label="View" className="flex overflow-hidden rounded border border-gray-300">
+      {option('table', 'Table')}
+      {option('cards', 'Cards')}
+    </div>
+  );
 }
 
 /**
  * One card of the list. Memoised: a keystroke in the search redraws only
  * the cards that come into the list, not the ones that stay (issue 11).
  */
-const HomeItem = memo(function HomeItem({ home, callJustPlaced, online, director, now, onAction }: HomeItemProps) {
-  const latestCall = home.latestCall;
-  const callInProgress = callJustPlaced || (latestCall !== undefined && isCallJobActive(callJobFields(latestCall)));
+const HomeItem = memo(function HomeItem(props: HomeItemProps) {
+  const { home, director, onAction } = props;
+  const { notices, callDisabledReason } = homeItemState(props);
   return (
     <ItemErrorBoundary resetKey={home.house.updated}>
       <HomeCard
         home={home}
         imageUrl={homeImageUrl(fileBaseUrl(), home.house)}
-        notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress, now })}
-        callDisabledReason={!online ? OFFLINE_CALL_REASON : home.phones.length === 0 ? NO_PHONE_CALL_REASON : null}
+        notices={notices}
+        callDisabledReason={callDisabledReason}
         onCall={() => onAction('call', home)}
         onEdit={() => onAction('update', home)}
         onDelete={director ? () => onAction('delete', home) : undefined}
         onHouseCheck={() => onAction('check', home)}
-        latestCall={latestCall}
+        latestCall={home.latestCall}
         onCallHistory={() => onAction('history', home)}
         onHistory={() => onAction('changes', home)}
       />
@@ -100,11 +135,24 @@ export function HomesPage() {
   const online = useOnline();
   const { marked, mark } = useCallMarkers();
   const now = useNow();
-  // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
-  const homes = useMemo(
-    () => (found && order !== 'address' ? dueFirst(found, (home) => home.house, now) : found),
-    [found, order, now],
+  const desk = useMediaQuery(DESK_QUERY);
+  const [view, setView] = useHomesView();
+  const table = desk && view === 'table';
+  const [sort, setSort] = useState<HomeSort>(ADDRESS_ORDER);
+  const onSort = useCallback((column: HomeColumn) => setSort((current) => nextSort(current, column)), []);
+  // The table's order of every home: once per list version and sort (Notices: and per minute), not per keystroke.
+  const all = useHouses('');
+  const noticesNow = sort.column === 'notices' ? now : null;
+  const columnOrder = useMemo(
+    () => (table && all ? orderHomes(all, sort, noticesNow ?? new Date()) : null),
+    [table, all, sort, noticesNow],
   );
+  // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
+  const homes = useMemo(() => {
+    if (!found) return found;
+    if (table) return sortFound(found, all ?? found, sort, columnOrder);
+    return order !== 'address' ? dueFirst(found, (home) => home.house, now) : found;
+  }, [found, all, table, sort, columnOrder, order, now]);
   const close = () => setSheet(null);
   const { db } = useSyncEngine();
   const user = useSignedInUser();
@@ -143,6 +191,7 @@ export function HomesPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">Homes</h1>
         <div className="flex flex-wrap gap-2">
+          {desk && <ViewSwitch view={view} onChange={setView} />}
           {/* Today's house checks (issue 16): the patrol's list of the day, with its progress. */}
           <Link
             to="/homes/house-checks"
@@ -168,20 +217,30 @@ export function HomesPage() {
             className={`${inputClass} bg-white`}
           />
         </div>
-        <SelectInput
-          label="Sort by"
-          className="col-start-2 row-start-2 w-[12.5rem] sm:row-start-1 sm:w-60"
-          value={order}
-          onChange={(event) => setOrder(event.target.value as HomeOrder)}
-        >
-          {HOME_ORDERS.map((value) => (
-            <option key={value} value={value}>
-              {HOME_ORDER_LABELS[value]}
-            </option>
-          ))}
-        </SelectInput>
+        {/* The table sorts by its columns' headers instead. */}
+        {!table && (
+          <SelectInput
+            label="Sort by"
+            className="col-start-2 row-start-2 w-[12.5rem] sm:row-start-1 sm:w-60"
+            value={order}
+            onChange={(event) => setOrder(event.target.value as HomeOrder)}
+          >
+            {HOME_ORDERS.map((value) => (
+              <option key={value} value={value}>
+                {HOME_ORDER_LABELS[value]}
+              </option>
+            ))}
+          </SelectInput>
+        )}
         {!loading && homes !== undefined && (
-          <p className="col-start-1 row-start-2 pb-2.5 text-sm text-gray-700 sm:col-span-2 sm:pb-0" aria-live="polite">
+          <p
+            className={
+              table
+                ? 'col-start-2 row-start-1 self-center text-sm text-gray-700'
+                : 'col-start-1 row-start-2 pb-2.5 text-sm text-gray-700 sm:col-span-2 sm:pb-0'
+            }
+            aria-live="polite"
+          >
             Showing {homes.length} home(s)
           </p>
         )}
@@ -204,6 +263,17 @@ export function HomesPage() {
               <p className="font-medium">No homes found</p>
               {addButton}
             </div>
+          ) : table ? (
+            <HomesTable
+              homes={homes}
+              sort={sort}
+              onSort={onSort}
+              marked={marked}
+              online={online}
+              director={director}
+              now={now}
+              onAction={onAction}
+            />
           ) : (
             <VirtualList
               listKey="homes"

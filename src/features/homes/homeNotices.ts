@@ -9,6 +9,14 @@ import { isHouseCheckDue } from '../../domain/houseCheck.ts';
 
 export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'house-check-due';
 
+/** What the Notice area says for each notice (spec §2); 'House check' is its button. */
+export const NOTICE_WORDS: Record<HomeNotice, string> = {
+  'no-phone': 'Primary phone number missing',
+  'call-pending': 'Call pending',
+  'call-in-progress': 'Call in progress...',
+  'house-check-due': 'House check',
+};
+
 /** The concern ids of a home's pending call ('' when none). */
 export function pendingConcernIds(house: Pick<HouseRecord, 'pending_call_concerns_ids'>): string[] {
   return (house.pending_call_concerns_ids ?? '')
