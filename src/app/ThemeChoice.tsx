@@ -1,9 +1,9 @@
 /**
  * The menu's choice of theme (System, Light, Dark; src/ui/theme.ts): three
- * radio buttons in the phone's drawer, a menu behind a moon in the desktop's
+ * radio buttons in the phone's drawer, and behind a moon in the desktop's
  * top bar. Both sit on the black bar, so they use its white-on-black colours.
  */
-import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
+import { useEffect, useRef, useState } from 'react';
 import { chooseTheme, THEME_CHOICES, THEME_LABELS, useThemeChoice } from '../ui/theme.ts';
 import { MoonIcon } from '../ui/icons.tsx';
 
@@ -33,37 +33,53 @@ export function ThemeRadios() {
   );
 }
 
-/** The desktop top bar's: a moon that opens the three choices. */
+/**
+ * The desktop top bar's: a moon that opens the three choices beneath it. A
+ * plain disclosure rather than a menu library: the top bar loads with every
+ * screen, so it stays light (scripts/bundle-budget.ts).
+ */
 export function ThemeMenu() {
   const chosen = useThemeChoice();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    const away = (event: Event) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const escape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('pointerdown', away);
+    document.addEventListener('focusin', away);
+    document.addEventListener('keydown', escape);
+    return () => {
+      document.removeEventListener('pointerdown', away);
+      document.removeEventListener('focusin', away);
+      document.removeEventListener('keydown', escape);
+    };
+  }, [open]);
   return (
-    <Menu as="div" className="relative">
-      <MenuButton
+    <div ref={root} className="relative">
+      <button
+        type="button"
         title="Theme"
         aria-label={`Theme: ${THEME_LABELS[chosen]}`}
+        aria-expanded={open}
+        aria-controls="theme-choice-panel"
+        onClick={() => setOpen(!open)}
         className="flex size-10 items-center justify-center rounded text-white hover:bg-white/15"
       >
         <MoonIcon />
-      </MenuButton>
-      <MenuItems
-        anchor="bottom end"
-        className="scheme-light z-50 mt-1 w-36 rounded border border-white/40 bg-black p-1 text-white shadow-lg focus:outline-none"
-      >
-        {THEME_CHOICES.map((choice) => (
-          <MenuItem key={choice}>
-            <button
-              type="button"
-              role="menuitemradio"
-              aria-checked={chosen === choice}
-              onClick={() => chooseTheme(choice)}
-              className="flex w-full items-center justify-between rounded px-3 py-2 text-left text-sm data-focus:bg-white/15"
-            >
-              {THEME_LABELS[choice]}
-              {chosen === choice && <span aria-hidden="true">✓</span>}
-            </button>
-          </MenuItem>
-        ))}
-      </MenuItems>
-    </Menu>
+      </button>
+      {open && (
+        <div
+          id="theme-choice-panel"
+          className="absolute top-full right-0 z-50 mt-2 w-64 rounded border border-white/40 bg-black p-3 shadow-lg"
+        >
+          <ThemeRadios />
+        </div>
+      )}
+    </div>
   );
 }

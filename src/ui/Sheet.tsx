@@ -5,8 +5,13 @@
  * long form scrolled away the only way to close the sheet).
  */
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useToastHost } from './toast.tsx';
+
+/** A wide screen with a mouse: where a dialog's first field is focused when it opens. */
+const DESK = '(min-width: 640px) and (pointer: fine)';
+const FIRST_FIELD =
+  'input:not([type=hidden]):not([type=file]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
 
 export function Sheet({
   open,
@@ -22,6 +27,18 @@ export function Sheet({
   wide?: boolean;
 }) {
   const toastSlot = useToastHost(open);
+  const body = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    // At a desk the first field takes the keys at once (the dialog itself would, otherwise). Not on a
+    // touch screen: a focused field raises the keyboard over half the sheet before the person chose it.
+    const frame = requestAnimationFrame(() => {
+      if (!matchMedia(DESK).matches) return;
+      const field = body.current?.querySelector<HTMLElement>(FIRST_FIELD);
+      if (field && body.current?.contains(document.activeElement) !== true) field.focus();
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [open]);
   return (
     <Dialog open={open} onClose={onClose} className="relative z-50">
       <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
@@ -44,7 +61,9 @@ export function Sheet({
             </div>
             <div ref={toastSlot} />
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pb-5">{children}</div>
+          <div ref={body} className="min-h-0 flex-1 overflow-y-auto overscroll-contain px-5 pb-5">
+            {children}
+          </div>
         </DialogPanel>
       </div>
     </Dialog>

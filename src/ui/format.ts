@@ -6,6 +6,7 @@
 import { differenceInMilliseconds, format, formatDistance } from 'date-fns';
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { streetLine } from '../domain/address.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
 
 import { DATE_TIME, NOT_AVAILABLE } from './dateTime.ts';
@@ -37,7 +38,7 @@ export function personName(person: Pick<UserRecord | ResidentRecord, 'first_name
 
 export function formatAddress(house: Pick<HouseRecord, 'address' | 'apt'> | undefined): string {
   if (!house?.address) return NOT_AVAILABLE;
-  return house.apt ? `${house.address}, ${house.apt}` : house.address;
+  return streetLine(house);
 }
 
 /** E.164 as people read it: national form for US numbers, international otherwise. */

@@ -291,6 +291,16 @@ describe('create report', () => {
     expect(await fake.db.outbox.count()).toBe(0);
   });
 
+  it('the chosen home keeps its apt in the box, as the suggestion showed it', async () => {
+    await fake.db.houses.update('house0000000001', { address: '110 Coral Tree Way', apt: 'Apt 302' });
+    const user = renderPage();
+    await user.type(screen.getByPlaceholderText('Search home...'), 'coral');
+    await user.click(await screen.findByRole('option', { name: /110 Coral Tree Way, Apt 302/ }));
+    expect((screen.getByPlaceholderText('Search home...') as HTMLInputElement).value).toBe(
+      '110 Coral Tree Way, Apt 302',
+    );
+  });
+
   it('emptying the home box clears the chosen home', async () => {
     const user = renderPage();
     const box = screen.getByPlaceholderText('Search home...') as HTMLInputElement;

@@ -11,6 +11,7 @@ import type { LatestCallRow } from '../../data/latestCalls.ts';
 import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domain/callOutcome.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
+import { streetLine } from '../../domain/address.ts';
 import { HomePhoto } from './HomePhoto.tsx';
 import { callJobFields, NOTICE_WORDS, type HomeNotice } from './homeNotices.ts';
 import { residentNames } from './homeColumns.ts';
@@ -23,7 +24,7 @@ const CARD_PHOTO_CLASS =
   'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
 
 export function addressLine(house: HouseWithPeople['house']): string {
-  const street = [house.address, house.apt].filter(Boolean).join(', ');
+  const street = streetLine(house);
   const region = [stateLabel(house.state ?? ''), house.zip].filter(Boolean).join(' ');
   return [street, house.city, region].filter(Boolean).join(', ');
 }

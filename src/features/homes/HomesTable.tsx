@@ -7,6 +7,7 @@
  * (`aria-sort` says how); the order's cost is in homeColumns.ts. Only the
  * rows on screen are drawn (VirtualList).
  */
+import { streetLine } from '../../domain/address.ts';
 import { memo } from 'react';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
@@ -39,7 +40,6 @@ const gridOf = (director: boolean) =>
 
 const ROW_PX = 37;
 const homeKey = (home: HouseWithPeople) => home.house.id;
-const street = (house: HouseWithPeople['house']) => [house.address, house.apt].filter(Boolean).join(', ');
 
 /** One home's row. Memoised as the cards are: a keystroke redraws only the rows that come into the list. */
 const HomeRow = memo(function HomeRow(props: HomeItemProps) {
@@ -52,7 +52,7 @@ const HomeRow = memo(function HomeRow(props: HomeItemProps) {
   return (
     <>
       <div role="rowheader" className="flex min-w-0 items-center gap-2 py-1" title={address}>
-        <span className="truncate font-semibold">{street(house)}</span>
+        <span className="truncate font-semibold">{streetLine(house)}</span>
         {hasPendingChanges(home) && (
           <span className="shrink-0 rounded-full bg-gray-200 px-2 py-0.5 text-xs font-medium text-gray-800">
             Not yet sent

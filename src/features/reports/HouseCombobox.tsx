@@ -7,6 +7,7 @@
 import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Field, Label } from '@headlessui/react';
 import { useState } from 'react';
 import type { HouseRecord } from '../../api/records.ts';
+import { streetLine } from '../../domain/address.ts';
 import { useHouses } from '../../data/hooks.ts';
 import { inputClass } from '../../ui/Field.tsx';
 
@@ -41,7 +42,7 @@ export function HouseCombobox({ value, onChange }: { value: string; onChange: (h
             className={inputClass}
             placeholder="Search home..."
             autoComplete="off"
-            displayValue={(house) => house?.address ?? ''}
+            displayValue={(house) => (house ? streetLine(house) : '')}
             onChange={(event) => {
               setQuery(event.target.value);
               if (event.target.value === '') {
@@ -61,7 +62,7 @@ export function HouseCombobox({ value, onChange }: { value: string; onChange: (h
                 value={{ id: house.id, address: house.address, apt: house.apt, city: house.city }}
                 className="cursor-pointer px-3 py-2 text-sm data-[focus]:bg-gray-100"
               >
-                <span className="font-medium">{house.apt ? `${house.address}, ${house.apt}` : house.address}</span>
+                <span className="font-medium">{streetLine(house)}</span>
                 <span className="block text-xs text-gray-600">
                   {[
                     house.city,
