@@ -472,8 +472,8 @@ function recordStatus(tx, attemptId, info) {
   return result;
 }
 
-/** Why an attempt was never dialled after its retries were cancelled ('Call history' shows it). */
-const RETRIES_CANCELLED_REASON = 'Not called: the retries were cancelled.';
+/** Why an attempt was never dialled after its retries were cancelled ('Call history' shows it: src/domain/callHistory.ts). */
+const RETRIES_CANCELLED_REASON = lib('generated/call_history').CALL_HISTORY_WORDS.retriesCancelledReason;
 
 /**
  * Stops the job of `houseId` that waits for its next attempt, inside `tx`:

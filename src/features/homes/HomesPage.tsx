@@ -6,13 +6,13 @@
  * in-memory index and the list draws only the cards on screen (issue 11:
  * communities of 20,000 homes).
  */
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useIsDirector, useSignedInUser } from '../../data/auth.ts';
+import { useIsDirector, useSignedInRecord, useSignedInUser } from '../../data/auth.ts';
 import { fileBaseUrl } from '../../data/fileToken.ts';
-import { useHouses, useOnline } from '../../data/hooks.ts';
+import { useHouses, useOnline, useOnlineActions } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueDeleteHome } from '../../data/writes.ts';
@@ -29,9 +29,14 @@ import { lazyPart } from '../../ui/lazyPart.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
-import { callJobFields, homeNotices } from './homeNotices.ts';
-import { isCallJobActive } from '../../domain/callOutcome.ts';
-import { NO_PHONE_CALL_REASON, OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
+import { cardCallState, homeNotices } from './homeNotices.ts';
+import {
+  NO_PHONE_CALL_REASON,
+  OFFLINE_CALL_REASON,
+  OFFLINE_CANCEL_RETRIES_REASON,
+  useCallMarkers,
+  useHomeReportCount,
+} from './hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
@@ -52,38 +57,67 @@ type OpenSheet =
   { kind: 'add' } | { kind: 'update' | 'call' | 'check' | 'history' | 'changes'; home: HouseWithPeople } | null;
 
 /** 'history': the calls; 'changes': the History of the home's records. */
-type HomeAction = 'update' | 'call' | 'check' | 'history' | 'changes' | 'delete';
+type HomeAction = 'update' | 'call' | 'check' | 'history' | 'changes' | 'delete' | 'cancel-retries';
 
 interface HomeItemProps {
   home: HouseWithPeople;
-  /** A call was just placed from this device (its record may not be in the mirror yet). */
-  callJustPlaced: boolean;
+  /** The id of a call just placed from this device (its record may not be in the mirror yet); none, undefined. */
+  placedCallId: string | undefined;
   online: boolean;
   director: boolean;
+  /** Directors and managers may stop a call's retries. */
+  canCancelRetries: boolean;
+  /** This home's retries are being cancelled now. */
+  cancelling: boolean;
   now: Date;
   /** Stable for the page's life, so a card redraws only when its own home or state changes. */
   onAction: (action: HomeAction, home: HouseWithPeople) => void;
+  /** The mirror has the call this device placed (stable, as onAction). */
+  onCallSeen: (houseId: string, callId: string) => void;
 }
 
 /**
  * One card of the list. Memoised: a keystroke in the search redraws only
  * the cards that come into the list, not the ones that stay (issue 11).
  */
-const HomeItem = memo(function HomeItem({ home, callJustPlaced, online, director, now, onAction }: HomeItemProps) {
+const HomeItem = memo(function HomeItem({
+  home,
+  placedCallId,
+  online,
+  director,
+  canCancelRetries,
+  cancelling,
+  now,
+  onAction,
+  onCallSeen,
+}: HomeItemProps) {
   const latestCall = home.latestCall;
-  const callInProgress = callJustPlaced || (latestCall !== undefined && isCallJobActive(callJobFields(latestCall)));
+  const call = cardCallState(latestCall, placedCallId);
+  const seen = placedCallId !== undefined && latestCall?.call === placedCallId;
+  useEffect(() => {
+    if (seen) onCallSeen(home.house.id, placedCallId);
+  }, [seen, onCallSeen, home.house.id, placedCallId]);
   return (
     <ItemErrorBoundary resetKey={home.house.updated}>
       <HomeCard
         home={home}
         imageUrl={homeImageUrl(fileBaseUrl(), home.house)}
-        notices={homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress, now })}
+        notices={homeNotices({ house: home.house, phoneCount: home.phones.length, call, now })}
         callDisabledReason={!online ? OFFLINE_CALL_REASON : home.phones.length === 0 ? NO_PHONE_CALL_REASON : null}
         onCall={() => onAction('call', home)}
         onEdit={() => onAction('update', home)}
         onDelete={director ? () => onAction('delete', home) : undefined}
         onHouseCheck={() => onAction('check', home)}
         latestCall={latestCall}
+        retries={
+          canCancelRetries
+            ? {
+                onCancel: () => onAction('cancel-retries', home),
+                disabledReason: online ? null : OFFLINE_CANCEL_RETRIES_REASON,
+                busy: cancelling,
+              }
+            : undefined
+        }
         onCallHistory={() => onAction('history', home)}
         onHistory={() => onAction('changes', home)}
       />
@@ -98,7 +132,7 @@ export function HomesPage() {
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
   const online = useOnline();
-  const { marked, mark } = useCallMarkers();
+  const { marked, mark, settle } = useCallMarkers();
   const now = useNow();
   // The index keeps address order; "due first" moves the due homes up in one pass (no sort per keystroke).
   const homes = useMemo(
@@ -109,7 +143,26 @@ export function HomesPage() {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const director = useIsDirector();
+  const staffType = useSignedInRecord()?.type;
+  const canCancelRetries = staffType === 'director' || staffType === 'manager';
   const toast = useToast();
+  const { cancelCallRetries } = useOnlineActions();
+  // Homes whose retries are being cancelled now (an online action: it waits for the server's answer).
+  const [cancelling, setCancelling] = useState<ReadonlySet<string>>(() => new Set());
+  const cancelRetries = useCallback(
+    async (houseId: string) => {
+      const without = (current: ReadonlySet<string>) => new Set([...current].filter((id) => id !== houseId));
+      setCancelling((current) => new Set(current).add(houseId));
+      try {
+        toast({ title: 'Success', description: await cancelCallRetries(houseId) });
+      } catch (error) {
+        toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+      } finally {
+        setCancelling(without);
+      }
+    },
+    [cancelCallRetries, toast],
+  );
   // Through the outbox like every home write: works offline, the mirror hides the home at once.
   const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<HouseWithPeople>(
     async (home) => {
@@ -124,9 +177,12 @@ export function HomesPage() {
   );
   const reportCount = useHomeReportCount(deleting?.house.id);
   const onAction = useCallback(
-    (action: HomeAction, home: HouseWithPeople) =>
-      action === 'delete' ? askDelete(home) : setSheet({ kind: action, home }),
-    [askDelete],
+    (action: HomeAction, home: HouseWithPeople) => {
+      if (action === 'delete') askDelete(home);
+      else if (action === 'cancel-retries') void cancelRetries(home.house.id);
+      else setSheet({ kind: action, home });
+    },
+    [askDelete, cancelRetries],
   );
   const addButton = (
     <button
@@ -217,11 +273,14 @@ export function HomesPage() {
               renderItem={(home) => (
                 <HomeItem
                   home={home}
-                  callJustPlaced={marked.has(home.house.id)}
+                  placedCallId={marked.get(home.house.id)}
                   online={online}
                   director={director}
+                  canCancelRetries={canCancelRetries}
+                  cancelling={cancelling.has(home.house.id)}
                   now={now}
                   onAction={onAction}
+                  onCallSeen={settle}
                 />
               )}
             />
@@ -231,7 +290,11 @@ export function HomesPage() {
       {sheet?.kind === 'add' && <HomeFormSheet mode="add" onClose={close} />}
       {sheet?.kind === 'update' && <HomeFormSheet mode="update" home={sheet.home} onClose={close} />}
       {sheet?.kind === 'call' && (
-        <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />
+        <SelectConcernsSheet
+          home={sheet.home}
+          onClose={close}
+          onCallPlaced={(callId) => mark(sheet.home.house.id, callId)}
+        />
       )}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
       {sheet?.kind === 'history' && <CallHistorySheet house={sheet.home.house} onClose={close} />}
