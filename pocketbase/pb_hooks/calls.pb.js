@@ -28,6 +28,12 @@ routerAdd('POST', '/api/scms/call-status/gather', (e) => {
   return handle(e, require(`${__hooks}/lib/calls.js`).callGather);
 });
 
+// A director or a manager stops the retries of a home's call that waits for its next try.
+routerAdd('POST', '/api/scms/call-retries/cancel', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/calls.js`).cancelCallRetries);
+});
+
 // Dials the attempts that are due now (superusers; the cron below does it every minute).
 routerAdd('POST', '/api/scms/call-jobs/run', (e) => {
   const { handle } = require(`${__hooks}/lib/respond.js`);

@@ -119,6 +119,10 @@ export interface CallRecord extends BaseRecord {
   outcome?: CallOutcome | '';
   acknowledged?: boolean;
   text_sent?: boolean;
+  /** Who stopped the retries of the job while it waited for its next try ('' when no one did, or missing in an older mirror). */
+  retries_cancelled_by?: string;
+  /** When (PocketBase's date text; '' or missing when no one did). */
+  retries_cancelled_at?: string;
 }
 
 export type CallProgress = 'calling' | 'waiting' | 'done';

@@ -13,6 +13,7 @@ import type { EngineStatus } from './engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
 import { useBrowserOnline } from './online.ts';
 import {
+  cancelCallRetries,
   createConcern,
   createUser,
   deleteConcern,
@@ -208,6 +209,7 @@ export function useOnlineActions() {
       saveCallSettings: (director: Staff, values: CallSettingsValues, saved: CallSettingsRecord | null) =>
         saveCallSettings(db, director, values, saved),
       placeCall,
+      cancelCallRetries: (houseId: string) => cancelCallRetries(db, houseId),
       requestAiAssist,
       discardOutboxEntry: (seq: number) => discardOutboxEntry(db, seq),
       resolveOutboxConflict: (seq: number, choices: readonly RecordChoice[]) => resolveOutboxConflict(db, seq, choices),

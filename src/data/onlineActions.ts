@@ -1,7 +1,7 @@
 /**
  * The online-only actions: the writes that need a connection and say so
  * (DESIGN.md), never queued in the outbox — users, concerns, placing a
- * call, Ai Assist, and the sync panel's Discard. The one door to the server
+ * call and cancelling its retries, Ai Assist, and the sync panel's Discard. The one door to the server
  * for them besides the outbox (writes.ts) and the session (auth.ts): each
  * calls the server through the one client (src/api/) and, where the server
  * answers with records, puts them into the mirror here, so a list changes at
@@ -120,17 +120,25 @@ export async function saveCallSettings(
   await applyServerRecords(db, 'call_settings', [record]);
 }
 
+export interface PlacedCall {
+  /** The server's words for the toast. */
+  message: string;
+  /** The calls record the server created ('' if it named none). */
+  callId: string;
+}
+
 /**
  * Places the automated call about the chosen concerns (spec §4); resolves
- * with the server's words for the toast. The calls record it creates comes
- * by realtime (the card's marker bridges the wait).
+ * with the server's words for the toast and the call's id. The calls record
+ * it creates comes by realtime (the card's marker bridges the wait, until
+ * the mirror has the call of that id).
  */
 export async function placeCall(
   houseId: string,
   concerns: readonly Pick<ConcernRecord, 'id' | 'name'>[],
   options: { overrideQuietHours?: boolean } = {},
-): Promise<string> {
-  const response = await pb.send<{ code?: number; message?: string }>('/api/scms/call-resident', {
+): Promise<PlacedCall> {
+  const response = await pb.send<{ code?: number; message?: string; call_id?: unknown }>('/api/scms/call-resident', {
     method: 'POST',
     body: {
       h_id: houseId,
@@ -141,6 +149,23 @@ export async function placeCall(
   });
   // Anything but the route's 200 body is a refusal, in the shape errorMessage reads.
   if (response.code !== 200) throw { response };
+  return { message: response.message ?? '', callId: typeof response.call_id === 'string' ? response.call_id : '' };
+}
+
+/**
+ * Stops the retries of the home's call that waits for its next try
+ * (directors and managers; the server checks). The server answers with the
+ * call and its attempts as they now are: they go into the mirror here, so
+ * the card says how the call ended at once. Resolves with the server's
+ * words for the toast.
+ */
+export async function cancelCallRetries(db: ScmsDatabase, houseId: string): Promise<string> {
+  const response = await pb.send<{ message?: string; call?: RecordModel; attempts?: RecordModel[] }>(
+    '/api/scms/call-retries/cancel',
+    { method: 'POST', body: { h_id: houseId } },
+  );
+  if (response.call) await applyServerRecords(db, 'calls', [response.call]);
+  if (response.attempts) await applyServerRecords(db, 'call_attempts', response.attempts);
   return response.message ?? '';
 }
 

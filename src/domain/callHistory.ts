@@ -9,6 +9,7 @@
 import {
   ACKNOWLEDGED_LABEL,
   CALL_OUTCOME_LABELS,
+  CALL_WAITING_WORD,
   isCallOutcome,
   latestCallWord,
   type CallAttemptFields,
@@ -19,8 +20,12 @@ import {
 export const CALL_HISTORY_WORDS = {
   empty: 'No calls yet',
   calling: 'Calling...',
-  waiting: 'Waiting to call again',
+  waiting: CALL_WAITING_WORD,
   textSent: 'Text message sent',
+  /** A director or a manager stopped the job while it waited for its next try ('… by Jane Doe · 17:52'). */
+  retriesCancelled: 'Retries cancelled',
+  /** The server's reason for the attempts they stopped (pocketbase/pb_hooks/lib/call_jobs.js). */
+  retriesCancelledReason: 'Not called: the retries were cancelled.',
   /** Calls placed before attempts were kept: their status is all there is. */
   legacyEnded: 'Ended',
   /** The server's reason for a do-not-call phone (pocketbase/pb_hooks/lib/call_jobs.js says the same). */

@@ -9,6 +9,8 @@ export type CallOutcome = 'answered' | 'voicemail' | 'busy' | 'no_answer' | 'fai
 
 export const CALL_HISTORY_TITLE = 'Call history';
 export const ACKNOWLEDGED_LABEL = 'Acknowledged';
+/** A job between two attempts whose next one is not known yet (its attempts still on their way to the mirror). */
+export const CALL_WAITING_WORD = 'Waiting to call again';
 
 export const CALL_OUTCOME_LABELS: Readonly<Record<CallOutcome, string>> = {
   answered: 'Answered',
@@ -57,6 +59,28 @@ export function latestCallWord(
   }
   if (call.outcome === 'no_answer' && dialled.length > 1) return `${label} after ${dialled.length} tries`;
   return label;
+}
+
+export interface WaitingAttemptFields extends CallAttemptFields {
+  /** PocketBase date text: when a scheduled attempt is dialled. */
+  due_at: string;
+}
+
+/**
+ * A job waiting for its next attempt in words: the outcome of the last
+ * attempt and when the next one is dialled, 'Busy — next try 08:00'
+ * ('Next try 08:00' when no attempt ended with an outcome, e.g. the first
+ * phone was passed over). `attempts` in their order; `clock` formats the
+ * due time as the screen shows times.
+ */
+export function nextTryWord(attempts: readonly WaitingAttemptFields[], clock: (date: string) => string): string {
+  const next = attempts.find((a) => a.state === 'scheduled' && a.due_at !== '');
+  if (!next) return CALL_WAITING_WORD;
+  const last = attempts.filter((a) => a.state === 'ended').at(-1);
+  const at = clock(next.due_at);
+  return last && isCallOutcome(last.outcome)
+    ? `${CALL_OUTCOME_LABELS[last.outcome]} — next try ${at}`
+    : `Next try ${at}`;
 }
 
 /** Whether a call's job is still under way (calling now or waiting for a retry). */

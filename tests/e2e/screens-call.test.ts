@@ -147,6 +147,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // The server cleared the pending concerns: so does the card, and it says how the call went (issue 14).
     await notice.getByText('Call pending').waitFor({ state: 'detached' });
     await card.getByText(/^Last call: Answered \d\d:\d\d$/).waitFor();
+    // One state: the call's end replaced 'Call in progress...' at once, not when the marker's timer ran out.
+    await expect(notice.getByText('Call in progress...').count()).resolves.toBe(0);
 
     // A new choice starts empty (nothing pending); a fourth concern is refused.
     const again = await openSelectConcerns(page, card);
@@ -163,7 +165,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
     // Nothing else was called.
     expect(await callsOf(house.id)).toHaveLength(1);
 
-    // The call is over in the mirror too; the marker set when it was placed resets after 20 s.
+    // Nothing is left in the Notice area (the marker set when the call was placed resets after 20 s at the latest).
     await notice.waitFor({
       state: 'detached',
       timeout: Math.max(1_000, placedAt + MARKER_RESET_MS + 5_000 - Date.now()),

@@ -1177,6 +1177,42 @@ const ROUTE_CASES: RouteCase[] = [
     expect: 400,
     field: 'override_quiet_hours',
   },
+  // Cancelling a call's retries: directors and managers, their own community's homes, `{h_id}` alone.
+  ...[
+    ['no h_id', () => ({})],
+    ['h_id a number', () => ({ h_id: 42 })],
+    ['h_id no id', () => ({ h_id: "x' OR 1=1" })],
+    ['h_id too long', () => ({ h_id: text(16) })],
+    ['an unknown field', () => ({ h_id: w.seed.houseA, progress: 'done' })],
+  ].map(([what, body]): RouteCase => ({
+    route: '/api/scms/call-retries/cancel',
+    what: what as string,
+    actor: 'manager A',
+    body: body as () => unknown,
+    expect: 400,
+  })),
+  ...['{', '[]', 'null'].map((body): RouteCase => ({
+    route: '/api/scms/call-retries/cancel',
+    what: `body ${body}`,
+    actor: 'director A',
+    body: () => body,
+    expect: 400,
+  })),
+  ...(
+    [
+      ['a home of B', 'manager A', () => w.seed.houseB, 404],
+      ['a home that does not exist', 'director A', () => newId(), 404],
+      ['a home of A, by director B', 'director B', () => w.seed.houseA, 404],
+      ['by a regular officer', 'regular A', () => w.seed.houseA, 403],
+      ['signed out', 'anonymous', () => w.seed.houseA, 401],
+    ] as const
+  ).map(([what, actor, house, status]): RouteCase => ({
+    route: '/api/scms/call-retries/cancel',
+    what,
+    actor,
+    body: () => ({ h_id: house() }),
+    expect: status,
+  })),
   // A director resets passwords of their own community only.
   {
     route: '/api/scms/users/{id}/reset-password',

@@ -2,7 +2,7 @@
  * Mirror records for unit tests: one home with every field of spec §3 set to
  * its empty value, so a test names only what it is about.
  */
-import type { HouseRecord } from '../../src/api/records.ts';
+import type { CallSettingsRecord, HouseRecord } from '../../src/api/records.ts';
 
 export const STAMP = '2026-01-01 00:00:00.000Z';
 
@@ -28,5 +28,25 @@ export function houseRecord(overrides: Partial<HouseRecord> = {}): HouseRecord {
     house_check_note: '',
     community: 'c1',
     ...overrides,
+  };
+}
+
+/** Quiet hours (UTC) starting `hoursAhead` hours from now's hour, `length` hours long: (12, 1) is never now. */
+export function quietHoursFrom(hoursAhead: number, length: number) {
+  const at = (h: number) => `${String((new Date().getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
+  return { quiet_start: at(hoursAhead), quiet_end: at(hoursAhead + length), time_zone: 'UTC' };
+}
+
+/** Community c1's call settings as the mirror keeps them; by default quiet hours far from now, whatever hour the test runs. */
+export function callSettingsRecord(quiet = quietHoursFrom(12, 1)): CallSettingsRecord {
+  return {
+    id: 'settings0000001',
+    created: STAMP,
+    updated: STAMP,
+    community: 'c1',
+    retries: 2,
+    retry_minutes: 5,
+    text_fallback: false,
+    ...quiet,
   };
 }

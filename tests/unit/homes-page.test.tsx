@@ -20,7 +20,7 @@ import { pbDate } from '../../src/data/pull.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
-import { houseRecord } from '../support/records.ts';
+import { callSettingsRecord, houseRecord, quietHoursFrom } from '../support/records.ts';
 
 // The screens take the mirror from the sync engine; here a stand-in with a real Dexie database.
 const engine = vi.hoisted(() => ({ current: null as unknown }));
@@ -387,23 +387,9 @@ describe('house check dialog', () => {
 });
 
 describe('select concerns sheet', () => {
-  /** Quiet hours (UTC) starting `hoursAhead` hours from now's hour, `length` hours long. */
-  const quietHoursFrom = (hoursAhead: number, length: number) => {
-    const at = (h: number) => `${String((new Date().getUTCHours() + h + 24) % 24).padStart(2, '0')}:00`;
-    return { quiet_start: at(hoursAhead), quiet_end: at(hoursAhead + length), time_zone: 'UTC' };
-  };
   /** The community's call settings in the mirror; by default quiet hours far from now, whatever hour the test runs. */
   async function saveCallSettings(quiet = quietHoursFrom(12, 1)) {
-    await db.call_settings.put({
-      id: 'settings0000001',
-      created: stamp,
-      updated: stamp,
-      community: 'c1',
-      retries: 2,
-      retry_minutes: 5,
-      text_fallback: false,
-      ...quiet,
-    });
+    await db.call_settings.put(callSettingsRecord(quiet));
   }
 
   async function openSheet(overrides: Partial<HouseRecord> = {}, phones: PhoneRecord[] = [phone('h1')]) {

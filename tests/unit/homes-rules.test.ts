@@ -22,7 +22,7 @@ import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
 import { callJobFields, homeNotices, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
 import { isCallJobActive, newestCallByHouse } from '../../src/domain/callOutcome.ts';
 
-/** The homes whose card says 'Call in progress...': their newest call's job has not ended (HomesPage's HomeItem). */
+/** The homes whose newest call's job has not ended: the card says 'Call in progress...' or when the next try is (cardCallState). */
 function housesWithActiveCall(
   calls: ReadonlyArray<Pick<CallRecord, 'house' | 'status' | 'created' | 'progress' | 'outcome' | 'acknowledged'>>,
 ): Set<string> {
@@ -64,7 +64,7 @@ describe('note preview (spec §2, §9: 30 characters)', () => {
 
 describe('notice area (spec §2)', () => {
   const now = new Date(2026, 10, 22, 12);
-  const quiet = { house: house(), phoneCount: 1, callInProgress: false, now };
+  const quiet = { house: house(), phoneCount: 1, call: 'none' as const, now };
   test('nothing to say hides the area', () => {
     expect(homeNotices(quiet)).toEqual([]);
   });
@@ -76,8 +76,10 @@ describe('notice area (spec §2)', () => {
     expect(pendingConcernIds(house({ pending_call_concerns_ids: ' a , ,b' }))).toEqual(['a', 'b']);
     expect(pendingConcernIds(house())).toEqual([]);
   });
-  test('a call in progress', () => {
-    expect(homeNotices({ ...quiet, callInProgress: true })).toEqual(['call-in-progress']);
+  test('a call in progress; a call waiting for its next try; one that is over says nothing here', () => {
+    expect(homeNotices({ ...quiet, call: 'calling' })).toEqual(['call-in-progress']);
+    expect(homeNotices({ ...quiet, call: 'waiting' })).toEqual(['call-waiting']);
+    expect(homeNotices({ ...quiet, call: 'over' })).toEqual([]);
   });
   test('a due house check, and not one already done in its window', () => {
     const window = {
@@ -101,7 +103,7 @@ describe('notice area (spec §2)', () => {
       homeNotices({
         house: house({ ...due, pending_call_concerns_ids: 'x' }),
         phoneCount: 0,
-        callInProgress: true,
+        call: 'calling',
         now,
       }),
     ).toEqual(['no-phone', 'call-pending', 'call-in-progress', 'house-check-due']);

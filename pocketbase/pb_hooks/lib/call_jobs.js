@@ -19,6 +19,10 @@
 /// the last outcome, and with the text fallback on the script is sent as a
 /// text message to a cell phone. No attempt after the first starts in quiet
 /// hours: it waits for their end.
+///
+/// A director or a manager may stop a job that waits for its next attempt
+/// (cancelRetries): its scheduled attempts are skipped, the job ends with the
+/// outcome of its last attempt, and the call keeps who stopped it and when.
 
 const OUTCOME_OF_FINAL = { busy: 'busy', 'no-answer': 'no_answer', failed: 'failed', canceled: 'failed' };
 const MAX_ERROR_LENGTH = 1000;
@@ -468,7 +472,46 @@ function recordStatus(tx, attemptId, info) {
   return result;
 }
 
+/** Why an attempt was never dialled after its retries were cancelled ('Call history' shows it: src/domain/callHistory.ts). */
+const RETRIES_CANCELLED_REASON = lib('generated/call_history').CALL_HISTORY_WORDS.retriesCancelledReason;
+
+/**
+ * Stops the job of `houseId` that waits for its next attempt, inside `tx`:
+ * its scheduled attempts are skipped, it ends with the outcome of its last
+ * dialled attempt, and `userId` and now are kept as who cancelled and when.
+ * No text message follows: a person chose to stop reaching the resident.
+ * → {call, attempts} (fresh), or {problem} when the home has no job waiting
+ * ('none') or one being dialled right now ('calling'): that attempt's end
+ * decides what follows, and its retries can be cancelled once it waits.
+ */
+function cancelRetries(tx, houseId, userId) {
+  const call = activeJob(tx, houseId);
+  if (!call) return { problem: 'none' };
+  if (call.getString('progress') !== 'waiting') return { problem: 'calling' };
+  const now = dateText(Date.now());
+  const attempts = attemptsOf(tx, call.id);
+  let outcome = '';
+  for (let i = 0; i < attempts.length; i++) {
+    const a = attempts[i];
+    if (a.getString('state') === 'ended' && a.getString('outcome') !== '') outcome = a.getString('outcome');
+    // A claimed attempt would make the job 'calling'; only scheduled ones wait.
+    if (a.getString('state') !== 'scheduled') continue;
+    a.set('state', 'skipped');
+    a.set('reason', RETRIES_CANCELLED_REASON);
+    tx.save(a);
+  }
+  call.set('progress', 'done');
+  call.set('outcome', outcome || 'failed');
+  call.set('retries_cancelled_by', userId);
+  call.set('retries_cancelled_at', now);
+  tx.save(call);
+  clearPending(tx, call);
+  return { call: call, attempts: attemptsOf(tx, call.id) };
+}
+
 module.exports = {
+  RETRIES_CANCELLED_REASON: RETRIES_CANCELLED_REASON,
+  cancelRetries: cancelRetries,
   DO_NOT_CALL_REASON: DO_NOT_CALL_REASON,
   phonePlan: phonePlan,
   activeJob: activeJob,

@@ -301,6 +301,44 @@ function callGather(e) {
   return twimlAnswer(e, lib('call_script').gatherReplyTwiml(acknowledged));
 }
 
+/**
+ * POST /api/scms/call-retries/cancel `{h_id}`: a director or a manager stops
+ * the retries of the home's call that waits for its next attempt (lib/
+ * call_jobs.js cancelRetries). → the call and its attempts as they now are,
+ * for the device's mirror.
+ */
+function cancelCallRetries(e) {
+  const { fail, requireStaff, readJsonObject } = lib('respond');
+  const user = requireStaff(e);
+  const type = user.getString('type');
+  if (type !== 'director' && type !== 'manager')
+    throw fail(403, 'Only a director or a manager can cancel the retries of a call.');
+  const body = readJsonObject(e, MAX_JSON_BYTES);
+  const unknown = Object.keys(body).filter(function (name) {
+    return name !== 'h_id';
+  });
+  if (unknown.length > 0) throw fail(400, 'Unknown field: ' + unknown[0].slice(0, 40) + '.');
+  if (typeof body.h_id !== 'string' || !/^[a-z0-9]{15}$/.test(body.h_id)) {
+    const message = 'h_id must be the id of a home.';
+    throw fail(400, message, { h_id: { code: 'validation_invalid_value', message: message } });
+  }
+  const house = findOrNull(e.app, 'houses', body.h_id);
+  // Another community's home answers exactly like a missing one.
+  if (!house || house.getString('community') !== user.getString('community')) throw fail(404, 'Home not found.');
+
+  let result = null;
+  e.app.runInTransaction(function (tx) {
+    result = lib('call_jobs').cancelRetries(tx, house.id, user.id);
+  });
+  if (result.problem === 'none') throw fail(409, 'This home has no call waiting to try again.');
+  if (result.problem === 'calling')
+    throw fail(
+      409,
+      'The home is being called right now. Its retries can be cancelled while it waits for the next try.',
+    );
+  return e.json(200, { code: 200, message: 'Retries cancelled', call: result.call, attempts: result.attempts });
+}
+
 /** POST /api/scms/call-jobs/run (superusers): dials what is due now, as the cron does every minute. */
 function runJobs(e) {
   if (!e.hasSuperuserAuth()) throw lib('respond').fail(403, 'Only a superuser can run the call jobs.');
@@ -312,5 +350,6 @@ module.exports = {
   callStatus: callStatus,
   callAmd: callAmd,
   callGather: callGather,
+  cancelCallRetries: cancelCallRetries,
   runJobs: runJobs,
 };

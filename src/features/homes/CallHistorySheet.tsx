@@ -3,7 +3,8 @@
  * who placed it, its concerns, its outcome, and each attempt (the number
  * dialled, its outcome and time, or why a number was passed over). Read from
  * the mirror, so it works offline and follows the attempts live while a call
- * runs.
+ * runs. A call whose retries a director or a manager stopped says who and
+ * when.
  */
 import type { CallAttemptRecord, CallRecord, HouseRecord } from '../../api/records.ts';
 import { ACKNOWLEDGED_LABEL, CALL_HISTORY_TITLE } from '../../domain/callOutcome.ts';
@@ -49,6 +50,7 @@ function CallEntry({ call, history }: { call: CallRecord; history: CallHistory }
   const fields = callJobFields(call);
   const word = callJobWord(fields, attempts, (value) => callTime(value));
   const placedBy = history.people.get(call.created_by);
+  const retriesCancelledBy = history.people.get(call.retries_cancelled_by ?? '');
   const concerns = (call.concerns ?? []).map((id) => history.concerns.get(id)?.name ?? 'A removed concern');
   return (
     <li className="space-y-1 py-3">
@@ -66,6 +68,13 @@ function CallEntry({ call, history }: { call: CallRecord; history: CallHistory }
         {concerns.length > 0 && <> · {concerns.join(', ')}</>}
       </p>
       {call.text_sent && <p className="text-sm text-gray-800">{CALL_HISTORY_WORDS.textSent}</p>}
+      {call.retries_cancelled_at && (
+        <p className="text-sm text-gray-800">
+          {CALL_HISTORY_WORDS.retriesCancelled} by{' '}
+          {retriesCancelledBy ? personName(retriesCancelledBy) : 'a former user'} ·{' '}
+          {callTime(call.retries_cancelled_at)}
+        </p>
+      )}
       {attempts.length > 0 ? (
         <ol aria-label="Attempts" className="divide-y divide-gray-100 rounded border border-gray-200 px-3">
           {attempts.map((attempt) => (

@@ -8,14 +8,14 @@
  */
 import { useState } from 'react';
 import type { LatestCallRow } from '../../data/latestCalls.ts';
-import { CALL_HISTORY_TITLE, isCallJobActive, latestCallWord } from '../../domain/callOutcome.ts';
+import { CALL_HISTORY_TITLE, latestCallWord, nextTryWord } from '../../domain/callOutcome.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { stateLabel } from '../../domain/states.ts';
 import { streetLine } from '../../domain/address.ts';
 import { HomePhoto } from './HomePhoto.tsx';
 import { callJobFields, NOTICE_WORDS, type HomeNotice } from './homeNotices.ts';
 import { residentNames } from './homeColumns.ts';
-import { callTime } from './callTime.ts';
+import { callTime, clockTime } from './callTime.ts';
 import { useCallAttempts } from './hooks.ts';
 import { notePreview } from './notePreview.ts';
 import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
@@ -59,19 +59,59 @@ function Note({ note }: { note: string }) {
   );
 }
 
+/** What the card offers for a call waiting for its next try (directors and managers). */
+export interface RetriesControl {
+  onCancel: () => void;
+  /** Null when it can be done now; otherwise why not (offline). */
+  disabledReason: string | null;
+  /** The cancellation is on its way to the server. */
+  busy: boolean;
+}
+
 /**
- * The Notice area: a box of its own on a card; `dense`, the same words and
- * button on one line of a table row.
+ * A call waiting for its next attempt (a busy number's retry, perhaps held
+ * until quiet hours end): how the last attempt went and when the next one
+ * is dialled, 'Busy — next try 08:00', not 'Call in progress...': nothing
+ * rings now, and it may be hours away. Read from the call's attempts.
  */
-export function Notices({
-  notices,
-  onHouseCheck,
-  dense = false,
-}: {
+function NextTry({ callId, address, retries }: { callId: string; address: string; retries?: RetriesControl }) {
+  const attempts = useCallAttempts(callId, true);
+  return (
+    <>
+      <span className="font-semibold">{nextTryWord(attempts ?? [], clockTime)}</span>
+      {retries && (
+        <button
+          type="button"
+          onClick={retries.onCancel}
+          disabled={retries.disabledReason !== null || retries.busy}
+          aria-busy={retries.busy || undefined}
+          title={retries.disabledReason ?? undefined}
+          aria-label={`Cancel retries of ${address}`}
+          aria-description={retries.disabledReason ?? undefined}
+          className="inline-flex min-h-11 min-w-11 items-center rounded border border-amber-700 bg-white px-3 font-medium text-amber-950 hover:bg-amber-100 disabled:border-gray-400 disabled:bg-gray-100 disabled:text-gray-800"
+        >
+          {retries.busy ? 'Cancelling…' : 'Cancel retries'}
+        </button>
+      )}
+    </>
+  );
+}
+
+interface NoticesProps {
   notices: HomeNotice[];
   onHouseCheck: () => void;
+  address: string;
+  latestCall?: LatestCallRow;
+  retries?: RetriesControl;
+  /** The same words and buttons on one line of a table row. */
   dense?: boolean;
-}) {
+}
+
+/**
+ * The Notice area: a box of its own on a card; `dense`, the same words and
+ * buttons on one line of a table row.
+ */
+export function Notices({ notices, onHouseCheck, address, latestCall, retries, dense = false }: NoticesProps) {
   if (notices.length === 0) return null;
   return (
     <div
@@ -95,6 +135,9 @@ export function Notices({
           {NOTICE_WORDS['call-in-progress']}
         </span>
       )}
+      {notices.includes('call-waiting') && latestCall && (
+        <NextTry callId={latestCall.call} address={address} retries={retries} />
+      )}
       {notices.includes('house-check-due') && (
         <button
           type="button"
@@ -110,16 +153,25 @@ export function Notices({
 
 /**
  * The latest call in a word ('Answered 10:42', 'Voicemail', 'No answer after
- * 3 tries', 'Acknowledged') and the way to the home's 'Call history'. While
- * a call runs the Notice area says so; the word comes when it is over.
+ * 3 tries', 'Acknowledged') and the way to the home's 'Call history'.
+ *
+ * While a call runs or waits (`running`: the Notice area says so), no word:
+ * not even the previous call's. Beside 'Call in progress...', 'Last call:
+ * Answered 17:44' reads as this call's outcome, and the person at the card
+ * wants to know how this call goes, not how the one before it went (that
+ * stays in 'Call history'). The word comes when the call is over, in the
+ * same moment the notice goes: both follow one state (cardCallState).
  */
 export function LastCall({
   call,
+  running,
   onCallHistory,
   callHistoryLabel,
   prefix = true,
 }: {
   call: LatestCallRow;
+  /** A call runs or waits: no word (see above). */
+  running: boolean;
   onCallHistory: () => void;
   /** 'Last call:' before the word; a table's column says it in its header instead. */
   prefix?: boolean;
@@ -129,11 +181,12 @@ export function LastCall({
   const fields = callJobFields(call);
   // Only these words need the attempts (a time, a count of tries).
   const needsAttempts =
+    !running &&
     fields.progress === 'done' &&
     !fields.acknowledged &&
     (fields.outcome === 'answered' || fields.outcome === 'no_answer');
   const attempts = useCallAttempts(call.call, needsAttempts);
-  const word = isCallJobActive(fields) ? '' : latestCallWord(fields, attempts ?? [], (value) => callTime(value));
+  const word = running ? '' : latestCallWord(fields, attempts ?? [], (value) => callTime(value));
   return (
     <>
       {word && (
@@ -167,6 +220,8 @@ export interface HomeCardProps {
   onHouseCheck: () => void;
   /** The home's newest call in the mirror; none, no call line. */
   latestCall?: LatestCallRow;
+  /** Directors and managers: a call waiting for its next try can be stopped; absent, no Cancel retries. */
+  retries?: RetriesControl;
   onCallHistory: () => void;
   /** Opens the home's History (every change of it, its residents and phones). */
   onHistory: () => void;
@@ -182,10 +237,12 @@ export function HomeCard({
   onDelete,
   onHouseCheck,
   latestCall,
+  retries,
   onCallHistory,
   onHistory,
 }: HomeCardProps) {
   const { house, residents } = home;
+  const callRunning = notices.includes('call-in-progress') || notices.includes('call-waiting');
   const address = addressLine(house);
   const names = residentNames(residents);
   return (
@@ -212,9 +269,15 @@ export function HomeCard({
             ))}
           </ul>
         )}
-        <Notices notices={notices} onHouseCheck={onHouseCheck} />
+        <Notices
+          notices={notices}
+          onHouseCheck={onHouseCheck}
+          address={address}
+          latestCall={latestCall}
+          retries={retries}
+        />
         <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
-          {latestCall && <LastCall call={latestCall} onCallHistory={onCallHistory} />}
+          {latestCall && <LastCall call={latestCall} running={callRunning} onCallHistory={onCallHistory} />}
           <HomeHistoryButton address={address} onHistory={onHistory} />
         </p>
         {(house.member_number || house.security_code) && (

@@ -12,9 +12,9 @@ import { memo, useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useIsDirector, useSignedInUser } from '../../data/auth.ts';
+import { useIsDirector, useSignedInRecord, useSignedInUser } from '../../data/auth.ts';
 import { fileBaseUrl } from '../../data/fileToken.ts';
-import { useHouses, useOnline } from '../../data/hooks.ts';
+import { useHouses, useOnline, useOnlineActions } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import type { HouseWithPeople } from '../../data/queries.ts';
 import { queueDeleteHome } from '../../data/writes.ts';
@@ -34,7 +34,7 @@ import { homeImageUrl } from './homeImage.ts';
 import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 import { DESK_QUERY, useMediaQuery } from '../../ui/useMediaQuery.ts';
-import { homeItemState, type HomeAction, type HomeItemProps } from './homeItem.ts';
+import { useHomeItem, type HomeAction, type HomeItemProps } from './homeItem.ts';
 import { HomesTable } from './HomesTable.tsx';
 import { ADDRESS_ORDER, nextSort, orderHomes, sortFound, type HomeColumn, type HomeSort } from './homeColumns.ts';
 
@@ -106,7 +106,7 @@ function ViewSwitch({ view, onChange }: { view: HomesView; onChange: (view: Home
  */
 const HomeItem = memo(function HomeItem(props: HomeItemProps) {
   const { home, director, onAction } = props;
-  const { notices, callDisabledReason } = homeItemState(props);
+  const { notices, callDisabledReason, retries } = useHomeItem(props);
   return (
     <ItemErrorBoundary resetKey={home.house.updated}>
       <HomeCard
@@ -119,6 +119,7 @@ const HomeItem = memo(function HomeItem(props: HomeItemProps) {
         onDelete={director ? () => onAction('delete', home) : undefined}
         onHouseCheck={() => onAction('check', home)}
         latestCall={home.latestCall}
+        retries={retries}
         onCallHistory={() => onAction('history', home)}
         onHistory={() => onAction('changes', home)}
       />
@@ -133,7 +134,7 @@ export function HomesPage() {
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
   const online = useOnline();
-  const { marked, mark } = useCallMarkers();
+  const { marked, mark, settle } = useCallMarkers();
   const now = useNow();
   const desk = useMediaQuery(DESK_QUERY);
   const [view, setView] = useHomesView();
@@ -157,7 +158,26 @@ export function HomesPage() {
   const { db } = useSyncEngine();
   const user = useSignedInUser();
   const director = useIsDirector();
+  const staffType = useSignedInRecord()?.type;
+  const canCancelRetries = staffType === 'director' || staffType === 'manager';
   const toast = useToast();
+  const { cancelCallRetries } = useOnlineActions();
+  // Homes whose retries are being cancelled now (an online action: it waits for the server's answer).
+  const [cancelling, setCancelling] = useState<ReadonlySet<string>>(() => new Set());
+  const cancelRetries = useCallback(
+    async (houseId: string) => {
+      const without = (current: ReadonlySet<string>) => new Set([...current].filter((id) => id !== houseId));
+      setCancelling((current) => new Set(current).add(houseId));
+      try {
+        toast({ title: 'Success', description: await cancelCallRetries(houseId) });
+      } catch (error) {
+        toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+      } finally {
+        setCancelling(without);
+      }
+    },
+    [cancelCallRetries, toast],
+  );
   // Through the outbox like every home write: works offline, the mirror hides the home at once.
   const { deleting, askDelete, cancelDelete, busy, confirmDelete } = useConfirmedDelete<HouseWithPeople>(
     async (home) => {
@@ -172,9 +192,12 @@ export function HomesPage() {
   );
   const reportCount = useHomeReportCount(deleting?.house.id);
   const onAction = useCallback(
-    (action: HomeAction, home: HouseWithPeople) =>
-      action === 'delete' ? askDelete(home) : setSheet({ kind: action, home }),
-    [askDelete],
+    (action: HomeAction, home: HouseWithPeople) => {
+      if (action === 'delete') askDelete(home);
+      else if (action === 'cancel-retries') void cancelRetries(home.house.id);
+      else setSheet({ kind: action, home });
+    },
+    [askDelete, cancelRetries],
   );
   const addButton = (
     <button
@@ -269,10 +292,13 @@ export function HomesPage() {
               sort={sort}
               onSort={onSort}
               marked={marked}
+              cancelling={cancelling}
               online={online}
               director={director}
+              canCancelRetries={canCancelRetries}
               now={now}
               onAction={onAction}
+              onCallSeen={settle}
             />
           ) : (
             <VirtualList
@@ -287,11 +313,14 @@ export function HomesPage() {
               renderItem={(home) => (
                 <HomeItem
                   home={home}
-                  callJustPlaced={marked.has(home.house.id)}
+                  placedCallId={marked.get(home.house.id)}
                   online={online}
                   director={director}
+                  canCancelRetries={canCancelRetries}
+                  cancelling={cancelling.has(home.house.id)}
                   now={now}
                   onAction={onAction}
+                  onCallSeen={settle}
                 />
               )}
             />
@@ -301,7 +330,11 @@ export function HomesPage() {
       {sheet?.kind === 'add' && <HomeFormSheet mode="add" onClose={close} />}
       {sheet?.kind === 'update' && <HomeFormSheet mode="update" home={sheet.home} onClose={close} />}
       {sheet?.kind === 'call' && (
-        <SelectConcernsSheet home={sheet.home} onClose={close} onCallPlaced={() => mark(sheet.home.house.id)} />
+        <SelectConcernsSheet
+          home={sheet.home}
+          onClose={close}
+          onCallPlaced={(callId) => mark(sheet.home.house.id, callId)}
+        />
       )}
       {sheet?.kind === 'check' && <HouseCheckDialog house={sheet.home.house} onClose={close} />}
       {sheet?.kind === 'history' && <CallHistorySheet house={sheet.home.house} onClose={close} />}

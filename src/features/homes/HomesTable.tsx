@@ -20,7 +20,7 @@ import {
   LastCall,
   Notices,
 } from './HomeCard.tsx';
-import { homeItemState, type HomeItemProps } from './homeItem.ts';
+import { useHomeItem, type HomeItemProps } from './homeItem.ts';
 import {
   HOME_COLUMN_LABELS,
   HOME_COLUMNS,
@@ -45,7 +45,8 @@ const homeKey = (home: HouseWithPeople) => home.house.id;
 const HomeRow = memo(function HomeRow(props: HomeItemProps) {
   const { home, director, onAction } = props;
   const { house } = home;
-  const { notices, callDisabledReason } = homeItemState(props);
+  const { notices, callDisabledReason, retries } = useHomeItem(props);
+  const running = notices.includes('call-in-progress') || notices.includes('call-waiting');
   const address = addressLine(house);
   const names = residentNames(home.residents).join(', ');
   const phones = home.phones.map((p) => phoneWords(p.phone_number)).join(', ');
@@ -66,12 +67,20 @@ const HomeRow = memo(function HomeRow(props: HomeItemProps) {
         {phones}
       </div>
       <div role="cell" className="min-w-0 py-1">
-        <Notices notices={notices} onHouseCheck={() => onAction('check', home)} dense />
+        <Notices
+          notices={notices}
+          onHouseCheck={() => onAction('check', home)}
+          address={address}
+          latestCall={home.latestCall}
+          retries={retries}
+          dense
+        />
       </div>
       <div role="cell" className="flex min-w-0 flex-wrap items-center gap-x-2 py-1 text-gray-800">
         {home.latestCall && (
           <LastCall
             call={home.latestCall}
+            running={running}
             onCallHistory={() => onAction('history', home)}
             callHistoryLabel={`Call history of ${address}`}
             prefix={false}
@@ -125,16 +134,18 @@ function ColumnHeader({
   );
 }
 
-export interface HomesTableProps extends Omit<HomeItemProps, 'home' | 'callJustPlaced'> {
+export interface HomesTableProps extends Omit<HomeItemProps, 'home' | 'placedCallId' | 'cancelling'> {
   /** The homes found, in the table's order. */
   homes: readonly HouseWithPeople[];
   sort: HomeSort;
   onSort: (column: HomeColumn) => void;
-  /** Homes with a call just placed from this device. */
-  marked: ReadonlySet<string>;
+  /** By home: the id of a call just placed from this device. */
+  marked: ReadonlyMap<string, string>;
+  /** Homes whose retries are being cancelled now. */
+  cancelling: ReadonlySet<string>;
 }
 
-export function HomesTable({ homes, sort, onSort, marked, ...row }: HomesTableProps) {
+export function HomesTable({ homes, sort, onSort, marked, cancelling, ...row }: HomesTableProps) {
   const grid = gridOf(row.director);
   return (
     <div
@@ -164,7 +175,12 @@ export function HomesTable({ homes, sort, onSort, marked, ...row }: HomesTablePr
         rows={{ firstIndex: 2, className: `${grid} border-b border-gray-100 hover:bg-gray-50` }}
         renderItem={(home) => (
           <ItemErrorBoundary resetKey={home.house.updated} as="cell">
-            <HomeRow home={home} callJustPlaced={marked.has(home.house.id)} {...row} />
+            <HomeRow
+              home={home}
+              placedCallId={marked.get(home.house.id)}
+              cancelling={cancelling.has(home.house.id)}
+              {...row}
+            />
           </ItemErrorBoundary>
         )}
       />

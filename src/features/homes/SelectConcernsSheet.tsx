@@ -88,8 +88,8 @@ function Numbers({ phones }: { phones: readonly PhoneRecord[] }) {
 export interface SelectConcernsSheetProps {
   home: HouseWithPeople;
   onClose: () => void;
-  /** The server accepted the call: the card shows 'Call in progress...'. */
-  onCallPlaced: () => void;
+  /** The server accepted the call (its id, '' if the server named none): the card shows 'Call in progress...'. */
+  onCallPlaced: (callId: string) => void;
 }
 
 export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConcernsSheetProps) {
@@ -140,9 +140,9 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
     setCalling(true);
     try {
       // A yes to the quiet-hours question is the caller's explicit override.
-      const message = await placeCall(home.house.id, chosen, { overrideQuietHours: quietTime !== null });
-      toast({ title: 'Success', description: message });
-      onCallPlaced();
+      const placed = await placeCall(home.house.id, chosen, { overrideQuietHours: quietTime !== null });
+      toast({ title: 'Success', description: placed.message });
+      onCallPlaced(placed.callId);
       onClose();
     } catch (error) {
       const serverQuietTime = quietHoursLocalTime(error);

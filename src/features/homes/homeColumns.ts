@@ -11,8 +11,7 @@
  * by rank, a numeric sort of what it found, never a re-sort of every home.
  */
 import type { HouseWithPeople } from '../../data/queries.ts';
-import { isCallJobActive } from '../../domain/callOutcome.ts';
-import { callJobFields, homeNotices, NOTICE_WORDS } from './homeNotices.ts';
+import { cardCallState, homeNotices, NOTICE_WORDS } from './homeNotices.ts';
 
 export const HOME_COLUMNS = ['address', 'residents', 'phones', 'notices', 'last-call'] as const;
 export type HomeColumn = (typeof HOME_COLUMNS)[number];
@@ -57,11 +56,6 @@ export function phoneWords(value: string): string {
   return us ? `(${us[1]}) ${us[2]}-${us[3]}` : value;
 }
 
-/** Whether a home's newest call is still under way (the card's 'Call in progress...'). */
-export function callRunning(home: HouseWithPeople): boolean {
-  return home.latestCall !== undefined && isCallJobActive(callJobFields(home.latestCall));
-}
-
 interface SortKeys {
   residents: string;
   phones: string;
@@ -87,7 +81,12 @@ function keysOf(home: HouseWithPeople): SortKeys {
 
 /** The notices as the Notice area words them: homes with the same notices sort together. */
 function noticesKey(home: HouseWithPeople, now: Date): string {
-  return homeNotices({ house: home.house, phoneCount: home.phones.length, callInProgress: callRunning(home), now })
+  return homeNotices({
+    house: home.house,
+    phoneCount: home.phones.length,
+    call: cardCallState(home.latestCall, undefined),
+    now,
+  })
     .map((notice) => NOTICE_WORDS[notice])
     .join(', ')
     .toLocaleLowerCase();

@@ -4,16 +4,18 @@
  * tested without a screen.
  */
 import type { CallRecord, CallStatus, HouseRecord } from '../../api/records.ts';
-import type { CallJobFields } from '../../domain/callOutcome.ts';
+import { isCallJobActive, type CallJobFields } from '../../domain/callOutcome.ts';
 import { isHouseCheckDue } from '../../domain/houseCheck.ts';
 
-export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'house-check-due';
+export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'call-waiting' | 'house-check-due';
 
 /** What the Notice area says for each notice (spec §2); 'House check' is its button. */
 export const NOTICE_WORDS: Record<HomeNotice, string> = {
   'no-phone': 'Primary phone number missing',
   'call-pending': 'Call pending',
   'call-in-progress': 'Call in progress...',
+  // Shown with the last attempt's outcome and the time ('Busy — next try 08:00', nextTryWord); this is how it sorts.
+  'call-waiting': 'Next try',
   'house-check-due': 'House check',
 };
 
@@ -37,6 +39,33 @@ export function callJobFields(
   };
 }
 
+/**
+ * Where a home's calls stand on its card, one state at a time: 'calling'
+ * (a call is being placed or rings now: 'Call in progress...'), 'waiting'
+ * (the job waits for its next attempt: 'Busy — next try 08:00'), 'over'
+ * (the newest call has ended: 'Last call: …'), 'none' (never called).
+ */
+export type CardCallState = 'none' | 'calling' | 'waiting' | 'over';
+
+/**
+ * The card's call state from the home's newest call in the mirror and the
+ * call this device placed moments ago (its id, from the server's answer; ''
+ * if the server named none). The device's marker only bridges the moment
+ * until the mirror has that call: from then on the mirror's call alone
+ * decides, so the end of the call, once known, ends 'Call in progress...'
+ * at once, never to be shown beside the outcome.
+ */
+export function cardCallState(
+  latest: (Pick<CallRecord, 'status' | 'progress' | 'outcome' | 'acknowledged'> & { call: string }) | undefined,
+  placedCallId: string | undefined,
+): CardCallState {
+  if (placedCallId !== undefined && latest?.call !== placedCallId) return 'calling';
+  if (!latest) return 'none';
+  const fields = callJobFields(latest);
+  if (fields.progress === 'waiting') return 'waiting';
+  return isCallJobActive(fields) ? 'calling' : 'over';
+}
+
 export interface NoticeInput {
   house: Pick<
     HouseRecord,
@@ -47,17 +76,18 @@ export interface NoticeInput {
     | 'house_check_last_date'
   >;
   phoneCount: number;
-  /** A call is ringing now (from the mirror, or placed from this device moments ago). */
-  callInProgress: boolean;
+  /** Where the home's calls stand (cardCallState). */
+  call: CardCallState;
   now: Date;
 }
 
 /** Every notice that applies, in the spec's order; empty when the area is hidden. */
-export function homeNotices({ house, phoneCount, callInProgress, now }: NoticeInput): HomeNotice[] {
+export function homeNotices({ house, phoneCount, call, now }: NoticeInput): HomeNotice[] {
   const notices: HomeNotice[] = [];
   if (phoneCount === 0) notices.push('no-phone');
   if (pendingConcernIds(house).length > 0) notices.push('call-pending');
-  if (callInProgress) notices.push('call-in-progress');
+  if (call === 'calling') notices.push('call-in-progress');
+  if (call === 'waiting') notices.push('call-waiting');
   if (isHouseCheckDue(house, now)) notices.push('house-check-due');
   return notices;
 }

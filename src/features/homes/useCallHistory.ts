@@ -32,7 +32,7 @@ export function useCallHistory(houseId: string): CallHistory | undefined {
         list.push(attempt);
         attemptsByCall.set(attempt.call, list);
       }
-      const userIds = [...new Set(calls.map((c) => c.created_by).filter(Boolean))];
+      const userIds = [...new Set(calls.flatMap((c) => [c.created_by, c.retries_cancelled_by ?? '']).filter(Boolean))];
       const concernIds = [...new Set(calls.flatMap((c) => c.concerns ?? []))];
       const [users, concerns] = await Promise.all([db.users.bulkGet(userIds), db.concerns.bulkGet(concernIds)]);
       return {
