@@ -7,6 +7,7 @@ import { endOfDay, format, startOfDay } from 'date-fns';
 import type { CallRow, DayRecords } from '../../data/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
 import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
+import { paperFor, type PaperSize } from '../../domain/paper.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress, formatPhone, NOT_AVAILABLE, personName } from '../../ui/format.ts';
@@ -76,6 +77,8 @@ export interface DayModel {
   counts: Record<EntryKind, number>;
   /** The house checks answered No to 'Is everything ok?'. */
   checksWithIssues: number;
+  /** The PDF's paper: the community's country's (Letter in the US, A4 elsewhere). */
+  paper: PaperSize;
 }
 
 export function dayBounds(day: Date): { from: Date; to: Date } {
@@ -172,6 +175,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     entries,
     counts,
     checksWithIssues,
+    paper: paperFor(records.country),
   };
 }
 

@@ -28,7 +28,7 @@ export interface PdfPhoto {
 /** The key of a photo in the map handed to drawDayReport. */
 export const photoKey = (reportId: string, name: string) => `${reportId}/${name}`;
 
-// A4 in points, with margins that leave room for the footer.
+// In points, with margins that leave room for the footer (on Letter and A4 alike).
 const MARGIN = 40;
 const FOOTER = 28;
 const THUMB_W = 96;
@@ -41,7 +41,7 @@ const GAP = 8;
  * in the image cache); a photo missing from the map counts as null.
  */
 export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPhoto | null>, generatedAt: Date): jsPDF {
-  const doc = new jsPDF({ unit: 'pt', format: 'a4' });
+  const doc = new jsPDF({ unit: 'pt', format: model.paper });
   doc.setProperties({ title: `${DAY_REPORT_TITLE} — ${model.community} — ${format(model.day, 'yyyy-MM-dd')}` });
   const pageWidth = doc.internal.pageSize.getWidth();
   const pageHeight = doc.internal.pageSize.getHeight();
