@@ -22,6 +22,7 @@ import { reportsCsv } from './csv.ts';
 import { FilterDialog } from './FilterDialog.tsx';
 import type { NarrativeChoice } from './narrative.ts';
 import { ReportCard } from './ReportCard.tsx';
+import { ReportPrintRow } from './ReportPrintRow.tsx';
 import { defaultFilter, type ListFilter } from './reportFilter.ts';
 
 const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm font-medium hover:bg-gray-100';
@@ -91,6 +92,16 @@ export function ReportsPage() {
 
   const pick = (reportId: string, choice: NarrativeChoice) =>
     setPicks((previous) => new Map(previous).set(reportId, choice));
+  const card = (item: ReportWithLinks, idPrefix?: string) => (
+    <ReportCard
+      item={item}
+      now={now}
+      onPrint={() => print(item.report.id)}
+      picked={picks.get(item.report.id)}
+      onPick={(choice) => pick(item.report.id, choice)}
+      idPrefix={idPrefix}
+    />
+  );
   const printed =
     printing && reports
       ? printing.only === null
@@ -103,7 +114,7 @@ export function ReportsPage() {
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className={`text-2xl font-semibold ${printOnly ? 'print:hidden' : ''}`}>Reports</h1>
+        <h1 className={`text-2xl font-semibold print:text-lg ${printOnly ? 'print:hidden' : ''}`}>Reports</h1>
         <div className="no-print flex flex-wrap gap-2">
           <button type="button" className={buttonClass} onClick={() => setDialogOpen(true)}>
             Filter + Sort
@@ -130,7 +141,7 @@ export function ReportsPage() {
         </div>
       </div>
 
-      <p className={`mt-1 text-sm text-gray-700 ${printOnly ? 'print:hidden' : ''}`}>
+      <p className={`mt-1 text-sm text-gray-700 print:text-xs ${printOnly ? 'print:hidden' : ''}`}>
         {period}
         {filter.withIssues ? (
           <span> · House checks with issues</span>
@@ -182,7 +193,10 @@ export function ReportsPage() {
         </div>
       </div>
 
-      <p className={`mt-3 text-sm font-medium ${printOnly ? 'print:hidden' : ''}`} aria-live="polite">
+      <p
+        className={`mt-3 text-sm font-medium print:mt-0 print:text-xs ${printOnly ? 'print:hidden' : ''}`}
+        aria-live="polite"
+      >
         {reports && !loading ? `${reports.length} report(s)` : ''}
       </p>
       <RangeNote
@@ -214,32 +228,16 @@ export function ReportsPage() {
           columns={reportColumns}
           gap={16}
           overscan={3}
-          renderItem={(item) => (
-            <ItemErrorBoundary resetKey={item.report.updated}>
-              <ReportCard
-                item={item}
-                now={now}
-                onPrint={() => print(item.report.id)}
-                picked={picks.get(item.report.id)}
-                onPick={(choice) => pick(item.report.id, choice)}
-              />
-            </ItemErrorBoundary>
-          )}
+          renderItem={(item) => <ItemErrorBoundary resetKey={item.report.updated}>{card(item)}</ItemErrorBoundary>}
         />
       )}
 
+      {/* One report prints as its whole card, photos included; the list as compact rows. */}
       {printed.length > 0 && (
-        <div className="hidden print:block print:space-y-4">
+        <div className="hidden print:block">
           {printed.map((item) => (
             <ItemErrorBoundary key={item.report.id} resetKey={item.report.updated}>
-              <ReportCard
-                item={item}
-                now={now}
-                onPrint={() => print(item.report.id)}
-                picked={picks.get(item.report.id)}
-                onPick={(choice) => pick(item.report.id, choice)}
-                idPrefix="print-"
-              />
+              {printOnly ? card(item, 'print-') : <ReportPrintRow item={item} picked={picks.get(item.report.id)} />}
             </ItemErrorBoundary>
           ))}
         </div>
