@@ -10,7 +10,7 @@ import { parsePbDate } from '../domain/pbDate.ts';
 
 export const NOT_AVAILABLE = 'N/A';
 export const DATE = 'MMM d, yyyy';
-/** 24-hour: never 'h:mm a'. */
+/** 24-hour, never 12-hour with AM/PM. */
 export const TIME = 'HH:mm';
 export const DATE_TIME = `${DATE} ${TIME}`;
 

@@ -1,8 +1,8 @@
 /**
- * Mirror records for unit tests: one home with every field of spec §3 set to
- * its empty value, so a test names only what it is about.
+ * Mirror records for unit tests: a home and a report with every field of
+ * spec §3 set to its empty value, so a test names only what it is about.
  */
-import type { HouseRecord } from '../../src/api/records.ts';
+import type { HouseRecord, ReportRecord } from '../../src/api/records.ts';
 
 export const STAMP = '2026-01-01 00:00:00.000Z';
 
@@ -27,6 +27,28 @@ export function houseRecord(overrides: Partial<HouseRecord> = {}): HouseRecord {
     house_check_last_date: '',
     house_check_note: '',
     community: 'c1',
+    ...overrides,
+  };
+}
+
+export function reportRecord(overrides: Partial<ReportRecord> = {}): ReportRecord {
+  return {
+    id: 'r1',
+    created: STAMP,
+    updated: STAMP,
+    narative: '',
+    ai_generated_narative: '',
+    type: 'loud_noise',
+    weather: 'clear',
+    incident_time: STAMP,
+    phone_number: '',
+    injury: false,
+    ems_pbso: false,
+    photos: [],
+    community: 'c1',
+    house: 'h1',
+    resident: '',
+    created_by: 'u1',
     ...overrides,
   };
 }

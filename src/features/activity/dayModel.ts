@@ -10,7 +10,7 @@ import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { paperFor, type PaperSize } from '../../domain/paper.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { formatAddress, formatPhone, NOT_AVAILABLE, personName } from '../../ui/format.ts';
+import { formatAddress, formatDateTime, formatPhone, formatTime, NOT_AVAILABLE, personName } from '../../ui/format.ts';
 
 export const DAY_REPORT_TITLE = 'Daily activity report';
 export const ALL_OFFICERS = 'All officers';
@@ -118,7 +118,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       id: report.id,
       kind: report.type === 'house_check' ? 'house_check' : 'report',
       at,
-      time: format(at, 'HH:mm'),
+      time: formatTime(at),
       officer: personName(staff.get(report.created_by)),
       home: formatAddress(records.houses.get(report.house)),
       type: reportTypeLabel(report.type),
@@ -143,7 +143,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       id: call.id,
       kind: 'call',
       at,
-      time: format(at, 'HH:mm'),
+      time: formatTime(at),
       officer: personName(staff.get(call.created_by)),
       home: formatAddress(records.houses.get(call.house)),
       outcome: callOutcomeWords(call),
@@ -170,7 +170,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     day: from,
     from,
     to,
-    period: `${format(from, 'MMM d, yyyy HH:mm')} – ${format(to, 'HH:mm')}`,
+    period: `${formatDateTime(from)} – ${formatTime(to)}`,
     officer: officerId === null ? ALL_OFFICERS : personName(staff.get(officerId)),
     entries,
     counts,

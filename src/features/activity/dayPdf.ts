@@ -17,6 +17,7 @@ import {
   type DayModel,
   type ReportEntry,
 } from './dayModel.ts';
+import { formatDateTime } from '../../ui/dateTime.ts';
 
 /** A photo ready for the PDF: JPEG data and its size in pixels. */
 export interface PdfPhoto {
@@ -145,7 +146,7 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
     doc.setFont('helvetica', 'normal');
     doc.setFontSize(8);
     doc.text(
-      `${model.community} · ${DAY_REPORT_TITLE} · Generated ${format(generatedAt, 'MMM d, yyyy HH:mm')}`,
+      `${model.community} · ${DAY_REPORT_TITLE} · Generated ${formatDateTime(generatedAt)}`,
       MARGIN,
       pageHeight - MARGIN,
     );

@@ -12,6 +12,7 @@ import { useSignedInStaff } from '../../data/auth.ts';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { useReportRange, useReports } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
+import { formatDate } from '../../ui/dateTime.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { RangeNote } from '../../ui/RangeNote.tsx';
@@ -109,7 +110,7 @@ export function ReportsPage() {
         : reports.filter((item) => item.report.id === printing.only)
       : [];
 
-  const period = `${format(filter.from, 'MMM d, yyyy')} – ${format(filter.to, 'MMM d, yyyy')}`;
+  const period = `${formatDate(filter.from)} – ${formatDate(filter.to)}`;
 
   return (
     <section>
