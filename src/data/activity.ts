@@ -6,6 +6,7 @@
  * homes), and they work offline for every range the mirror holds.
  */
 import type { CommunityRecord, ConcernRecord, HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts';
+import { communityCountry } from '../domain/paper.ts';
 import { pbDate } from '../domain/pbDate.ts';
 import { useSignedInStaff } from './auth.ts';
 import { useSyncEngine } from './DataProvider.tsx';
@@ -44,6 +45,8 @@ export interface DayRecords extends PeriodRecords {
   concerns: Map<string, ConcernRecord>;
   /** The community's staff (a few dozen at most): the officer choice and the names. */
   staff: UserRecord[];
+  /** The community's country (ISO code) as its records tell it (src/domain/paper.ts); undefined when they do not. */
+  country?: string;
 }
 
 const present = <T>(rows: readonly (T | undefined)[]): T[] => rows.filter((row): row is T => row !== undefined);
@@ -78,11 +81,23 @@ export async function queryDayRecords(
   return {
     ...period,
     community,
+    country: await countryOf(db, community),
     houses: byId(present(houses)),
     residents: byId(present(residents)),
     concerns: byId(present(concerns)),
     staff,
   };
+}
+
+/** The community's country: its address, else a home's State, else its phones' country (a few rows, read only when needed). */
+async function countryOf(db: ScmsDatabase, community: CommunityRecord | undefined): Promise<string | undefined> {
+  const byAddress = communityCountry({ address: community?.address });
+  if (byAddress) return byAddress;
+  const [homes, phones] = await Promise.all([db.houses.limit(1).toArray(), db.phones.limit(20).toArray()]);
+  return communityCountry({
+    homeStates: homes.map((home) => home.state),
+    phoneNumbers: phones.map((phone) => phone.phone_number),
+  });
 }
 
 /** The day's records, live (a report logged or a call placed on any device shows at once); undefined while loading. */

@@ -8,6 +8,7 @@ import { endOfYear, format, startOfYear, subYears } from 'date-fns';
 import { useCallback, useId, useState, type CSSProperties } from 'react';
 import { DayPicker, type Matcher, type Modifiers } from 'react-day-picker';
 import 'react-day-picker/style.css';
+import { formatDate } from './dateTime.ts';
 import { FieldError, inputClass } from './Field.tsx';
 
 // The app's black and grey (night mode's too: src/index.css) rather than the
@@ -94,7 +95,7 @@ export function DateField({
         aria-describedby={error ? `${id}-error` : undefined}
         className={`${inputClass} flex items-center justify-between bg-white text-left disabled:cursor-not-allowed disabled:bg-gray-100 disabled:text-gray-600 ${value ? '' : 'text-gray-600'}`}
       >
-        {value ? format(value, 'MMM d, yyyy') : 'Pick a date'}
+        {value ? formatDate(value) : 'Pick a date'}
         <svg
           width="18"
           height="18"

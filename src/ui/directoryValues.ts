@@ -6,7 +6,7 @@
  */
 import { parsePbDate } from '../domain/pbDate.ts';
 import { stateLabel } from '../domain/states.ts';
-import { formatDateTime, formatPhone } from './format.ts';
+import { formatDate, formatPhone } from './format.ts';
 
 export const NO_VALUE = '(none)';
 const DATE_FIELDS = new Set(['house_check_start_date', 'house_check_end_date']);
@@ -16,7 +16,7 @@ export function valueWords(field: string, value: unknown): string {
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (value === null || value === undefined || value === '') return NO_VALUE;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
-  if (DATE_FIELDS.has(field)) return parsePbDate(text) ? formatDateTime(text, 'MMM d, yyyy') : text;
+  if (DATE_FIELDS.has(field)) return parsePbDate(text) ? formatDate(text) : text;
   if (field === 'phone_number') return formatPhone(text);
   if (field === 'type') return PHONE_TYPE_WORDS[text] ?? text;
   if (field === 'state') return stateLabel(text);

@@ -9,13 +9,13 @@ import type { HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts'
 import { streetLine } from '../domain/address.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
 
-import { DATE_TIME, NOT_AVAILABLE } from './dateTime.ts';
+import { DATE_TIME, NOT_AVAILABLE, TIME } from './dateTime.ts';
 
-export { formatDateTime, NOT_AVAILABLE } from './dateTime.ts';
+export { DATE, DATE_TIME, formatDate, formatDateTime, formatTime, NOT_AVAILABLE, TIME } from './dateTime.ts';
 const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** For files (CSV): sorts as text and every spreadsheet reads it as a date. */
-export const SORTABLE_DATE_TIME = 'yyyy-MM-dd HH:mm';
+export const SORTABLE_DATE_TIME = `yyyy-MM-dd ${TIME}`;
 
 /**
  * DESIGN.md's seven-day rule: within the last seven days a time reads

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { screenshots, sizeOf } from '../support/journey.ts';
-import { pdfImageCount, pdfText } from '../support/pdfText.ts';
+import { pdfImageCount, pdfPageSizes, pdfText } from '../support/pdfText.ts';
 import { waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -136,8 +136,10 @@ async function serverCounts(day: Date, officerId?: string): Promise<string> {
   return `${checkWords} · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
 }
 
-/** Clicks 'Download PDF' and returns the file's name, text and number of pictures. */
-async function downloadPdf(page: Page): Promise<{ name: string; text: string; images: number }> {
+/** Clicks 'Download PDF' and returns the file's name, text, number of pictures and page sizes. */
+async function downloadPdf(
+  page: Page,
+): Promise<{ name: string; text: string; images: number; sizes: Array<[number, number]> }> {
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download PDF' }).click(),
@@ -147,7 +149,12 @@ async function downloadPdf(page: Page): Promise<{ name: string; text: string; im
   await download.saveAs(
     join(screenshots, `screens-${download.suggestedFilename().replace(/\.pdf$/, '')}-${sizeOf(page)}.pdf`),
   );
-  return { name: download.suggestedFilename(), text: await pdfText(file), images: await pdfImageCount(file) };
+  return {
+    name: download.suggestedFilename(),
+    text: await pdfText(file),
+    images: await pdfImageCount(file),
+    sizes: await pdfPageSizes(file),
+  };
 }
 
 const addressOf = (home: RecordModel) => String(home.address) + (home.apt ? `, ${String(home.apt)}` : '');
@@ -193,8 +200,10 @@ describe.each(SIZE_NAMES)('the daily activity report (%s)', (size) => {
     await screenshot(page, 'daily-report-full', true);
     await expectNoSeriousA11yViolations(page, 'the daily activity report');
 
-    const { name, text, images } = await downloadPdf(page);
+    const { name, text, images, sizes } = await downloadPdf(page);
     expect(name).toBe(`activity-palm-grove-estates-${format(today, 'yyyy-MM-dd')}.pdf`);
+    // A Florida community (Jupiter, FL) prints on US Letter.
+    expect(new Set(sizes.map((size) => size.join(' × ')))).toEqual(new Set(['612 × 792']));
     for (const words of [
       'Daily activity report',
       'Palm Grove Estates',

@@ -48,3 +48,18 @@ export async function pdfImageCount(data: ArrayBuffer | Uint8Array): Promise<num
     await document.destroy();
   }
 }
+
+/** Every page's size in points, [width, height] (US Letter is 612 × 792, A4 595 × 842). */
+export async function pdfPageSizes(data: ArrayBuffer | Uint8Array): Promise<Array<[number, number]>> {
+  const document = await pdfjs.getDocument({ data: copy(data), standardFontDataUrl }).promise;
+  try {
+    const sizes: Array<[number, number]> = [];
+    for (let n = 1; n <= document.numPages; n++) {
+      const [x0, y0, x1, y1] = (await document.getPage(n)).view as [number, number, number, number];
+      sizes.push([Math.round(x1 - x0), Math.round(y1 - y0)]);
+    }
+    return sizes;
+  } finally {
+    await document.destroy();
+  }
+}

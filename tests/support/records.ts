@@ -1,8 +1,8 @@
 /**
- * Mirror records for unit tests: one home with every field of spec §3 set to
- * its empty value, so a test names only what it is about.
+ * Mirror records for unit tests: a home and a report with every field of
+ * spec §3 set to its empty value, so a test names only what it is about.
  */
-import type { CallSettingsRecord, HouseRecord } from '../../src/api/records.ts';
+import type { CallSettingsRecord, HouseRecord, ReportRecord } from '../../src/api/records.ts';
 
 export const STAMP = '2026-01-01 00:00:00.000Z';
 
@@ -48,5 +48,27 @@ export function callSettingsRecord(quiet = quietHoursFrom(12, 1)): CallSettingsR
     retry_minutes: 5,
     text_fallback: false,
     ...quiet,
+  };
+}
+
+export function reportRecord(overrides: Partial<ReportRecord> = {}): ReportRecord {
+  return {
+    id: 'r1',
+    created: STAMP,
+    updated: STAMP,
+    narative: '',
+    ai_generated_narative: '',
+    type: 'loud_noise',
+    weather: 'clear',
+    incident_time: STAMP,
+    phone_number: '',
+    injury: false,
+    ems_pbso: false,
+    photos: [],
+    community: 'c1',
+    house: 'h1',
+    resident: '',
+    created_by: 'u1',
+    ...overrides,
   };
 }

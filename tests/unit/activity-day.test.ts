@@ -19,33 +19,14 @@ import {
 } from '../../src/features/activity/dayModel.ts';
 import { drawDayReport, photoKey } from '../../src/features/activity/dayPdf.ts';
 import { pdfImageCount, pdfText } from '../support/pdfText.ts';
-import { houseRecord, STAMP } from '../support/records.ts';
+import { houseRecord, reportRecord, STAMP } from '../support/records.ts';
 
 const DAY = new Date(2026, 10, 24);
 const at = (hour: number, minute = 0, day = DAY) =>
   pbDate(new Date(day.getFullYear(), day.getMonth(), day.getDate(), hour, minute));
 
-function report(id: string, overrides: Partial<ReportRecord> = {}): ReportRecord {
-  return {
-    id,
-    created: STAMP,
-    updated: STAMP,
-    narative: `Narrative of ${id}`,
-    ai_generated_narative: '',
-    type: 'loud_noise',
-    weather: 'clear',
-    incident_time: at(10),
-    phone_number: '',
-    injury: false,
-    ems_pbso: false,
-    photos: [],
-    community: 'c1',
-    house: 'h1',
-    resident: '',
-    created_by: 'u1',
-    ...overrides,
-  };
-}
+const report = (id: string, overrides: Partial<ReportRecord> = {}): ReportRecord =>
+  reportRecord({ id, narative: `Narrative of ${id}`, incident_time: at(10), ...overrides });
 
 function call(id: string, overrides: Partial<CallRow> = {}): CallRow {
   return {

@@ -74,6 +74,24 @@ describe('call settings form', () => {
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
+  test("quiet hours are typed and shown 24-hour, not in the browser's time input (12-hour 'AM/PM' in a US locale)", async () => {
+    const user = userEvent.setup();
+    const onSubmit = form();
+    for (const label of ['From', 'To'])
+      expect((screen.getByLabelText(label) as HTMLInputElement).type, label).toBe('text');
+    expect(screen.getByText('24-hour times, HH:MM (21:00).')).toBeTruthy();
+    await user.clear(screen.getByLabelText('From'));
+    await user.type(screen.getByLabelText('From'), '9:00 PM');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Quiet hours start must be a time from 00:00 to 23:59')).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.clear(screen.getByLabelText('From'));
+    await user.type(screen.getByLabelText('From'), '22:30');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledOnce());
+    expect(onSubmit.mock.calls[0]![0]).toMatchObject({ quiet_start: '22:30', quiet_end: '08:00' });
+  });
+
   test('offline the form says why and does not send', () => {
     form(null, 'You are offline — saving call settings needs a connection.');
     expect(screen.getByText('You are offline — saving call settings needs a connection.')).toBeTruthy();

@@ -5,7 +5,7 @@
  * outcomes), shown as a preview and downloaded as a PDF made on the device
  * from the mirror, so it works offline for the days the mirror holds.
  */
-import { endOfDay, format } from 'date-fns';
+import { endOfDay } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useDayRecords } from '../../data/activity.ts';
@@ -15,7 +15,7 @@ import { useReportRange } from '../../data/hooks.ts';
 import { isPendingFileName } from '../../data/mirror.ts';
 import { PHOTO_THUMB, reportPhotoThumb } from '../../data/photoFiles.ts';
 import { DateField } from '../../ui/DateField.tsx';
-import { personName } from '../../ui/format.ts';
+import { formatDate, personName } from '../../ui/format.ts';
 import { SelectInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { RangeNote } from '../../ui/RangeNote.tsx';
@@ -70,9 +70,7 @@ export function DailyReportPage() {
         </Link>
       </p>
       <h1 className="mt-1 text-2xl font-semibold">{DAY_REPORT_TITLE}</h1>
-      <p className="mt-1 text-sm text-gray-700">
-        {model ? `${model.community} · ${model.period}` : format(from, 'MMM d, yyyy')}
-      </p>
+      <p className="mt-1 text-sm text-gray-700">{model ? `${model.community} · ${model.period}` : formatDate(from)}</p>
 
       <div className="no-print mt-4 grid gap-3 sm:grid-cols-[16rem_16rem_max-content] sm:items-end">
         <DateField

@@ -8,9 +8,10 @@ import type { CallRow, DayRecords } from '../../data/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
 import { isHouseCheckReport } from '../../domain/houseCheck.ts';
 import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
+import { paperFor, type PaperSize } from '../../domain/paper.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { formatAddress, formatPhone, NOT_AVAILABLE, personName } from '../../ui/format.ts';
+import { formatAddress, formatDateTime, formatPhone, formatTime, NOT_AVAILABLE, personName } from '../../ui/format.ts';
 
 export const DAY_REPORT_TITLE = 'Daily activity report';
 export const ALL_OFFICERS = 'All officers';
@@ -77,6 +78,8 @@ export interface DayModel {
   counts: Record<EntryKind, number>;
   /** The house checks answered No to 'Is everything ok?'. */
   checksWithIssues: number;
+  /** The PDF's paper: the community's country's (Letter in the US, A4 elsewhere). */
+  paper: PaperSize;
 }
 
 export function dayBounds(day: Date): { from: Date; to: Date } {
@@ -116,7 +119,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       id: report.id,
       kind: isHouseCheckReport(report) ? 'house_check' : 'report',
       at,
-      time: format(at, 'HH:mm'),
+      time: formatTime(at),
       officer: personName(staff.get(report.created_by)),
       home: formatAddress(records.houses.get(report.house)),
       type: reportTypeLabel(report.type),
@@ -141,7 +144,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
       id: call.id,
       kind: 'call',
       at,
-      time: format(at, 'HH:mm'),
+      time: formatTime(at),
       officer: personName(staff.get(call.created_by)),
       home: formatAddress(records.houses.get(call.house)),
       outcome: callOutcomeWords(call),
@@ -168,11 +171,12 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     day: from,
     from,
     to,
-    period: `${format(from, 'MMM d, yyyy HH:mm')} – ${format(to, 'HH:mm')}`,
+    period: `${formatDateTime(from)} – ${formatTime(to)}`,
     officer: officerId === null ? ALL_OFFICERS : personName(staff.get(officerId)),
     entries,
     counts,
     checksWithIssues,
+    paper: paperFor(records.country),
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type DayModel,
   type ReportEntry,
 } from './dayModel.ts';
+import { formatDateTime } from '../../ui/dateTime.ts';
 
 /** A photo ready for the PDF: JPEG data and its size in pixels. */
 export interface PdfPhoto {
@@ -28,7 +29,7 @@ export interface PdfPhoto {
 /** The key of a photo in the map handed to drawDayReport. */
 export const photoKey = (reportId: string, name: string) => `${reportId}/${name}`;
 
-// A4 in points, with margins that leave room for the footer.
+// In points, with margins that leave room for the footer (on Letter and A4 alike).
 const MARGIN = 40;
 const FOOTER = 28;
 const THUMB_W = 96;
@@ -41,7 +42,7 @@ const GAP = 8;
  * in the image cache); a photo missing from the map counts as null.
  */
 export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPhoto | null>, generatedAt: Date): jsPDF {
-  const doc = new jsPDF({ unit: 'pt', format: 'a4' });
+  const doc = new jsPDF({ unit: 'pt', format: model.paper });
   doc.setProperties({ title: `${DAY_REPORT_TITLE} — ${model.community} — ${format(model.day, 'yyyy-MM-dd')}` });
   const pageWidth = doc.internal.pageSize.getWidth();
   const pageHeight = doc.internal.pageSize.getHeight();
@@ -145,7 +146,7 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
     doc.setFont('helvetica', 'normal');
     doc.setFontSize(8);
     doc.text(
-      `${model.community} · ${DAY_REPORT_TITLE} · Generated ${format(generatedAt, 'MMM d, yyyy HH:mm')}`,
+      `${model.community} · ${DAY_REPORT_TITLE} · Generated ${formatDateTime(generatedAt)}`,
       MARGIN,
       pageHeight - MARGIN,
     );

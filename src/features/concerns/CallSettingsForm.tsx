@@ -18,6 +18,19 @@ export const CALL_SETTINGS_OFFLINE_REASON = 'You are offline — saving call set
 export const QUIET_HOURS_HINT =
   'A call placed in quiet hours asks first; retries wait until quiet hours end. The same start and end: no quiet hours.';
 
+export const QUIET_HOURS_FORMAT = '24-hour times, HH:MM (21:00).';
+
+/**
+ * A time typed as text: the browser's time input shows 12-hour 'AM/PM' in a
+ * US locale, and the app writes times 24-hour everywhere (src/ui/dateTime.ts).
+ */
+const CLOCK_INPUT = {
+  type: 'text',
+  placeholder: 'HH:MM',
+  maxLength: 5,
+  autoComplete: 'off',
+} as const;
+
 const RETRY_CHOICES = Array.from(
   { length: CALL_SETTINGS_LIMITS.retries.max - CALL_SETTINGS_LIMITS.retries.min + 1 },
   (_, i) => CALL_SETTINGS_LIMITS.retries.min + i,
@@ -96,9 +109,10 @@ export function CallSettingsForm({
       <fieldset className="space-y-3">
         <legend className="text-sm font-semibold">Quiet hours</legend>
         <div className="grid grid-cols-2 gap-3">
-          <TextInput label="From" type="time" error={errors.quiet_start?.message} {...register('quiet_start')} />
-          <TextInput label="To" type="time" error={errors.quiet_end?.message} {...register('quiet_end')} />
+          <TextInput label="From" {...CLOCK_INPUT} error={errors.quiet_start?.message} {...register('quiet_start')} />
+          <TextInput label="To" {...CLOCK_INPUT} error={errors.quiet_end?.message} {...register('quiet_end')} />
         </div>
+        <p className="text-xs text-gray-700">{QUIET_HOURS_FORMAT}</p>
         <SelectInput label="Time zone" error={errors.time_zone?.message} {...register('time_zone')}>
           {TIME_ZONES.map((zone) => (
             <option key={zone} value={zone}>

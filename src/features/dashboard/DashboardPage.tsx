@@ -13,6 +13,7 @@ import { useSignedInStaff } from '../../data/auth.ts';
 import { useHouses, useReportRange } from '../../data/hooks.ts';
 import { currentMonthRange } from '../../domain/dateRange.ts';
 import { DateField } from '../../ui/DateField.tsx';
+import { formatDate } from '../../ui/dateTime.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { RangeNote } from '../../ui/RangeNote.tsx';
 import { useShownTheme } from '../../ui/theme.ts';
@@ -99,7 +100,7 @@ function Dashboard() {
       </p>
       <h1 className="mt-1 text-2xl font-semibold">{DASHBOARD_TITLE}</h1>
       <p className="mt-1 text-sm text-gray-700">
-        {format(from, 'MMM d, yyyy')} – {format(to, 'MMM d, yyyy')}
+        {formatDate(from)} – {formatDate(to)}
       </p>
 
       <div className="mt-4 grid grid-cols-2 gap-3 sm:max-w-lg">

@@ -55,7 +55,7 @@ function CallEntry({ call, history }: { call: CallRecord; history: CallHistory }
   return (
     <li className="space-y-1 py-3">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3">
-        <p className="font-semibold text-gray-900">{formatDateTime(call.created, 'MMM d, yyyy HH:mm')}</p>
+        <p className="font-semibold text-gray-900">{formatDateTime(call.created)}</p>
         <p className="text-sm font-semibold">
           {word}
           {fields.acknowledged && word !== ACKNOWLEDGED_LABEL && (

@@ -22,7 +22,7 @@ import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { checkProgress } from '../../domain/todaysHouseChecks.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
-import { formatAddress, formatDateTime, personName } from '../../ui/format.ts';
+import { formatAddress, formatDateTime, formatTime, personName } from '../../ui/format.ts';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useNow } from '../../ui/useNow.ts';
@@ -96,7 +96,7 @@ function DoneCard({ home, checks }: { home: HouseWithPeople; checks: DayChecks |
         )}
       </div>
       <p className="text-sm text-gray-800" data-testid="checked-by">
-        Checked {when ? formatDateTime(when, 'HH:mm') : ''}
+        Checked {when ? formatTime(when) : ''}
         {report ? ` by ${personName(officer)}` : ''}
       </p>
       {report && report.type === 'house_check' && (

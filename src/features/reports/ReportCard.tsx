@@ -10,28 +10,18 @@
  * of a card is another instance; both must show the same version.
  */
 import type { ReportWithLinks } from '../../data/queries.ts';
-import { answerOf, everythingOkLine, type EverythingOkValue } from '../../domain/houseCheckAnswer.ts';
-import { parsePbDate } from '../../domain/pbDate.ts';
+import { answerOf, everythingOkLine } from '../../domain/houseCheckAnswer.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { loggedAndSent, positionMapUrl } from '../../domain/whereAndWhen.ts';
+import { formatCreated, formatDateTime } from '../../ui/format.ts';
 import {
-  formatAddress,
-  formatCreated,
-  formatDateTime,
-  formatPhone,
-  NOT_AVAILABLE,
-  personName,
-  weatherLabel,
-  yesNo,
-} from '../../ui/format.ts';
-import { defaultNarrativeChoice, NARRATIVE_CHOICES, narrativeText, type NarrativeChoice } from './narrative.ts';
+  defaultNarrativeChoice,
+  NARRATIVE_CHOICES,
+  narrativeLabel,
+  narrativeText,
+  type NarrativeChoice,
+} from './narrative.ts';
+import { ANSWER_STYLE, loggedSentLine, positionWords, reportFacts } from './reportFacts.ts';
 import { ReportPhotos } from './ReportPhotos.tsx';
-
-const ANSWER_STYLE: Record<EverythingOkValue, string> = {
-  yes: 'bg-emerald-100 text-emerald-900 print:border-emerald-900',
-  no: 'bg-red-100 text-red-900 print:border-red-900',
-  '': 'bg-gray-100 text-gray-800 print:border-gray-800',
-};
 
 export interface ReportCardProps {
   item: ReportWithLinks;
@@ -45,25 +35,13 @@ export interface ReportCardProps {
 }
 
 export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }: ReportCardProps) {
-  const { report, house, resident, officer } = item;
+  const { report } = item;
   const choice = picked ?? defaultNarrativeChoice(report);
-  const facts: Array<[string, string]> = [
-    ['Incident time', formatDateTime(report.incident_time)],
-    ['Officer', personName(officer)],
-    ['Address', formatAddress(house)],
-    ['Weather', weatherLabel(report.weather)],
-    ['Resident', personName(resident)],
-    ['Phone', formatPhone(report.phone_number)],
-    ['Member #', house?.member_number || NOT_AVAILABLE],
-    ['Injury', yesNo(report.injury)],
-    ['EMS/PBSO', yesNo(report.ems_pbso)],
-  ];
+  const facts = reportFacts(item);
   // A report kept offline reaches the server later: both times, when they differ.
-  const loggedSent = loggedAndSent(parsePbDate(report.logged_at), parsePbDate(report.created), (date, withDay) =>
-    formatDateTime(date, withDay ? 'MMM d, yyyy HH:mm' : 'HH:mm'),
-  );
-  const position = report.position;
-  const chosenLabel = NARRATIVE_CHOICES.find((c) => c.value === choice)?.label;
+  const loggedSent = loggedSentLine(report);
+  const position = report.position ? positionWords(report.position) : null;
+  const chosenLabel = narrativeLabel(choice);
   const titleId = `${idPrefix}report-${report.id}-title`;
   // A house check's answer, beside the type: a failed check stands out in the list.
   const answer = everythingOkLine(report);
@@ -157,15 +135,15 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
           <>
             Position:{' '}
             <a
-              href={positionMapUrl(position)}
+              href={position.url}
               target="_blank"
               rel="noopener noreferrer"
               className="font-medium text-gray-900 underline"
             >
-              {position.latitude.toFixed(5)}, {position.longitude.toFixed(5)}
+              {position.place}
               <span className="sr-only"> on the map (opens in a new tab)</span>
             </a>{' '}
-            (±{Math.round(position.accuracy)} m)
+            ({position.accuracy})
           </>
         ) : (
           'No position recorded'

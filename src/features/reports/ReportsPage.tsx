@@ -12,6 +12,7 @@ import { useSignedInStaff } from '../../data/auth.ts';
 import type { ReportWithLinks } from '../../data/queries.ts';
 import { useReportRange, useReports } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
+import { formatDate } from '../../ui/dateTime.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { RangeNote } from '../../ui/RangeNote.tsx';
@@ -22,6 +23,7 @@ import { reportsCsv } from './csv.ts';
 import { FilterDialog } from './FilterDialog.tsx';
 import type { NarrativeChoice } from './narrative.ts';
 import { ReportCard } from './ReportCard.tsx';
+import { ReportPrintRow } from './ReportPrintRow.tsx';
 import { defaultFilter, type ListFilter } from './reportFilter.ts';
 
 const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm font-medium hover:bg-gray-100';
@@ -91,6 +93,16 @@ export function ReportsPage() {
 
   const pick = (reportId: string, choice: NarrativeChoice) =>
     setPicks((previous) => new Map(previous).set(reportId, choice));
+  const card = (item: ReportWithLinks, idPrefix?: string) => (
+    <ReportCard
+      item={item}
+      now={now}
+      onPrint={() => print(item.report.id)}
+      picked={picks.get(item.report.id)}
+      onPick={(choice) => pick(item.report.id, choice)}
+      idPrefix={idPrefix}
+    />
+  );
   const printed =
     printing && reports
       ? printing.only === null
@@ -98,12 +110,12 @@ export function ReportsPage() {
         : reports.filter((item) => item.report.id === printing.only)
       : [];
 
-  const period = `${format(filter.from, 'MMM d, yyyy')} – ${format(filter.to, 'MMM d, yyyy')}`;
+  const period = `${formatDate(filter.from)} – ${formatDate(filter.to)}`;
 
   return (
     <section>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h1 className={`text-2xl font-semibold ${printOnly ? 'print:hidden' : ''}`}>Reports</h1>
+        <h1 className={`text-2xl font-semibold print:text-lg ${printOnly ? 'print:hidden' : ''}`}>Reports</h1>
         <div className="no-print flex flex-wrap gap-2">
           <button type="button" className={buttonClass} onClick={() => setDialogOpen(true)}>
             Filter + Sort
@@ -130,7 +142,7 @@ export function ReportsPage() {
         </div>
       </div>
 
-      <p className={`mt-1 text-sm text-gray-700 ${printOnly ? 'print:hidden' : ''}`}>
+      <p className={`mt-1 text-sm text-gray-700 print:text-xs ${printOnly ? 'print:hidden' : ''}`}>
         {period}
         {filter.withIssues ? (
           <span> · House checks with issues</span>
@@ -182,7 +194,10 @@ export function ReportsPage() {
         </div>
       </div>
 
-      <p className={`mt-3 text-sm font-medium ${printOnly ? 'print:hidden' : ''}`} aria-live="polite">
+      <p
+        className={`mt-3 text-sm font-medium print:mt-0 print:text-xs ${printOnly ? 'print:hidden' : ''}`}
+        aria-live="polite"
+      >
         {reports && !loading ? `${reports.length} report(s)` : ''}
       </p>
       <RangeNote
@@ -214,32 +229,16 @@ export function ReportsPage() {
           columns={reportColumns}
           gap={16}
           overscan={3}
-          renderItem={(item) => (
-            <ItemErrorBoundary resetKey={item.report.updated}>
-              <ReportCard
-                item={item}
-                now={now}
-                onPrint={() => print(item.report.id)}
-                picked={picks.get(item.report.id)}
-                onPick={(choice) => pick(item.report.id, choice)}
-              />
-            </ItemErrorBoundary>
-          )}
+          renderItem={(item) => <ItemErrorBoundary resetKey={item.report.updated}>{card(item)}</ItemErrorBoundary>}
         />
       )}
 
+      {/* One report prints as its whole card, photos included; the list as compact rows. */}
       {printed.length > 0 && (
-        <div className="hidden print:block print:space-y-4">
+        <div className="hidden print:block">
           {printed.map((item) => (
             <ItemErrorBoundary key={item.report.id} resetKey={item.report.updated}>
-              <ReportCard
-                item={item}
-                now={now}
-                onPrint={() => print(item.report.id)}
-                picked={picks.get(item.report.id)}
-                onPick={(choice) => pick(item.report.id, choice)}
-                idPrefix="print-"
-              />
+              {printOnly ? card(item, 'print-') : <ReportPrintRow item={item} picked={picks.get(item.report.id)} />}
             </ItemErrorBoundary>
           ))}
         </div>

@@ -13,6 +13,9 @@ export const NARRATIVE_CHOICES: ReadonlyArray<{ value: NarrativeChoice; label: s
   { value: 'ai', label: 'Ai assist' },
 ];
 
+/** 'Original' or 'Ai assist'. */
+export const narrativeLabel = (choice: NarrativeChoice) => NARRATIVE_CHOICES.find((c) => c.value === choice)!.label;
+
 export function stripParagraph(text: string): string {
   return text.replace(/^\s*<p>/i, '').replace(/<\/p>\s*$/i, '');
 }
