@@ -68,7 +68,7 @@ export function ThemeMenu() {
         aria-expanded={open}
         aria-controls="theme-choice-panel"
         onClick={() => setOpen(!open)}
-        className="flex size-10 items-center justify-center rounded text-white hover:bg-white/15"
+        className="flex size-9 items-center justify-center rounded text-white hover:bg-white/15"
       >
         <MoonIcon />
       </button>

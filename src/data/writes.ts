@@ -179,8 +179,8 @@ export async function queueSaveHome(
       ops.push(change ?? { action: 'update', collection: 'houses', id, body: {}, base: {} });
   }
   if (form.image) ops[0]!.files = { image: [form.image] };
-  // A file field is emptied by sending it empty; the photo is not among the fields whose base is checked.
-  else if (form.image === null && houseId) ops[0]!.body = { ...ops[0]!.body, image: null };
+  // A file field is emptied by an empty name, as the server stores a home without a photo; the photo is not among the fields whose base is checked.
+  else if (form.image === null && houseId) ops[0]!.body = { ...ops[0]!.body, image: '' };
   const person = (
     collection: 'residents' | 'phones',
     { id: saved, ...fields }: { id?: string } & Record<string, unknown>,

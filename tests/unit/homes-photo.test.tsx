@@ -85,9 +85,9 @@ describe('a home queued with a photo', () => {
     await queueSaveHome(db, user, { house: {}, image: null }, id);
     const [entry] = await db.outbox.toArray();
     expect(entry?.ops).toHaveLength(1);
-    expect(entry?.ops[0]).toMatchObject({ action: 'update', collection: 'houses', id, body: { image: null } });
+    expect(entry?.ops[0]).toMatchObject({ action: 'update', collection: 'houses', id, body: { image: '' } });
     expect(entry?.ops[0]?.files).toBeUndefined();
-    expect((await db.houses.get(id))?.image).toBeNull();
+    expect((await db.houses.get(id))?.image).toBe('');
   });
 
   test('no photo choice leaves the photo alone and queues nothing for an unchanged home', async () => {
