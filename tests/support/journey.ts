@@ -102,6 +102,12 @@ export async function expectNoSeriousA11yViolations(page: Page, what: string): P
   await page.emulateMedia({ colorScheme: 'dark' });
   try {
     await axeOnce(page, `${where}, night mode`);
+    // The top bar stays black at night: the palette turned around would make it a white glare.
+    const bar = await page.evaluate(() => {
+      const top = document.querySelector('nav') ?? document.querySelector('header');
+      return top ? getComputedStyle(top).backgroundColor : null;
+    });
+    if (bar !== null) expect(bar, `the top bar of ${where} in night mode`).toBe('rgb(0, 0, 0)');
     await shot(page, `${slug(what)}-dark`);
   } finally {
     await page.emulateMedia({ colorScheme: 'light' });

@@ -25,7 +25,7 @@ export function ChangePasswordPage({ onLogOut }: { onLogOut: () => void }) {
 
   return (
     <div className="min-h-screen bg-gray-50">
-      <header className="flex items-center justify-between bg-black px-6 py-4 text-white">
+      <header className="scheme-light flex items-center justify-between bg-black px-6 py-4 text-white">
         <span className="text-xl font-bold">SCMS</span>
         <button
           type="button"

@@ -62,7 +62,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
 
   return (
     <div className="min-h-screen bg-gray-50">
-      <header className="bg-black px-6 py-4 text-xl font-bold text-white">SCMS</header>
+      <header className="scheme-light bg-black px-6 py-4 text-xl font-bold text-white">SCMS</header>
       <main className="mx-auto mt-12 max-w-sm rounded-lg bg-white p-6 shadow">
         <h1 className="mb-4 text-lg font-semibold">Log in to manage your community</h1>
         {failed && (
