@@ -423,6 +423,10 @@ describe.each(SIZE_NAMES)('who sees the dashboard (%s)', (size) => {
     await page.getByText('The dashboard is for directors and managers.').waitFor();
     await expect(page.getByRole('table').count()).resolves.toBe(0);
     await screenshot(page, 'dashboard-regular');
+    await expectNoSeriousA11yViolations(page, 'the dashboard for an officer');
+    // Not a dead end: the way back to the reports is on the page.
+    await page.getByRole('link', { name: '← Reports' }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     await officer.context.close();
   });
 });

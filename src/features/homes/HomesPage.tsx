@@ -35,9 +35,10 @@ import { OFFLINE_CALL_REASON, useCallMarkers, useHomeReportCount } from './hooks
 import { savedWords } from '../../ui/savedWords.ts';
 import { DESK_QUERY, useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { useHomeItem, type HomeAction, type HomeItemProps } from './homeItem.ts';
-import { HomesTable } from './HomesTable.tsx';
 import { ADDRESS_ORDER, nextSort, orderHomes, sortFound, type HomeColumn, type HomeSort } from './homeColumns.ts';
 
+// The desk's table, loaded when a wide screen first shows it: a phone never needs it (scripts/bundle-budget.ts).
+const HomesTable = lazyPart(() => import('./HomesTable.tsx').then((m) => m.HomesTable));
 // Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
 const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
