@@ -20,6 +20,11 @@ export const TEMPORARY_PASSWORD_GROUP_LENGTH = 4;
 const GROUP_SEPARATOR = '-';
 
 /** `length` characters, each drawn uniformly and independently from `alphabet` (the server's $security.randomStringWithAlphabet). */
+/** What a temporary password looks like: 'w9a2-rh2s-b2sx-u7ts' (groups of the alphabet, joined by dashes). */
+export const TEMPORARY_PASSWORD_SHAPE = new RegExp(
+  `^[${TEMPORARY_PASSWORD_ALPHABET}]{${TEMPORARY_PASSWORD_GROUP_LENGTH}}(-[${TEMPORARY_PASSWORD_ALPHABET}]{${TEMPORARY_PASSWORD_GROUP_LENGTH}}){${TEMPORARY_PASSWORD_GROUPS - 1}}$`,
+);
+
 export type RandomCharacters = (length: number, alphabet: string) => string;
 
 /**

@@ -1261,7 +1261,50 @@ const ROUTE_CASES: RouteCase[] = [
     path: () => `/api/scms/users/${w.a.regular.id}/reset-password`,
     body: () => ({}),
     expect: 401,
-  },
+  }, // A first password is one's own, chosen in a session of a temporary password: everyone else is turned away
+  // before the body is read (the bodies of a user who may choose one: tests/integration/first-password.test.ts).
+  ...(
+    [
+      [
+        'signed out',
+        'anonymous',
+        () => w.a.regular.id,
+        () => ({ password: 'abcd2345', passwordConfirm: 'abcd2345' }),
+        401,
+      ],
+      [
+        "another user's id",
+        'regular A',
+        () => w.a.manager.id,
+        () => ({ password: 'abcd2345', passwordConfirm: 'abcd2345' }),
+        403,
+      ],
+      [
+        'a user of B',
+        'director A',
+        () => w.b.regular.id,
+        () => ({ password: 'abcd2345', passwordConfirm: 'abcd2345' }),
+        403,
+      ],
+      ['an id that is no id', 'regular A', () => encodeURIComponent("x' OR 1=1"), () => ({}), 403],
+      [
+        'a password of their own',
+        'regular A',
+        () => w.a.regular.id,
+        () => ({ password: 'abcd2345', passwordConfirm: 'abcd2345' }),
+        403,
+      ],
+      ['a malformed body, password their own', 'regular A', () => w.a.regular.id, () => ({ password: 123 }), 403],
+      ['body not json, password their own', 'manager A', () => w.a.manager.id, () => '{', 403],
+    ] as const
+  ).map(([what, actor, id, body, status]): RouteCase => ({
+    route: '/api/scms/users/{id}/first-password',
+    what,
+    actor,
+    path: () => `/api/scms/users/${id()}/first-password`,
+    body,
+    expect: status,
+  })),
 ];
 
 /** Custom routes that take input (every method but GET), from the hooks themselves. */

@@ -10,6 +10,7 @@ import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createCommunity, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { markDemoSeeded } from '../../scripts/seed/seed.ts';
+import { TEMPORARY_PASSWORD_SHAPE } from '../../src/domain/temporaryPassword.ts';
 
 const DEMO = { email: 'director@demo.scms.test', password: 'demo-director-pass' };
 const CSP =
@@ -89,7 +90,7 @@ describe('creating a user', () => {
     const created = await director
       .collection('users')
       .create(newUser(email, { password: placeholder, passwordConfirm: placeholder, emailVisibility: false }));
-    expect(created.temporary_password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(created.temporary_password).toMatch(TEMPORARY_PASSWORD_SHAPE);
     expect(created.emailVisibility).toBe(true);
     expect(created.email).toBe(email);
 
@@ -108,7 +109,7 @@ describe('creating a user', () => {
     const created = await director
       .collection('users')
       .create(newUser('omar.diaz@scms.test', { first_name: 'Omar', type: 'manager' }));
-    expect(created.temporary_password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(created.temporary_password).toMatch(TEMPORARY_PASSWORD_SHAPE);
     expect(await canSignIn('omar.diaz@scms.test', created.temporary_password as string)).toBe(true);
   });
 

@@ -18,6 +18,7 @@ import { userDatabase } from '../../src/data/db.ts';
 import { UsersPage } from '../../src/features/users/UsersPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 import type { CommunityFixture, TestServer } from '../support/pocketbase.ts';
+import { TEMPORARY_PASSWORD_SHAPE } from '../../src/domain/temporaryPassword.ts';
 
 let t: TestServer;
 let a: CommunityFixture;
@@ -95,7 +96,7 @@ describe('users screen against the API', () => {
     expect(dialog.textContent).toContain('Temporary password for nora.reyes@scms.test:');
     expect(dialog.textContent).toContain('Share it with the user; it is shown only once.');
     const password = within(dialog).getByTestId('temporary-password').textContent ?? '';
-    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(password).toMatch(TEMPORARY_PASSWORD_SHAPE);
     // It is the server's password: the new user signs in with it.
     const newcomer = memoryClient();
     await newcomer.collection('users').authWithPassword('nora.reyes@scms.test', password);

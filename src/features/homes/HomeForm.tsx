@@ -214,6 +214,51 @@ function Phones({ control, register, setValue, errors }: RowsProps & { setValue:
   );
 }
 
+/**
+ * Member number and security code, shown once a resident is an owner
+ * (showsMemberFields). It watches the residents itself: a watch in the form
+ * would draw the whole form again on every key typed in a name.
+ */
+function MemberFields({
+  control,
+  register,
+  errors,
+}: {
+  control: Control<HomeFormValues>;
+  register: UseFormRegister<HomeFormValues>;
+  errors: FieldErrors<HomeFormValues>;
+}) {
+  const residents = useWatch({ control, name: 'residents' });
+  if (!showsMemberFields(residents)) return null;
+  return (
+    <div className="grid gap-3 sm:grid-cols-2">
+      <TextInput label="Member number" error={errors.member_number?.message} {...register('member_number')} />
+      <TextInput label="Security code" error={errors.security_code?.message} {...register('security_code')} />
+    </div>
+  );
+}
+
+/** The house check's end date: waits for a start and refuses days before it (it watches the start itself, as above). */
+function EndDate({ control }: { control: Control<HomeFormValues> }) {
+  const start = useWatch({ control, name: 'house_check_start_date' });
+  return (
+    <Controller
+      control={control}
+      name="house_check_end_date"
+      render={({ field, fieldState }) => (
+        <DateField
+          label="End date"
+          value={field.value}
+          disabled={!start}
+          isDayDisabled={(day) => isEndDayDisabled(day, start)}
+          error={fieldState.error?.message}
+          onChange={field.onChange}
+        />
+      )}
+    />
+  );
+}
+
 export interface HomeFormProps {
   mode: HomeFormMode;
   defaultValues: HomeFormValues;
@@ -232,7 +277,6 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, cu
     resolver: resolvers[mode],
     defaultValues,
   });
-  const [residents, start] = useWatch({ control, name: ['residents', 'house_check_start_date'] });
   const errors = formState.errors;
   // A half-prepared image is waited for, never sent; one turned away meanwhile stops the save (its message shows).
   const save = async (values: HomeFormValues) => {
@@ -266,12 +310,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, cu
 
       <Section title="Resident">
         <Residents control={control} register={register} errors={errors} />
-        {showsMemberFields(residents) && (
-          <div className="grid gap-3 sm:grid-cols-2">
-            <TextInput label="Member number" error={errors.member_number?.message} {...register('member_number')} />
-            <TextInput label="Security code" error={errors.security_code?.message} {...register('security_code')} />
-          </div>
-        )}
+        <MemberFields control={control} register={register} errors={errors} />
       </Section>
 
       <Section title="Phone">
@@ -304,20 +343,7 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, cu
                 />
               )}
             />
-            <Controller
-              control={control}
-              name="house_check_end_date"
-              render={({ field, fieldState }) => (
-                <DateField
-                  label="End date"
-                  value={field.value}
-                  disabled={!start}
-                  isDayDisabled={(day) => isEndDayDisabled(day, start)}
-                  error={fieldState.error?.message}
-                  onChange={field.onChange}
-                />
-              )}
-            />
+            <EndDate control={control} />
           </div>
           <TextArea
             label="House check note"
