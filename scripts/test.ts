@@ -10,11 +10,13 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePocketBase } from './pocketbase/install.ts';
 import { projectRoot } from './pocketbase/server.ts';
-import { addCounts, countTests, type TestCounts, type VitestJsonReport } from './test-summary.ts';
+import { addCounts, countTests, layerSeconds, type TestCounts, type VitestJsonReport } from './test-summary.ts';
 
 interface StageResult {
   counts: TestCounts;
   ok: boolean;
+  /** Each test layer's own time within the stage (scripts/test-summary.ts). */
+  layers?: Array<[string, number]>;
 }
 
 const resultsDir = join(projectRoot, 'test-results');
@@ -47,7 +49,18 @@ function runVitest(stage: string, projects: string[]): StageResult {
     return CRASHED;
   }
   const counts = countTests(report);
-  return { counts, ok: status === 0 && report.success && counts.failed === 0 };
+  return { counts, ok: status === 0 && report.success && counts.failed === 0, layers: layerSeconds(report) };
+}
+
+/** How long each stage took, printed at the end: the suite must stay quick, so its time is in every run's output. */
+const timings: Array<[string, number]> = [];
+function timed<T>(label: string, stage: () => T): T {
+  const started = performance.now();
+  try {
+    return stage();
+  } finally {
+    timings.push([label, (performance.now() - started) / 1000]);
+  }
 }
 
 async function main(): Promise<void> {
@@ -61,16 +74,26 @@ async function main(): Promise<void> {
     ['Checking the format (prettier)', ['prettier', '--check', '.']],
   ] as const) {
     process.stdout.write(`\n${label}...\n`);
-    results.push(run('npx', [...command]) === 0 ? { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true } : CRASHED);
+    const status = timed(label.replace(/ \(.*/, ''), () => run('npx', [...command]));
+    results.push(status === 0 ? { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true } : CRASHED);
   }
-  results.push(runVitest('unit-integration', ['unit', 'integration']));
+  results.push(timed('Unit and integration tests', () => runVitest('unit-integration', ['unit', 'integration'])));
 
   process.stdout.write('\nBuilding the app for the browser tests...\n');
-  if (run('npx', ['vite', 'build', '--logLevel', 'warn']) !== 0) {
+  if (timed('Building the app', () => run('npx', ['vite', 'build', '--logLevel', 'warn'])) !== 0) {
     results.push(CRASHED);
   } else {
-    results.push(runVitest('e2e', ['e2e']));
+    results.push(timed('Browser tests', () => runVitest('e2e', ['e2e'])));
   }
+
+  process.stdout.write('\nTime by stage:\n');
+  const line = (label: string, seconds: number) =>
+    process.stdout.write(`  ${label.padEnd(28)} ${seconds.toFixed(0).padStart(5)} s\n`);
+  for (const [label, seconds] of timings) line(label, seconds);
+  process.stdout.write('Of which, by test layer:\n');
+  for (const [layer, seconds] of results.flatMap((r) => r.layers ?? [])) line(`  ${layer}`, seconds);
+  const total = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
+  process.stdout.write(`  ${'Total'.padEnd(28)} ${total.toFixed(0).padStart(5)} s\n`);
 
   const { passed, failed, skipped } = addCounts(results.map((r) => r.counts));
   const ok = failed === 0 && results.every((r) => r.ok);
