@@ -225,7 +225,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('photos made small on the devi
     await add.getByLabel('City').fill('Jupiter');
     await add.getByLabel('Zip').fill('33458');
     await holdPhotos(page);
-    await add.getByLabel('Image').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera });
+    await add.getByLabel('Add image').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera });
     await add.getByText('Preparing image…').waitFor();
     await add.getByText('Preparing image…').scrollIntoViewIfNeeded();
     await screenshot(page, 'home-image-preparing');

@@ -20,6 +20,14 @@ import { useCallAttempts } from './hooks.ts';
 import { notePreview } from './notePreview.ts';
 import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
 
+/**
+ * A button of words among words ('show more', 'History'): 44 px tall for a
+ * thumb on the phone (src/index.css), yet taking only its line's height, so
+ * three homes still show on a phone's first screen; its box reaches over the
+ * words above and below, which are no controls.
+ */
+const TEXT_BUTTON_TARGET = '-my-3 md:my-0';
+
 const CARD_PHOTO_CLASS =
   'h-16 w-16 rounded-md bg-gray-200 object-cover sm:h-44 sm:w-full sm:rounded-none sm:rounded-t-lg';
 
@@ -49,7 +57,7 @@ function Note({ note }: { note: string }) {
             type="button"
             onClick={() => setExpanded(!expanded)}
             aria-expanded={expanded}
-            className="font-medium text-blue-800 underline"
+            className={`font-medium text-blue-800 underline ${TEXT_BUTTON_TARGET}`}
           >
             {preview.toggle}
           </button>
@@ -199,7 +207,7 @@ export function LastCall({
         type="button"
         onClick={onCallHistory}
         aria-label={callHistoryLabel}
-        className="font-medium text-blue-800 underline"
+        className={`font-medium text-blue-800 underline ${TEXT_BUTTON_TARGET}`}
       >
         {CALL_HISTORY_TITLE}
       </button>
@@ -276,7 +284,8 @@ export function HomeCard({
           latestCall={latestCall}
           retries={retries}
         />
-        <p className="flex flex-wrap items-center gap-x-2 text-sm text-gray-800">
+        {/* Lines 24 px apart when they wrap: the 44 px boxes of their buttons never overlap. */}
+        <p className="flex flex-wrap items-center gap-x-2 gap-y-6 text-sm text-gray-800 md:gap-y-0">
           {latestCall && <LastCall call={latestCall} running={callRunning} onCallHistory={onCallHistory} />}
           <HomeHistoryButton address={address} onHistory={onHistory} />
         </p>
@@ -373,7 +382,7 @@ export function HomeHistoryButton({ address, onHistory }: { address: string; onH
       type="button"
       onClick={onHistory}
       aria-label={`History of ${address}`}
-      className="font-medium text-blue-800 underline"
+      className={`font-medium text-blue-800 underline ${TEXT_BUTTON_TARGET}`}
     >
       History
     </button>
