@@ -73,7 +73,7 @@ const pocketbaseGlobals = Object.fromEntries(
 );
 
 /**
- * The layers of DESIGN.md ("Layout"), kept by the linter: features read and
+ * The layers of docs/architecture.md#the-layers, kept by the linter: features read and
  * write only through data; data talks to the server through api; domain
  * depends on nothing; a feature never imports the PocketBase client, app/ or
  * another feature. tests/unit/layers.test.ts proves each rule fails a wrong import.
@@ -84,28 +84,29 @@ const layerRules = [
     files: ['src/domain/**/*.{ts,tsx}'],
     rules: importsOnly({
       regex: '^\\.\\./',
-      message: 'src/domain depends on nothing: pure rules only (DESIGN.md, Layout).',
+      message: 'src/domain depends on nothing: pure rules only (docs/architecture.md#the-layers).',
     }),
   },
   {
     files: ['src/api/**/*.{ts,tsx}'],
     rules: importsOnly({
       regex: '^\\.\\./(?!domain/)',
-      message: 'src/api may use src/domain only (DESIGN.md, Layout).',
+      message: 'src/api may use src/domain only (docs/architecture.md#the-layers).',
     }),
   },
   {
     files: ['src/data/**/*.{ts,tsx}'],
     rules: importsOnly({
       regex: '^\\.\\./(features|app|ui)/',
-      message: 'src/data talks to src/api and src/domain only, never to screens (DESIGN.md, Layout).',
+      message: 'src/data talks to src/api and src/domain only, never to screens (docs/architecture.md#the-layers).',
     }),
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],
     rules: importsOnly({
       regex: '^\\.\\./(features|app|data|api/client)',
-      message: 'src/ui holds shared components: no screens, no data layer, no server client (DESIGN.md, Layout).',
+      message:
+        'src/ui holds shared components: no screens, no data layer, no server client (docs/architecture.md#the-layers).',
     }),
   },
   {
@@ -114,12 +115,13 @@ const layerRules = [
       {
         regex: '^\\.\\./(?!\\.\\.)',
         message:
-          'A feature never imports another feature: move what both need to src/data, src/ui or src/domain (DESIGN.md, Layout).',
+          'A feature never imports another feature: move what both need to src/data, src/ui or src/domain (docs/architecture.md#the-layers).',
       },
-      { regex: '^\\.\\./\\.\\./app/', message: 'A feature never imports src/app (DESIGN.md, Layout).' },
+      { regex: '^\\.\\./\\.\\./app/', message: 'A feature never imports src/app (docs/architecture.md#the-layers).' },
       {
         regex: '^\\.\\./\\.\\./api/client',
-        message: 'A feature never uses the PocketBase client: read and write through src/data (DESIGN.md, Layout).',
+        message:
+          'A feature never uses the PocketBase client: read and write through src/data (docs/architecture.md#the-layers).',
       },
     ),
   },
@@ -127,7 +129,7 @@ const layerRules = [
     files: ['src/app/**/*.{ts,tsx}', 'src/*.{ts,tsx}', 'sw/**/*.ts'],
     rules: importsOnly({
       regex: '/api/client',
-      message: 'Only src/data uses the PocketBase client (DESIGN.md, Layout).',
+      message: 'Only src/data uses the PocketBase client (docs/architecture.md#the-layers).',
     }),
   },
 ];

@@ -44,7 +44,7 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
-    // Fails the build when the login page or the Homes screen loads more JS than issue 11 allows.
+    // Fails the build when the login page or the Homes screen loads more JS than the bundle budget allows.
     bundleBudget(),
   ],
   resolve: {

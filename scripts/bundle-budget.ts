@@ -1,5 +1,5 @@
 /**
- * The bundle budget of issue 11, checked on every production build (a Vite
+ * The bundle budget (README.md, Performance), checked on every production build (a Vite
  * plugin in vite.config.ts): the JavaScript the login page loads, and
  * everything loaded by the time the Homes screen shows, gzipped. Past the
  * budget the build fails, so a heavy import into the first load is caught

@@ -1,5 +1,5 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// Calls to residents (DESIGN.md "Backend", issue 14). The logic lives in
+// Calls to residents (docs/product.md#calls-to-residents). The logic lives in
 // lib/calls.js and lib/call_jobs.js; handlers require them themselves
 // because each runs in a pooled VM that does not see this file's top-level
 // scope.

@@ -1,5 +1,5 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// Tombstones (issue 12, item 5): a mirrored record deleted on the server is
+// Tombstones: a mirrored record deleted on the server is
 // never created again by a device retrying a create whose first answer it
 // lost (lib/deleted_records.js holds the logic and the collections).
 

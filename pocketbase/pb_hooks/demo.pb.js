@@ -1,5 +1,5 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// The login page's demo hint (spec §1, DESIGN.md): the demo director's
+// The login page's demo hint (docs/product.md#login): the demo director's
 // e-mail and password, only while demo mode is on. No sign-in needed, since
 // the login page asks before anyone is signed in. Until the demo seed has
 // finished it answers 503, so nobody is handed a sign-in that fails.

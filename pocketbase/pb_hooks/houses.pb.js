@@ -1,5 +1,5 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// A house created without a state is in Florida (spec §3: "state (default
+// A house created without a state is in Florida (docs/product.md#the-home-form: "Florida
 // FL)"). A select field has no default value, so it is filled in here, on the
 // create request before the record is validated.
 
@@ -8,7 +8,7 @@ onRecordCreateRequest((e) => {
   return e.next();
 }, 'houses');
 
-// A home with reports cannot be deleted (issue 10): the reports are the
+// A home with reports cannot be deleted: the reports are the
 // community's record of what happened there and keep their house. The
 // reports' link does not cascade, so PocketBase alone would delete the home
 // and blank the reports' house; this refuses first, with a message the

@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 // Own passwords, director resets, the login page's reset options, and
-// refusals that do not tell what exists elsewhere (issue 12). The logic is in
+// refusals that do not tell what exists elsewhere. The logic is in
 // lib/passwords.js; handlers require it (pooled VMs).
 
 // A user a director creates signs in first with the password the director

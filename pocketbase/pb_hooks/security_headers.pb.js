@@ -4,7 +4,7 @@
 // defaults. API answers carry one user's data: no cache (the browser's, a
 // proxy's, a shared device's) may keep them; the app's offline copy is its
 // own IndexedDB mirror. Files (house images and report photos, every one a
-// protected file since issue 12) are kept by the service worker alone, in the
+// protected file) are kept by the service worker alone, in the
 // signed-in user's own cache that log out deletes: the browser's HTTP cache,
 // which no log out empties, keeps none (PocketBase would allow 30 days).
 // The health check may be cached.

@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// Creating a user never leaves a known password (DESIGN.md "Creating a
-// user"): spec §7 has the client send a fixed placeholder; the app sends a
+// Creating a user never leaves a known password (docs/product.md#users
+// ): the original client sent a fixed placeholder; the app sends a
 // throwaway random one instead (throwawayPassword in
 // src/features/users/useUserActions.ts), and any other client may send
 // anything, so whatever came is replaced with a random password (easy to
@@ -16,7 +16,7 @@ onRecordCreateRequest((e) => {
   // form's password/passwordConfirm comparison, which was about the
   // throwaway password the client sent twice.
   e.record.setPassword(temporaryPassword);
-  // Colleagues in the same community see each other's e-mail (spec §3).
+  // Colleagues in the same community see each other's e-mail (docs/product.md#users).
   e.record.setEmailVisibility(true);
   // A custom field is never saved (not in the schema) and is left out of
   // realtime events (they send a fresh copy of the record); only this

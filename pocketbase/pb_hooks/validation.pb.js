@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-// One set of rules (DESIGN.md; issue 12 item 4): every record write, direct
-// or in a batch, obeys spec §5 exactly as the forms do, checked by the rules
+// One set of rules (docs/product.md#validation-limits): every record write, direct
+// or in a batch, obeys the rules exactly as the forms do, checked by the rules
 // compiled out of src/domain before PocketBase reads the body, so a wrongly
 // typed value is refused, never converted (lib/validation.js). Custom routes
 // read and check their own bodies.

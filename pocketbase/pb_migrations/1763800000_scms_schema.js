@@ -1,10 +1,10 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * The whole SCMS schema: collections and fields of spec §3 (names and select
- * values keep the spec's spelling: narative, ai_generated_narative,
- * vehicle_tailgaite, the 'Ak' state), the calls collection of DESIGN.md,
- * indexes for every list the app runs, field limits of spec §5 with
- * DESIGN.md's corrections, and the API rules that scope every record to the
+ * The whole SCMS schema: collections and fields (names and select
+ * values keep their original spelling, docs/product.md#decisions: narative, ai_generated_narative,
+ * vehicle_tailgaite, the 'Ak' state), the calls collection,
+ * indexes for every list the app runs, field limits of docs/product.md#validation-limits
+ * and the API rules that scope every record to the
  * signed-in user's community.
  *
  * Migrations are history: the limits are written out here on purpose, not
@@ -257,7 +257,7 @@ migrate(
       deleteRule: `${signedIn} && ${viaHouse}`,
       fields: [
         idField,
-        // Stored in E.164 (DESIGN.md).
+        // Stored in E.164 (docs/product.md#decisions).
         { type: 'text', name: 'phone_number', required: true, min: 3, max: 16, pattern: E164 },
         { type: 'bool', name: 'primary' },
         { type: 'select', name: 'type', maxSelect: 1, values: ['cell', 'home', 'business'] },
@@ -282,7 +282,7 @@ migrate(
       deleteRule: `${director} && ${sameCommunity}`,
       fields: [
         idField,
-        // One set of limits for create and edit (DESIGN.md).
+        // One set of limits for create and edit (docs/product.md#decisions).
         { type: 'text', name: 'name', required: true, min: 1, max: 100 },
         { type: 'text', name: 'hint', required: true, min: 1, max: 200 },
         { type: 'text', name: 'say', required: true, min: 1, max: 350 },

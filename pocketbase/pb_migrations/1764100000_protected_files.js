@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * Protected files (issue 12): report photos can show injuries, faces and
+ * Protected files: report photos can show injuries, faces and
  * licence plates, and house images show where people live, so no file may be
  * downloaded by a link alone. With `protected` set, PocketBase serves a file
  * only with a short-lived file token (`?token=`, from POST /api/files/token)

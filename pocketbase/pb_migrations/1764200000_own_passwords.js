@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * Own passwords (issue 12, item 2):
+ * Own passwords (docs/product.md#login):
  * - `must_change_password`: set by the server when a director creates a user
  *   or resets a password (the director saw that password), cleared by the
  *   server when the user sets their own. The app asks for a new password

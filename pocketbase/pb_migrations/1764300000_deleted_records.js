@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * Tombstones (issue 12, item 5): one row for every deleted record of a
+ * Tombstones: one row for every deleted record of a
  * collection the app mirrors, so that a create the server committed, whose
  * answer the device lost, and which a colleague deleted before the device
  * tried again, is never brought back by that retry: the outbox re-sends a

@@ -1,7 +1,7 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * Spec §5: a staff password is 8 to 24 characters, on the server too (issue
- * 12: 25 was accepted). The record hooks refuse a longer one in a record
+ * A staff password is 8 to 24 characters, on the server too (25 was
+ * once accepted). The record hooks refuse a longer one in a record
  * write with the form's message (pb_hooks/validation.pb.js); the field's own
  * limit also covers every other way to set a password (PocketBase's reset
  * e-mail confirmation), so no way in is left. Existing longer passwords

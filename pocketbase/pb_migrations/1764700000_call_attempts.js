@@ -1,6 +1,6 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
- * Calls that reach people (issue 14). A `calls` record becomes the job (home,
+ * Calls that reach people. A `calls` record becomes the job (home,
  * concerns, script, who, when: as before) with its progress, its outcome and
  * whether the resident acknowledged; each dial is a `call_attempts` record
  * (number, provider id, start, end, duration, outcome, acknowledgement) that

@@ -1,7 +1,7 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /* global JSONField */
 /**
- * Where and when a report was made (issue 16). `position` is the device's
+ * Where and when a report was made. `position` is the device's
  * position when the officer allowed it: {latitude, longitude, accuracy}
  * (degrees, metres), or null when there was none, which is not an error.
  * `logged_at` is the device's time when the report was made (the outbox

@@ -1,7 +1,7 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 /**
  * A house check's answer to 'Is everything ok?' as data. The narrative of a
- * check (spec §7) is the remark, or one of two sentences for the answer; a
+ * check (docs/product.md#house-checks) is the remark, or one of two sentences for the answer; a
  * failed check could not be told from a passed one by anything else.
  * `everything_ok` is 'yes' or 'no' on a house check and empty on every other
  * report (the record rules, src/domain/recordRules.ts, refuse it there).

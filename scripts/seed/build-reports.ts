@@ -81,7 +81,7 @@ const INCIDENT_TYPES = REPORT_TYPE_VALUES.filter((type) => type !== 'house_check
 
 /**
  * The report of each home's check, as the House check dialog writes it
- * (spec §7): its remark (or the answer's sentence) as the narrative, no AI
+ * (docs/product.md#house-checks): its remark (or the answer's sentence) as the narrative, no AI
  * narrative, clear weather, the home and its first resident, made at the
  * home's last-checked date by one of the staff.
  */
@@ -129,7 +129,7 @@ function houseCheckReports(
  * When each report was written (`original_created`, kept as `created` by
  * pb_hooks/reports.pb.js): a few minutes to an hour after its incident, as a
  * real month of reports would be, never after `now`. The list's "Newest
- * first" sorts by creation (spec §4), so creation order must follow incident
+ * first" sorts by creation (docs/product.md#the-reports-list), so creation order must follow incident
  * order: a report is written before the next incident happens, which keeps
  * reports close together in time in the right order too.
  */

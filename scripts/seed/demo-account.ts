@@ -2,7 +2,7 @@
  * Sign-ins of the demo data. Public on purpose: the login page shows the
  * director's while demo mode is on, and tests sign in as each of them. A
  * production start (SCMS_DEMO=0) seeds none of these accounts.
- * Passwords are 8–24 characters, as the login form requires (spec §5).
+ * Passwords are 8–24 characters, as the login form requires (docs/product.md#validation-limits).
  */
 export interface DemoAccount {
   email: string;

@@ -6,7 +6,7 @@ import { apiBaseUrl } from './baseUrl.ts';
  * origin as the app (PocketBase serves the built PWA; the dev server proxies
  * /api), so the base URL is the page's origin unless VITE_API_URL says
  * otherwise. The SDK keeps the token and user in local storage, which is
- * what lets the app start offline with the cached session (DESIGN.md).
+ * what lets the app start offline with the cached session (docs/product.md#offline-sessions).
  *
  * Safe to import anywhere: it reads `location` through globalThis (the
  * window's and the service worker's alike; none in Node, where tests set

@@ -1,5 +1,5 @@
 /**
- * The one failure-message builder (spec §8): a response without a code gives
+ * The one failure-message builder (docs/product.md#messages): a response without a code gives
  * 'An error occurred'; otherwise each field of the response's data is joined
  * with its message as 'field: message. '. When no field carries a message,
  * the server's own message is used. A write the device had no room for

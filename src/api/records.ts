@@ -3,8 +3,8 @@ import type { EverythingOkValue } from '../domain/houseCheckAnswer.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 
 /**
- * Record shapes as the server stores them (field names keep the spec's
- * spelling). Dates are PocketBase strings: '2026-11-22 06:00:00.000Z'.
+ * Record shapes as the server stores them (field names keep their original
+ * spelling, docs/product.md#decisions). Dates are PocketBase strings: '2026-11-22 06:00:00.000Z'.
  */
 export interface BaseRecord {
   id: string;
@@ -67,7 +67,7 @@ export interface PhoneRecord extends BaseRecord {
   primary: boolean;
   type: PhoneType | '';
   house: string;
-  /** The resident asked not to be called on this number (issue 14): calls pass over it. */
+  /** The resident asked not to be called on this number: calls pass over it. */
   do_not_call?: boolean;
 }
 
@@ -93,9 +93,9 @@ export interface ReportRecord extends BaseRecord {
   house: string;
   resident: string;
   created_by: string;
-  /** Issue 16: the device's position when the officer allowed it; null (or missing, on older reports) when none. */
+  /** The device's position when the officer allowed it; null (or missing, on older reports) when none. */
   position?: ReportPosition | null;
-  /** Issue 16: when the report was made on the device ('' on older reports); `created` is when the server received it. */
+  /** When the report was made on the device ('' on older reports); `created` is when the server received it. */
   logged_at?: string;
   /** A house check's answer to 'Is everything ok?': 'yes' or 'no'; '' (or missing, in an older mirror) on other reports, or when a check's answer was never recorded. */
   everything_ok?: EverythingOkValue;
@@ -114,7 +114,7 @@ export interface CallRecord extends BaseRecord {
   provider_call_id: string;
   error: string;
   created_by: string;
-  /** Issue 14: the job. '' for calls placed before attempts existed. */
+  /** The job. '' for calls placed before attempts existed. */
   progress?: CallProgress | '';
   outcome?: CallOutcome | '';
   acknowledged?: boolean;

@@ -5,7 +5,7 @@ import { LoginPage } from '../features/auth/LoginPage.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { ToastProvider } from '../ui/toast.tsx';
 
-// The login page is the only screen in the first load (issue 11: the phone
+// The login page is the only screen in the first load (the phone
 // metadata, the date picker and the mirror are for signed-in screens). The
 // protected layout and each screen are their own chunks; the service worker
 // precaches every chunk, so all screens still open offline.
@@ -38,8 +38,8 @@ const RequireSession = lazy(() => loadSignedIn().then((m) => ({ default: m.Requi
 const Layout = lazy(() => loadSignedIn().then((m) => ({ default: m.Layout })));
 const HomesPage = lazy(() => SCREENS['/homes']().then((m) => ({ default: m.HomesPage })));
 const HouseChecksPage = lazy(() => SCREENS['/homes/house-checks']().then((m) => ({ default: m.HouseChecksPage })));
-// Today's house checks (issue 16) use the Homes screen's House check dialog: a
-// feature never imports another (DESIGN.md), so the app hands it in (loaded
+// Today's house checks use the Homes screen's House check dialog: a
+// feature never imports another (docs/architecture.md#the-layers), so the app hands it in (loaded
 // when first opened; the screen suspends it in its own boundary).
 const HouseCheckDialog = lazy(() =>
   import('../features/homes/HouseCheckDialog.tsx').then((m) => ({ default: m.HouseCheckDialog })),
@@ -57,7 +57,7 @@ const loading = (
   </div>
 );
 
-/** Routes of spec §2: / is the login page; the rest sit behind the session in the protected layout. */
+/** Routes (docs/product.md#navigation): / is the login page; the rest sit behind the session in the protected layout. */
 export function App() {
   return (
     <ToastProvider>

@@ -1,5 +1,5 @@
 /**
- * The protected layout (spec §2): top navigation with SCMS, Homes, Users,
+ * The protected layout (docs/product.md#navigation): top navigation with SCMS, Homes, Users,
  * Concerns and Reports (the active entry highlighted), the community name,
  * the sync badge and Log out; on small screens the entries move into a side
  * drawer.
@@ -28,7 +28,7 @@ const ENTRIES = [
 ];
 
 function isActive(pathname: string, to: string): boolean {
-  // DESIGN.md: Homes is highlighted on both / and /homes.
+  // docs/product.md#navigation: Homes is highlighted on both / and /homes.
   if (to === '/homes') return pathname === '/' || pathname.startsWith('/homes');
   if (to === '/reports') return pathname.startsWith('/reports');
   return pathname === to;

@@ -1,5 +1,5 @@
 /**
- * The Log out button's flow (issue 12, DESIGN.md). Log out removes the
+ * The Log out button's flow (docs/product.md#log-out). Log out removes the
  * user's copy of the community from the device (session.ts). What the user
  * wrote and the server has not confirmed is never thrown away silently:
  * with entries in the outbox, a question first says 'N changes are not sent
@@ -23,7 +23,7 @@ import { Spinner } from '../ui/Spinner.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { logOut } from './session.ts';
 
-/** The question's title (the issue's wording, 'N changes are not sent yet', in the singular for one). */
+/** The question's title ('N changes are not sent yet', in the singular for one). */
 export function unsentTitle(count: number): string {
   return count === 1 ? '1 change is not sent yet' : `${count} changes are not sent yet`;
 }

@@ -6,8 +6,8 @@ import { logOut } from './session.ts';
 
 /**
  * Protected layout: without a saved session every protected route goes to /
- * (spec §2). With one — even offline, with an expired token — the screens
- * run on the user's local mirror and sync engine (DESIGN.md "Auth offline").
+ * (docs/product.md#login). With one — even offline, with an expired token — the screens
+ * run on the user's local mirror and sync engine (docs/product.md#offline-sessions).
  * A user still on a temporary password (the server's must_change_password)
  * sees only the password change, whatever the route, until it is done.
  */

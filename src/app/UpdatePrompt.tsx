@@ -4,7 +4,7 @@ import { applyUpdate, isUpdateWaiting, onUpdateWaiting } from '../sw-register.ts
 const subscribe = (notify: () => void) => onUpdateWaiting(notify);
 
 /**
- * "New version available — Reload" (DESIGN.md): a banner, not a dialog, so
+ * "New version available — Reload" (docs/product.md#navigation): a banner, not a dialog, so
  * an officer in the middle of a report finishes first. Announced politely
  * by screen readers; it never takes the focus.
  */

@@ -1,8 +1,8 @@
 /**
- * Signing out (spec §2: it clears the saved sign-in and returns to /).
+ * Signing out (docs/product.md#log-out: it clears the saved sign-in and returns to /).
  *
  * `logOut` is the Log out button's: patrol phones are shared between shifts
- * (issue 12), so it also removes the user's copy of the community from the
+ * so it also removes the user's copy of the community from the
  * device, keeping only their unsent outbox, which is sent after their next
  * sign-in (src/data/wipe.ts). `signOut` (src/data/auth.ts) alone is for a session the server
  * refused ('Log in' on the expired-session banner): the same officer usually

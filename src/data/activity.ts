@@ -1,5 +1,5 @@
 /**
- * What the daily activity report and the manager's view read (issue 16):
+ * What the daily activity report and the manager's view read:
  * the reports and calls of a period, straight from the mirror's indexes
  * (reports by incident_time, calls by created), so their cost follows the
  * period, never the community (tens of thousands of reports at 20,000
@@ -14,7 +14,7 @@ import type { MirrorRow, ScmsDatabase } from './db.ts';
 import { useMirrorQuery } from './useMirrorQuery.ts';
 
 /**
- * A call as the mirror holds it. The job's fields (issue 14: progress,
+ * A call as the mirror holds it. The job's fields (progress,
  * outcome, acknowledged) are optional: calls placed before them have none,
  * and readers check their values rather than trust them.
  */
@@ -125,7 +125,7 @@ export function usePeriodRecords(from: Date, to: Date): PeriodRecords | undefine
 
 /**
  * The house-check reports from `from` to `to`: the manager's view reads the
- * checks made in the homes' windows before its period this way (spec §4's
+ * checks made in the homes' windows before its period this way (the due rule's
  * "not already checked in the window"). Empty when from is after to.
  */
 export function useHouseCheckReports(from: Date, to: Date): MirrorRow<'reports'>[] | undefined {

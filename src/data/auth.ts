@@ -72,7 +72,7 @@ export async function signIn(email: string, password: string): Promise<void> {
   await pb.collection('users').authWithPassword(email, password);
 }
 
-/** Forgets the sign-in on this device (spec §2). Log out (app/session.ts) also removes the user's mirror. */
+/** Forgets the sign-in on this device (docs/product.md#login). Log out (app/session.ts) also removes the user's mirror. */
 export function signOut(): void {
   pb.authStore.clear();
 }

@@ -1,5 +1,5 @@
 /**
- * The community's call settings from the mirror (issue 14), for the call
+ * The community's call settings from the mirror, for the call
  * sheet's quiet-hours question and the directors' form. Its own module, so
  * it loads with them and not with the Homes screen.
  */

@@ -135,7 +135,7 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     },
   },
   {
-    // Issue 14: the attempts of every call ('Call history' per home, read by
+    // The attempts of every call ('Call history' per home, read by
     // house) and the community's call settings (quiet hours). They come with
     // the next pull: a collection without a cursor has its first load then.
     version: 2,

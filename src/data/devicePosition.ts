@@ -1,6 +1,6 @@
 /**
- * The device's position for the reports and house checks it makes (issue
- * 16), from the browser's Geolocation API, when the officer allows it.
+ * The device's position for the reports and house checks it makes
+ * (docs/product.md#incident-reports), from the browser's Geolocation API, when the officer allows it.
  *
  * - Asked once: the officer's answer is remembered on the device. After a
  *   "no" the app never asks again (the browser may forget a dismissed

@@ -1,5 +1,5 @@
 /**
- * File tokens for protected files (issue 12). Every file field is protected:
+ * File tokens for protected files. Every file field is protected:
  * PocketBase serves a photo or house image only with `?token=` holding a
  * short-lived file token (POST /api/files/token) of a user of the record's
  * community. One token serves every image on screen: it is fetched when the

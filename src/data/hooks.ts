@@ -43,7 +43,7 @@ import { useMirrorQuery } from './useMirrorQuery.ts';
  * useSyncExternalStore would): the index announces a change at the end of
  * its own work (loading 5,000 homes with their people), and drawing the
  * screen in that same task made one long task of both, which blocks the
- * page (Lighthouse's Total Blocking Time, issue 11). A transition renders
+ * page (Lighthouse's Total Blocking Time). A transition renders
  * in a later task and yields to input; a keystroke's own search (a state
  * change of the screen) is still drawn at once.
  */
@@ -182,7 +182,7 @@ export interface Management {
 
 /**
  * Who may manage users and concerns, and whether they can right now.
- * Spec §6: only a director sees the management controls. They write
+ * Only a director (docs/product.md#who-may-do-what) sees the management controls. They write
  * straight to the server (no outbox), so offline the controls stay visible
  * but disabled, with the reason on screen.
  */

@@ -23,7 +23,7 @@ export function isPendingFileName(name: unknown): boolean {
  * names the files: the server's shape ('pending-0' for a single-file field,
  * ['pending-0', …] for a multi-file one), while the Blobs stay in the outbox.
  * Screens read file fields as names, so a Blob or a list in a single-file
- * field would break them (issue 10).
+ * field would break them.
  */
 export function pendingFileNames(op: Pick<OutboxOperation, 'collection' | 'files'>): Record<string, string | string[]> {
   const single = SINGLE_FILE_FIELDS[op.collection] ?? [];

@@ -1,12 +1,12 @@
 /**
  * The online-only actions: the writes that need a connection and say so
- * (DESIGN.md), never queued in the outbox — users, concerns, placing a
+ * (docs/product.md#offline-behaviour), never queued in the outbox — users, concerns, placing a
  * call and cancelling its retries, Ai Assist, and the sync panel's Discard. The one door to the server
  * for them besides the outbox (writes.ts) and the session (auth.ts): each
  * calls the server through the one client (src/api/) and, where the server
  * answers with records, puts them into the mirror here, so a list changes at
  * once without waiting for realtime. A failure is thrown as the server sent
- * it: the screens choose the words (spec §8).
+ * it: the screens choose the words (docs/product.md#messages).
  */
 import type { RecordModel } from 'pocketbase';
 import { pb } from '../api/client.ts';
@@ -104,7 +104,7 @@ export async function deleteConcern(db: ScmsDatabase, concern: ConcernRecord): P
 }
 
 /**
- * Saves the community's call settings (issue 14): the first save creates
+ * Saves the community's call settings: the first save creates
  * its one record, later ones update it.
  */
 export async function saveCallSettings(
@@ -128,7 +128,7 @@ export interface PlacedCall {
 }
 
 /**
- * Places the automated call about the chosen concerns (spec §4); resolves
+ * Places the automated call about the chosen concerns (docs/product.md#calls-to-residents); resolves
  * with the server's words for the toast and the call's id. The calls record
  * it creates comes by realtime (the card's marker bridges the wait, until
  * the mirror has the call of that id).
@@ -184,7 +184,7 @@ export function quietHoursLocalTime(error: unknown): QuietMoment | null {
 
 export type AiSource = 'offline-editor' | 'model';
 
-/** Ai Assist (spec §7): the server rewrites the original narrative. */
+/** Ai Assist (docs/product.md#ai-assist): the server rewrites the original narrative. */
 export async function requestAiAssist(userInput: string): Promise<{ text: string; source: AiSource }> {
   const response = await pb.send<{ data?: unknown; source?: unknown }>('/api/scms/ai-assist', {
     method: 'POST',

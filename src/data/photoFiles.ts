@@ -1,6 +1,6 @@
 /**
  * A report photo's thumbnail as a Blob, for what draws photos itself (the
- * daily activity report's PDF, issue 16) rather than through an <img>.
+ * daily activity report's PDF) rather than through an <img>.
  *
  * Photos are protected files (fileToken.ts). The service worker keeps the
  * thumbnails the screens showed in the signed-in user's image cache, keyed

@@ -36,7 +36,7 @@ import { getSyncState, setSyncState, type ScmsDatabase } from './db.ts';
 import { applyServerRecords } from './mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 
-/** Spec §9: lists are read in batches of 500. */
+/** Lists are read in batches of 500. */
 export const PAGE_SIZE = 500;
 /** Requests in flight at once: what a browser opens to one host over HTTP/1.1. */
 export const PULL_CONCURRENCY = 6;

@@ -20,7 +20,7 @@ export interface HouseWithPeople {
 
 /**
  * Homes in address order (street, number, apt), with their residents and
- * phones (oldest first, so the first is the primary one of spec §4),
+ * phones (oldest first, so the first is the one the forms edit first),
  * filtered by the list search: answered by the in-memory search index.
  */
 export async function queryHouses(db: ScmsDatabase, search = ''): Promise<HouseWithPeople[]> {
@@ -58,7 +58,7 @@ export interface ReportWithLinks {
   officer?: UserRecord;
 }
 
-/** Reports by incident-time range, types, answer and search (spec §2), sorted by creation: from the index, no reads. */
+/** Reports by incident-time range, types, answer and search (docs/product.md#the-reports-list), sorted by creation: from the index, no reads. */
 export function searchReports(index: MirrorSearchIndex, query: ReportQuery): ReportWithLinks[] {
   const { from, to, types, sort = 'newest', search = '', withIssues = false } = query;
   const [low, high] = [pbDate(from), pbDate(to)];

@@ -1,7 +1,7 @@
 /**
  * The one outbox replay, used by the window and by the service worker.
  *
- * Guarantees (DESIGN.md): entries go in creation order; an entry leaves the
+ * Guarantees (docs/architecture.md#writing-the-outbox): entries go in creation order; an entry leaves the
  * outbox only after the server confirmed it; every entry reaches the server
  * exactly once:
  * - creates carry client-generated ids, so a create the server already has

@@ -1,9 +1,9 @@
 /**
- * The in-memory search index of the mirror (DESIGN.md, "Scale"): every list
+ * The in-memory search index of the mirror (docs/scaling.md): every list
  * search (Homes, Reports, Users, Concerns, the report form's home
  * suggestions) runs here, not on IndexedDB. A community may have 20,000
  * homes; reading them all from IndexedDB on each keystroke took most of a
- * second on a phone (issue 11).
+ * second on a phone.
  *
  * - Each record keeps a lowercase haystack of its searched fields, built
  *   once when the record changes, so a keystroke costs one `includes` per
@@ -195,11 +195,11 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
   reports: ['reports'],
 };
 
-/** Search fields of spec §2 (queries.ts names them for the homes). */
+/** Search fields of docs/product.md#homes (queries.ts names them for the homes). */
 export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
 
 /**
- * A home is found by its fields of spec §2 and by who lives there: a
+ * A home is found by its fields (docs/product.md#homes) and by who lives there: a
  * resident calling the gate gives a name or a number, so the residents'
  * names and the phones' numbers (by their digits, src/domain/search.ts)
  * are searched too.
@@ -565,7 +565,7 @@ export class MirrorSearchIndex {
     }
   }
 
-  /** A home with its residents and phones, oldest first (the first is the primary one of spec §4). */
+  /** A home with its residents and phones, oldest first (the first is the one the forms edit first). */
   private putHome(id: string): void {
     const house = this.rows.houses.get(id);
     if (!house) {

@@ -1,5 +1,5 @@
 /**
- * Today's house checks from the mirror (issue 16), for the patrol screen.
+ * Today's house checks from the mirror, for the patrol screen.
  * Works offline and follows every device: checks logged elsewhere reach
  * the mirror through realtime (the house's last-checked date and the
  * report together), and the lists redraw.

@@ -8,7 +8,7 @@
  * over a table that does not change (the calls, the community) keeps the
  * keys of every home, resident and phone of a first sync: about 850,000
  * range nodes and 40 MB of heap at 20,000 homes (heap snapshot of
- * `npm run bench:screens -- --scale 4 --heap-snapshot`, issue 11). The
+ * `npm run bench:screens -- --scale 4 --heap-snapshot`). The
  * queries of the screens are small, so following whole tables costs
  * nothing and keeps nothing.
  */

@@ -1,5 +1,5 @@
 /**
- * Patrol phones are shared between shifts (issue 12, DESIGN.md): the copy of
+ * Patrol phones are shared between shifts (docs/product.md#log-out): the copy of
  * the community a user's session brought onto the device leaves it when the
  * user logs out, or when another user signs in on it (a session that expired
  * and was not renewed by the same user). Removed: every table of the user's

@@ -1,5 +1,5 @@
 /**
- * The offline-capable writes of the screens (DESIGN.md), each one outbox
+ * The offline-capable writes of the screens (docs/architecture.md#writing-the-outbox), each one outbox
  * entry: create a report, log a house check (report + last-checked date in
  * one transactional batch), add or update a home with its residents and
  * phones, delete a home. The mirror shows the result at once; replay sends
@@ -33,11 +33,11 @@ export interface NewReport {
   injury?: boolean;
   emsPbso?: boolean;
   photos?: Blob[];
-  /** The device's position (issue 16); null or left out when there is none. */
+  /** The device's position; null or left out when there is none. */
   position?: ReportPosition | null;
 }
 
-/** `loggedAt`: the device time of the outbox entry, kept on the report beside the server's `created` (issue 16). */
+/** `loggedAt`: the device time of the outbox entry, kept on the report beside the server's `created`. */
 function reportOperation(user: SignedInUser, report: NewReport, loggedAt: Date): OutboxOperation {
   return {
     action: 'create',
@@ -77,14 +77,14 @@ export async function queueReport(
   return op.id;
 }
 
-/** The first resident of a home (spec §7: the report's resident), oldest first. */
+/** The first resident of a home (the report's resident), oldest first. */
 export async function firstResident(db: ScmsDatabase, houseId: string): Promise<ResidentRecord | undefined> {
   const residents = await db.residents.where('house').equals(houseId).toArray();
   return residents.sort((a, b) => a.created.localeCompare(b.created))[0];
 }
 
 /**
- * Logs a house check (spec §4, §7): a house_check report and the home's
+ * Logs a house check (docs/product.md#house-checks): a house_check report and the home's
  * last-checked date, sent together so neither lands without the other.
  */
 export async function queueHouseCheck(
@@ -108,7 +108,7 @@ export async function queueHouseCheck(
     },
     now,
   );
-  // The answer itself, beside spec §7's narrative: the card, the lists and the figures read this.
+  // The answer itself, beside the narrative (docs/product.md#house-checks): the card, the lists and the figures read this.
   report.body.everything_ok = everythingOkOf(answer.everythingOk);
   const houseUpdate: OutboxOperation = {
     action: 'update',
@@ -150,7 +150,7 @@ async function mirrorSnapshot(db: ScmsDatabase, houseId: string): Promise<HomeSn
 
 /**
  * Adds a home, or updates one (houseId given), with its residents and
- * phones, as one entry sent as one batch so they land together (spec §4:
+ * phones, as one entry sent as one batch so they land together (docs/product.md#the-home-form:
  * residents only when both names are filled, phones only when a number is;
  * a saved one is updated, a new one created, a removed one deleted).
  *

@@ -1,5 +1,5 @@
 /**
- * The words of 'Call history' (issue 14) beside the outcomes of
+ * The words of 'Call history' beside the outcomes of
  * callOutcome.ts, and the order a call tries a home's phones. Apart from
  * callOutcome.ts, which the home card needs on the Homes screen's first
  * load: this part loads with the call sheet and the history. The server's

@@ -1,5 +1,5 @@
 /**
- * The words for how a call went (issue 14), for the home card and 'Call
+ * The words for how a call went, for the home card and 'Call
  * history'. Pure: the screens pass the records from the mirror (calls and
  * call_attempts as the server writes them, pocketbase/pb_hooks/lib/
  * call_jobs.js) and a formatter for times.

@@ -1,5 +1,5 @@
 /**
- * The words the automated call says (spec §2, Concerns): a fixed intro with
+ * The words the automated call says (docs/product.md#calls-to-residents): a fixed intro with
  * the community's name, each concern's text, and a fixed outro. Written once
  * here; the server's call route runs the same code (scripts/pocketbase/
  * hook-libs.ts compiles this file into pb_hooks/lib/generated/), so the
@@ -10,13 +10,13 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 export const CALL_OUTRO = 'Thank you. Good bye.';
 
-/** Asked after the script (issue 14): pressing 1 marks the call Acknowledged.
- *  The script itself stays the spec's, word for word, before it. */
+/** Asked after the script: pressing 1 marks the call Acknowledged.
+ *  The script itself comes first, unchanged. */
 export const ACKNOWLEDGE_PROMPT = 'To confirm that you got this message, press 1.';
 /** Said when the resident pressed 1. */
 export const ACKNOWLEDGED_REPLY = 'Thank you. Your confirmation was received. Good bye.';
 
-/** A call names at most three concerns (spec §4, §5); a fourth is refused
+/** A call names at most three concerns (docs/product.md#calls-to-residents); a fourth is refused
  *  with these words. Here so that the call route (through lib/generated/)
  *  and the Select Concerns sheet (features/homes/concernSelection.ts)
  *  say the same. */
@@ -28,7 +28,7 @@ export function callIntro(communityName: string): string {
 
 /**
  * A concern's `say` as plain speech: paragraph tags and other markup are
- * stripped (spec §3), common entities decoded, whitespace collapsed. Tags
+ * stripped (docs/product.md#calls-to-residents), common entities decoded, whitespace collapsed. Tags
  * become spaces so "<p>a</p><p>b</p>" does not run "ab" together.
  */
 export function plainText(html: string): string {

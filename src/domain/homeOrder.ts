@@ -1,5 +1,5 @@
 /**
- * The order of the Homes list (DESIGN.md): by street name, then house
+ * The order of the Homes list (docs/product.md#homes): by street name, then house
  * number, then apt, in natural order ('2 Heron' before '10 Heron', 'Apt 2'
  * before 'Apt 10'); or house checks due first, each group in that address
  * order. Sorting the whole address as text would put '101 Osprey Ln'

@@ -10,7 +10,7 @@ export interface HouseCheckFields {
 }
 
 /**
- * Spec §4: a house check is due when house_check is on, today lies within
+ * A house check (docs/product.md#house-checks) is due when house_check is on, today lies within
  * the start and end dates, and the last check is not already within that
  * window.
  */
@@ -52,10 +52,10 @@ export function houseCheckTimes<R extends { type: string; house?: string | null;
   return times;
 }
 
-/** Spec §7's house-check narratives live beside the answer they used to stand for. */
+/** The house-check narratives live beside the answer they used to stand for. */
 export { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE };
 
-/** Spec §7's narrative of a check: the remark, else the sentence of the answer (the answer itself is the report's everything_ok). */
+/** The narrative of a check: the remark, else the sentence of the answer (the answer itself is the report's everything_ok). */
 export function houseCheckNarrative(everythingOk: boolean, remark?: string): string {
   const trimmed = remark?.trim();
   if (trimmed) return trimmed;

@@ -1,7 +1,7 @@
 /**
  * A house check's answer to 'Is everything ok?' as data: the report's
  * `everything_ok`, 'yes' or 'no' on a house check and '' on every other
- * report. The narrative (spec §7) stays as it always was; the answer lives
+ * report. The narrative (docs/product.md#house-checks) stays as it always was; the answer lives
  * beside it, so the card, the CSV, the daily report, the dashboard and the
  * list's filter can tell a failed check from a passed one.
  *
@@ -12,7 +12,7 @@
  * hook VM that loads it parses only this file.
  */
 
-/** Spec §7's house-check narratives, with DESIGN.md's spelling corrections. */
+/** The house-check narratives, spelled correctly (docs/product.md#decisions). */
 export const HOUSE_CHECK_OK_NARRATIVE =
   'House was inspected on the date and time mentioned above and everything is ok.';
 export const HOUSE_CHECK_ISSUES_NARRATIVE = 'House was inspected and issues were found';
@@ -37,7 +37,7 @@ const OK = /^house was inspected on the date and time mentioned above and everyt
 
 /**
  * The answer a house check's narrative gives away, for checks stored before
- * the answer was kept. Without a remark the narrative is one of spec §7's
+ * the answer was kept. Without a remark the narrative is one of the two
  * two sentences (the issues one also in the original's spelling,
  * 'inpected'), which tell; a remark replaces the sentence and does not, so
  * the answer stays '' (unknown) rather than a guess. A leading <p> (older

@@ -1,5 +1,5 @@
 /**
- * Spec §4's house-check rule applied to each day of a past period (issue 16,
+ * The house-check due rule applied to each day of a past period (for
  * the manager's view): how many checks were due on a day and how many of
  * those were done. The rule itself is isHouseCheckDue; here the "last check"
  * is the home's last check before that day, found in its check history.
@@ -15,7 +15,7 @@ export interface HouseCheckHome extends HouseCheckFields {
 /**
  * Whether a home's check is due on `day`: house_check is on, the day lies in
  * the home's window, and no check was made in that window before the day
- * (spec §4 as it read at the day's start). A check made on the day itself
+ * (the due rule as it read at the day's start). A check made on the day itself
  * leaves the day due: that check is what did it.
  *
  * The home's window is the one it holds now; the mirror keeps no earlier
@@ -39,7 +39,7 @@ export interface HouseCheckDay {
 
 /**
  * Due and done per day from `from` to `to` (both taken as whole days), each
- * day as spec §4 saw it (isHouseCheckDueOn, worked out once per home rather
+ * day as the due rule saw it (isHouseCheckDueOn, worked out once per home rather
  * than per home and day: a dashboard month has thousands of homes under a
  * window). `checks` holds each home's check times (its house check reports;
  * the home's house_check_last_date counts as one too, for a check whose

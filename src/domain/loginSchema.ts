@@ -1,7 +1,7 @@
 /**
  * The login form's schema, kept apart from the other forms' (schemas.ts,
  * which re-exports it): the login page is the first load, and schemas.ts
- * brings the phone-number metadata the house forms need (issue 11).
+ * brings the phone-number metadata the house forms need.
  */
 import { z } from 'zod';
 import { PASSWORD_LENGTH_MESSAGE, PASSWORD_LIMITS } from './passwordRules.ts';
@@ -31,7 +31,7 @@ const confirmed = {
 
 /**
  * Changing one's own password (PocketBase's own-record update): the current
- * password, a new one of spec §5's length, typed twice. A new password equal
+ * password, a new one of the passwords' length (docs/product.md#validation-limits), typed twice. A new password equal
  * to the current one would keep a temporary password a director has seen.
  */
 export const changePasswordSchema = z

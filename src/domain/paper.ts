@@ -20,7 +20,7 @@ export const LETTER_COUNTRIES: ReadonlySet<string> = new Set(
   'US CA MX PH PR CL CO CR GT NI PA SV VE BZ AS GU MP VI UM'.split(' '),
 );
 
-/** The country the app assumes when nothing says otherwise (spec: default phone country US). */
+/** The country the app assumes when nothing says otherwise (the phone input's default country, US). */
 export const DEFAULT_COUNTRY = 'US';
 
 export interface CountryHints {

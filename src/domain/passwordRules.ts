@@ -1,5 +1,5 @@
 /**
- * Spec §5's password length, without zod: the forms' schemas (loginSchema.ts)
+ * The password length (docs/product.md#validation-limits), without zod: the forms' schemas (loginSchema.ts)
  * and the server's hooks (through temporaryPassword.ts, compiled to
  * pb_hooks/lib/generated/temporary_password.js) read it from here.
  */

@@ -1,5 +1,5 @@
 /**
- * Quiet hours of a community's calls (issue 14): no call is placed in them
+ * Quiet hours of a community's calls: no call is placed in them
  * unless the caller says so, and no retry starts in them. Pure and free of
  * imports, Intl and browser or Node APIs: the server's call route runs the
  * same code (scripts/pocketbase/hook-libs.ts compiles it into

@@ -1,5 +1,5 @@
 /**
- * The rules of spec §5 (with DESIGN.md's corrections) for records as they
+ * The rules of docs/product.md#validation-limits for records as they
  * travel to the server: built from the forms' own schemas (schemas.ts), so a
  * value the forms refuse is refused by the server too. Compiled into the
  * PocketBase hooks (pb_hooks/lib/generated/record_rules.js, see
@@ -93,7 +93,7 @@ const incidentTime = wireDate
     return !date || isIncidentTimeAllowed(date);
   }, 'Incident time must not be in the future');
 
-/** When the device made the report (issue 16): optional (older app versions send none), never made up in the future. */
+/** When the device made the report: optional (older app versions send none), never made up in the future. */
 const loggedAt = wireDate.refine((value) => {
   const date = value === '' ? null : parseWireDate(value);
   return !date || isLoggedAtAllowed(date);
@@ -125,7 +125,7 @@ const orEmpty = (schema: z.ZodType) =>
 const relation = z.string().max(LIMITS.report.id, 'Invalid id');
 const secret = z.string();
 
-/** A house's state: the forms' choice; '' only on create, where the hook makes it FL (spec §3). */
+/** A house's state: the forms' choice; '' only on create, where the hook makes it FL (docs/product.md#validation-limits). */
 const HOUSE_TEXT = ['address', 'apt', 'city', 'state', 'zip', 'note', 'member_number', 'security_code'] as const;
 
 export const RECORD_RULES: Record<string, CollectionRules> = {
@@ -174,7 +174,7 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
   },
   residents: {
     kinds: { id: 'ref', first_name: 'text', last_name: 'text', owner: 'bool', house: 'ref' },
-    // A resident is saved only with both names (spec §4; the forms skip a row without them).
+    // A resident is saved only with both names (the forms skip a row without them).
     fields: {
       first_name: required(residentSchema.shape.first_name, 'First name must not be empty'),
       last_name: required(residentSchema.shape.last_name, 'Last name must not be empty'),
@@ -184,9 +184,9 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
   },
   phones: {
     kinds: { id: 'ref', phone_number: 'text', primary: 'bool', type: 'text', house: 'ref', do_not_call: 'bool' },
-    // A phone is saved only with a number (spec §4).
-    // The type is optional (spec §5): '' is no type.
-    // do_not_call: the resident asked not to be called on this number (issue 14).
+    // A phone is saved only with a number (docs/product.md#the-home-form).
+    // The type is optional (docs/product.md#validation-limits): '' is no type.
+    // do_not_call: the resident asked not to be called on this number.
     fields: {
       phone_number: required(phoneNumberSchema, 'Invalid phone number'),
       primary: phoneSchema.shape.primary,
@@ -278,7 +278,7 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       email: emailSchema,
       emailVisibility: z.boolean(),
       verified: z.boolean(),
-      // Spec §5: 8 to 24 characters, for every password a user is given or chooses.
+      // 8 to 24 characters, for every password a user is given or chooses.
       password: z
         .string()
         .min(PASSWORD_LIMITS.min, 'Password must be between 8 and 24 characters')

@@ -1,5 +1,5 @@
 /**
- * Report types of spec §3: wire value (spelling kept, e.g. vehicle_tailgaite),
+ * Report types (docs/product.md#decisions for the spelling): wire value (spelling kept, e.g. vehicle_tailgaite),
  * the original numeric id, and the label shown to people.
  */
 export const REPORT_TYPES = [
@@ -27,7 +27,7 @@ export function reportTypeLabel(value: string): string {
   return REPORT_TYPES.find((t) => t.value === value)?.label ?? value;
 }
 
-/** Weather values of spec §3; clear is the default. */
+/** Weather values; clear is the default. */
 export const WEATHER_VALUES = ['clear', 'sunny', 'cloudy', 'rainy'] as const;
 export type Weather = (typeof WEATHER_VALUES)[number];
 export const DEFAULT_WEATHER: Weather = 'clear';

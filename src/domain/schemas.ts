@@ -1,5 +1,5 @@
 /**
- * The validation schemas of spec §5 with DESIGN.md's corrections, once, for
+ * The validation schemas (docs/product.md#validation-limits), once, for
  * every form (react-hook-form with zodResolver) and every test. The server
  * runs the same rules: recordRules.ts builds the records' rules from these
  * schemas and is compiled into the PocketBase hooks; the schema migration
@@ -39,7 +39,7 @@ export { loginSchema, type LoginValues } from './loginSchema.ts';
 // ---- houses -------------------------------------------------------------------
 const optionalText = (label: string, max: number) => z.string().trim().max(max, notExceed(label, max));
 
-/** Phone numbers are stored in E.164 (DESIGN.md); an empty field means no phone. */
+/** Phone numbers are stored in E.164 (docs/product.md#decisions); an empty field means no phone. */
 export const phoneNumberSchema = z
   .string()
   .trim()
@@ -48,7 +48,7 @@ export const phoneNumberSchema = z
     'Invalid phone number',
   );
 
-/** A resident row of the house forms; `id` is '' for one not yet saved. Saved only with both names (spec §4). */
+/** A resident row of the house forms; `id` is '' for one not yet saved. Saved only with both names (docs/product.md#the-home-form). */
 export const residentSchema = z.object({
   id: z.string(),
   first_name: optionalText('First name', LIMITS.resident.name),
@@ -57,13 +57,13 @@ export const residentSchema = z.object({
 });
 export type ResidentValues = z.infer<typeof residentSchema>;
 
-/** A phone row of the house forms; `id` is '' for one not yet saved. Saved only with a number (spec §4). */
+/** A phone row of the house forms; `id` is '' for one not yet saved. Saved only with a number (docs/product.md#the-home-form). */
 export const phoneSchema = z.object({
   id: z.string(),
   phone_number: phoneNumberSchema,
   type: z.enum(['cell', 'home', 'business']),
   primary: z.boolean(),
-  /** The resident asked not to be called on this number (issue 14): calls pass over it. */
+  /** The resident asked not to be called on this number: calls pass over it. */
   do_not_call: z.boolean(),
 });
 export type PhoneValues = z.infer<typeof phoneSchema>;
@@ -150,7 +150,7 @@ export type HouseCheckValues = z.infer<typeof houseCheckSchema>;
 const personName = (label: string) =>
   z.string().trim().min(1, `${label} must not be empty`).max(LIMITS.user.name, notExceed(label, LIMITS.user.name));
 
-/** Directors give only these types (spec §5). */
+/** Directors give only these types (docs/product.md#validation-limits). */
 export const SELECTABLE_USER_TYPES = ['manager', 'regular'] as const;
 
 export const updateUserSchema = z.object({
@@ -170,7 +170,7 @@ export const addUserSchema = updateUserSchema.extend({ email: emailSchema });
 export type AddUserValues = z.infer<typeof addUserSchema>;
 export type UpdateUserValues = z.infer<typeof updateUserSchema>;
 
-// ---- concerns (one set of limits for create and edit, DESIGN.md) ----------------
+// ---- concerns (one set of limits for create and edit) ---------------------------
 const concernField = (max: number) =>
   z.string().trim().min(1, 'Field must be longer than a character').max(max, `Field must not exceed ${max} characters`);
 export const concernSchema = z.object({
@@ -217,7 +217,7 @@ export const reportFilterSchema = z.object({
 });
 export type ReportFilterValues = z.infer<typeof reportFilterSchema>;
 
-// ---- call settings (issue 14) ---------------------------------------------------
+// ---- call settings ---------------------------------------------------
 export const CALL_SETTINGS_LIMITS = { retries: { min: 0, max: 5 }, retryMinutes: { min: 1, max: 120 } } as const;
 const clockTime = (label: string) =>
   z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, `${label} must be a time from 00:00 to 23:59`);

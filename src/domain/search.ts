@@ -1,5 +1,5 @@
 /**
- * List search (DESIGN.md): case-insensitive; the query is split into words
+ * List search (docs/product.md#list-search): case-insensitive; the query is split into words
  * and every word must appear in one of the listed fields. One rule for
  * homes, users, concerns and reports.
  *

@@ -1,5 +1,5 @@
 /**
- * The State choice of spec §3, in the spec's order. Alaska's value is 'Ak'
+ * The State choice, in the order the form lists it. Alaska's value is 'Ak'
  * (mixed case) on the wire; people see 'AK'.
  */
 export const STATE_VALUES = [

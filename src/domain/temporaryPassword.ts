@@ -29,7 +29,7 @@ export type RandomCharacters = (length: number, alphabet: string) => string;
 
 /**
  * A new temporary password: 16 characters of the alphabet above in 4 groups
- * of 4 (19 characters with the dashes, inside spec §5's 8–24; about 79 bits).
+ * of 4 (19 characters with the dashes, inside the passwords' 8–24; about 79 bits).
  * A source that gives anything else throws: no weak password is handed out.
  */
 export function newTemporaryPassword(random: RandomCharacters): string {

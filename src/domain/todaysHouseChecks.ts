@@ -1,16 +1,16 @@
 /**
- * Today's house checks (issue 16): the homes an officer on shift has to
+ * Today's house checks: the homes an officer on shift has to
  * check today, and how many of them are done.
  *
  * "Today's" homes are exactly:
- * - due: spec §4's rule (isHouseCheckDue): house_check on, today within the
+ * - due: the due rule (isHouseCheckDue): house_check on, today within the
  *   home's window, and no check yet within that window;
  * - done: house_check on, today within the home's window, and a check
  *   made today: its last-checked date, or a house check report of today
  *   (isHouseCheckReport: the dashboard and the daily activity report count
  *   the same checks). Checking a due home moves it from the first group to
  *   the second, so the total stays the same through the day.
- * A home checked on an earlier day of its window is neither (spec §4: one
+ * A home checked on an earlier day of its window is neither (docs/product.md#house-checks: one
  * check per window), nor is a home whose window does not hold today.
  * "Today" and the window's days are the device's local days, as on the
  * Homes screen.

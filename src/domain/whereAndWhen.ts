@@ -1,5 +1,5 @@
 /**
- * Where and when a report was made (issue 16): the device's position, when
+ * Where and when a report was made: the device's position, when
  * the officer allows it, and the device's time beside the server's. One set
  * of rules for the device (what it sends) and the server (what it keeps,
  * through recordRules.ts), so a position the device takes is never one the

@@ -1,7 +1,7 @@
 /**
  * The one date picker (react-day-picker, single day): a button showing the
  * date that opens a calendar in place, which suits a bottom sheet on a phone
- * and a page on a desk. Spec §2: clicking the selected day clears it;
+ * and a page on a desk. As the home form says (docs/product.md#the-home-form), clicking the selected day clears it;
  * picking (or clearing) closes the calendar.
  */
 import { endOfYear, format, startOfYear, subYears } from 'date-fns';

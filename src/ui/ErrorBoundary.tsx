@@ -1,6 +1,6 @@
 /**
  * Error boundaries, so one record the code cannot draw never blanks the
- * whole app (issue 10): a screen that fails shows 'Something went wrong'
+ * whole app: a screen that fails shows 'Something went wrong'
  * with a way back to Homes; a list item that fails shows a compact notice
  * in its place and the rest of the list stays. Each failure is reported on
  * the console with the component stack, the one place to look for it.

@@ -1,4 +1,4 @@
-/** The loading spinner (spec §9: default size 30). */
+/** The loading spinner (default size 30). */
 export function Spinner({ size = 30, label = 'Loading' }: { size?: number; label?: string }) {
   return (
     <span role="status" aria-label={label} className="inline-block">

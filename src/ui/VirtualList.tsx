@@ -1,5 +1,5 @@
 /**
- * The one virtualised list of the app (issue 11; DESIGN.md "Scale"): the
+ * The one virtualised list of the app (docs/scaling.md#a-community-of-20000-homes): the
  * page scrolls (the window, not a box inside it), and only the rows on
  * screen plus `overscan` rows above and below are in the DOM, so a screen
  * costs what it shows, not what the community holds.

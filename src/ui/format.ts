@@ -18,7 +18,7 @@ const SEVEN_DAYS_MS = 7 * 24 * 60 * 60 * 1000;
 export const SORTABLE_DATE_TIME = `yyyy-MM-dd ${TIME}`;
 
 /**
- * DESIGN.md's seven-day rule: within the last seven days a time reads
+ * The seven-day rule (docs/product.md#decisions): within the last seven days a time reads
  * relative ("3 days ago"), older ones as a date and time.
  */
 export function formatCreated(value: string | Date | null | undefined, now: Date): string {

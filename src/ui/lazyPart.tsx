@@ -2,7 +2,7 @@
  * A part of a screen that only shows on demand (a sheet, a dialog), loaded
  * the first time it is rendered: its libraries (the phone-number input and
  * metadata, the date picker) stay out of what a screen loads before it
- * shows (issue 11's bundle budget, scripts/bundle-budget.ts). The service
+ * shows (the bundle budget, scripts/bundle-budget.ts). The service
  * worker precaches its chunk, so it opens offline too.
  *
  * The part suspends in its own boundary, showing nothing for the moment its

@@ -1,6 +1,6 @@
 /**
  * What a screen says once a write is queued. Online it says the
- * specification's words ('Report created successfully', 'Home updated'):
+ * usual words ('Report created successfully', 'Home updated'):
  * the outbox sends it within a moment. Offline the same words would read as
  * if the server had it, so it says where the work is: on this device, sent
  * once the connection is back.

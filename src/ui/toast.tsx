@@ -1,5 +1,5 @@
 /**
- * Toasts (spec §4, §9): one at a time, dismissed after 5 s, swipe right
+ * Toasts (docs/product.md#messages): one at a time, dismissed after 5 s, swipe right
  * (50 px) to dismiss, F8 moves focus to the notification area. Titles are
  * 'Success', 'Fail' or 'Failure'; failures use the destructive style.
  */

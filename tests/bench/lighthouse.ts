@@ -46,7 +46,7 @@ const PAGES = [
   { name: 'Reports', path: '/reports' },
 ] as const;
 type PageName = (typeof PAGES)[number]['name'];
-/** Issue 11's target: Lighthouse mobile performance, on both pages. */
+/** The target: Lighthouse mobile performance, on both pages. */
 const TARGET_SCORE = 90;
 
 const { values: options } = parseArgs({

@@ -11,7 +11,7 @@
  * - Reports → Homes, warm (Homes shown before in this page) and cold (a
  *   fresh page on /reports) to the first home card painted;
  * - an offline reload of /homes to the first card painted (since navigation start);
- * - issue 16's screens, warm: Homes → House checks (the tap to the day's
+ * - the patrol and manager screens, warm: Homes → House checks (the tap to the day's
  *   progress painted), Reports → Daily report (to the day's counts), its
  *   Download PDF (the tap to the file handed to the browser), Reports →
  *   Dashboard (to the first chart drawn);
@@ -44,7 +44,7 @@ import { seededFolder, SUPERUSER } from './seed.ts';
 
 const OUTPUT = join(projectRoot, 'test-results', 'bench', 'screens.json');
 const PHONE = { width: 390, height: 844 };
-/** A home card is the one with the spec's Call button (HomeCard's accessible name). */
+/** A home card is the one with the Call button (HomeCard's accessible name). */
 const HOME_CARD = 'button[aria-label^="Call resident of"]';
 // The bench counts the expected results itself (the rule as tests/e2e/homes-helpers.ts writes it
 // from the text), to know which keystrokes change the count and that the count shown is exact.
@@ -234,7 +234,7 @@ interface ScreensRun {
   reportsToHomes: { warmMs: number; coldMs: number; warmRunsMs: number[]; coldRunsMs: number[] };
   offlineReloadToFirstCardMs: number;
   offlineReloadRunsMs: number[];
-  /** Issue 16's screens, medians of warm runs (absent in runs saved before they were measured). */
+  /** The patrol and manager screens, medians of warm runs (absent in runs saved before they were measured). */
   shift?: { houseChecksMs: number; dailyReportMs: number; dailyPdfMs: number; dashboardMs: number };
   /** A call's record changes on the server to the card's new words painted, medians (absent before it was measured). */
   callOnCard?: { placedMs: number; endedMs: number };
@@ -247,7 +247,7 @@ interface ScreensRun {
 interface Row {
   name: string;
   value: (run: ScreensRun) => string;
-  /** Issue 11's target, at 5,000 / 20,000 homes where they differ. */
+  /** The target (README.md, Performance), at 5,000 / 20,000 homes where they differ. */
   target: string;
 }
 
@@ -346,7 +346,7 @@ async function tapTo(page: Page, name: string, selector: string): Promise<number
   return took;
 }
 
-/** Issue 16's screens, warm runs from Homes and Reports. */
+/** The patrol and manager screens, warm runs from Homes and Reports. */
 /**
  * A call under way, as officers watch it on Homes: the server creates the
  * call and later ends it (status callbacks write the record), realtime
@@ -637,7 +637,7 @@ async function main(): Promise<void> {
     progress(`offline reload of /homes to first card: ${offlineRuns.map(ms).join(', ')}`);
     const heapReload = await heapMB(context, page);
 
-    // ---- issue 16's screens ----
+    // ---- the patrol and manager screens ----
     const shift = await shiftScreens(page);
     progress(
       `House checks ${ms(shift.houseChecksMs)}, Daily report ${ms(shift.dailyReportMs)}, its PDF ${ms(shift.dailyPdfMs)}, Dashboard ${ms(shift.dashboardMs)}`,

@@ -7,7 +7,7 @@
  * and reports. The run measures scale 1 and scale N (4 unless told: 20,000
  * homes, 80,000 reports) one after the other, each on its own server and
  * browser profile, and prints them side by side with the growth ratio and
- * the targets of issue 11 (printed, not asserted). At scale 1 it also
+ * the targets of README.md (Performance) (printed, not asserted). At scale 1 it also
  * measures, beside each figure, the same work done the way the original app
  * did it (lists fetched from the server with expand on every screen open).
  *
@@ -431,7 +431,7 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
 interface GrowthRow {
   name: string;
   value: (run: ScaleRun) => Cell;
-  /** The issue's target for this row, as text, and whether the runs meet it. */
+  /** The target for this row (README.md, Performance), as text, and whether the runs meet it. */
   target?: { text: string; met: (base: ScaleRun, big: ScaleRun | undefined) => boolean | null };
 }
 
@@ -641,7 +641,7 @@ async function main(): Promise<void> {
     console.log('');
     console.log(growthTable(runs));
     console.log('');
-    console.log('Targets are those of issue 11 (printed, not asserted); ✓ met, ✗ not met in this run.');
+    console.log('Targets are those of README.md, Performance (printed, not asserted); ✓ met, ✗ not met in this run.');
     for (const r of runs) {
       console.log(
         `Replay at scale ${r.scale}: ${r.replay.delivered} delivered in ${r.replay.requests} requests, ${r.replay.parked} parked, ${r.replay.leftInOutbox} left; server holds ${int(r.checks.serverReports)} reports (expected ${int(r.checks.expectedReports)}); per entry ${ms(r.shortReplay.ms / SHORT_QUEUE)} with ${SHORT_QUEUE} queued, ${ms(r.replay.ms / QUEUED_REPORTS)} with ${int(QUEUED_REPORTS)} (direct create ${ms(r.directCreates.ms / r.directCreates.records)}).`,

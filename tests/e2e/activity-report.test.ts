@@ -1,5 +1,5 @@
 /**
- * The daily activity report (issue 16) in Chromium against a real
+ * The daily activity report in Chromium against a real
  * PocketBase with the demo data, at a phone and a desktop size: from the
  * Reports toolbar, the day's preview, then 'Download PDF' (Playwright's
  * download event); the PDF's text (pdfjs) names the day's house checks,

@@ -1,5 +1,5 @@
 /**
- * Calls that reach people (issue 14), at phone and desktop size, through
+ * Calls that reach people, at phone and desktop size, through
  * the real call route, the telephony stand-in and the server's retries:
  * a director sets the community's call settings on the Concerns screen;
  * a call to a number that is busy first and answers on the retry shows

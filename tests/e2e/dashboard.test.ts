@@ -1,5 +1,5 @@
 /**
- * The manager's view (issue 16) in Chromium against a real PocketBase with
+ * The manager's view in Chromium against a real PocketBase with
  * the demo data plus a seeded month (reports spread over this month, house
  * check windows and checks, calls with each outcome), at a phone and a
  * desktop size: every figure's table says what the device's mirror holds,
@@ -225,7 +225,7 @@ function expectedFigures(mirror: Mirror) {
     .sort((a, b) => Number(b[1]) - Number(a[1]) || a[0]!.localeCompare(b[0]!, undefined, { numeric: true }))
     .slice(0, 10);
 
-  // Spec §4 day by day: due from the window's first day until the day of its first check (that day counted done).
+  // The due rule day by day: due from the window's first day until the day of its first check (that day counted done).
   let due = 0;
   let done = 0;
   const checks = mirror.reports.filter((r) => r.type === 'house_check');

@@ -1,5 +1,5 @@
 /**
- * The Homes list draws only the cards near the screen (issue 11: a
+ * The Homes list draws only the cards near the screen (a
  * community of 20,000 homes), so a journey that wants a card further down,
  * or every card, scrolls the page to it as a user does.
  */
@@ -17,7 +17,7 @@ export interface SearchedHome {
 const digits = (text: string) => text.replace(/\D/g, '');
 
 /**
- * The search rule of DESIGN.md, written again here from the text rather
+ * The search rule (docs/product.md#list-search), written again here from the text rather
  * than imported from the app: case-insensitive, every word of the query in
  * one of the home's fields, its residents' names or its phone numbers; a
  * word of digits and phone punctuation with 3 digits or more, or a '+' and

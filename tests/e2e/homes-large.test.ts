@@ -1,5 +1,5 @@
 /**
- * The Homes screen of a large community (issue 11) in Chromium against a
+ * The Homes screen of a large community in Chromium against a
  * real PocketBase, at a phone and a desktop size: 5,000 homes with two
  * residents and two phones each (the benchmark's community,
  * tests/bench/data.ts), seeded as superuser through the batch API. The
@@ -34,7 +34,7 @@ import {
 } from './screens-helpers.ts';
 
 const HOMES = 5_000;
-/** Issue 11: DOM elements on the Homes screen at any size. */
+/** DOM elements on the Homes screen at any size. */
 const DOM_BUDGET = 2_500;
 
 let server: TestServer;

@@ -1,5 +1,5 @@
 /**
- * A home added with a photo (issue 10), at phone and desktop size: online
+ * A home added with a photo, at phone and desktop size: online
  * the app keeps rendering and the card shows the server's photo; offline the
  * card shows the photo from the device at once and after a reload with no
  * connection; back online, each photo reaches the server exactly once (one
@@ -105,7 +105,7 @@ async function expectAppRendered(page: Page, errors: string[]): Promise<void> {
 const UPLOAD_DELAY_MS = 2_500;
 
 /**
- * Spoils a home in the device's mirror the way issue 10 did (a value the
+ * Spoils a home in the device's mirror the way a bug once did (a value the
  * card cannot draw), straight in IndexedDB as an older version could have
  * left it. The server's copy is untouched, so no pull repairs it meanwhile.
  */

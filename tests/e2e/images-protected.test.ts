@@ -1,5 +1,5 @@
 /**
- * Protected images in the browser (issue 12, item 1), at phone and desktop
+ * Protected images in the browser, at phone and desktop
  * size, against a real PocketBase and the built app: a signed-in user sees a
  * home's image and a report's photo (the 400x300 thumbnails, and the whole
  * photo when opened), every image request carrying a file token; the service

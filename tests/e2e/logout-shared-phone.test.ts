@@ -1,5 +1,5 @@
 /**
- * Patrol phones are shared between shifts (issue 12): Log out leaves no
+ * Patrol phones are shared between shifts: Log out leaves no
  * community data on the device, and what the user wrote but did not send is
  * never thrown away silently. Chromium, the built app, a real PocketBase
  * with the demo data, at both sizes:

@@ -1,5 +1,5 @@
 /**
- * Exactly once in the real app (issue 12, item 5; built app, Chromium, real
+ * Exactly once in the real app (built app, Chromium, real
  * PocketBase with the demo data, at phone and desktop size): a report
  * created online whose answer is lost after the server committed it (the
  * flaky proxy between the browser and PocketBase drops it), then deleted on

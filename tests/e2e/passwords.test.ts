@@ -1,5 +1,5 @@
 /**
- * Own passwords in the built app against a real PocketBase (issue 12), at
+ * Own passwords in the built app against a real PocketBase, at
  * phone and desktop size: a director adds a user and logs out; the new user
  * logs in with the temporary password (four groups, easy to read out) and
  * must choose their own before anything else, without typing the temporary

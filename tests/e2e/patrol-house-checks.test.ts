@@ -1,5 +1,5 @@
 /**
- * Today's house checks (issue 16) on two signed-in devices: the officer's
+ * Today's house checks on two signed-in devices: the officer's
  * phone (or desktop) opens 'House checks' from Homes, sees the day's
  * progress, logs two checks with no connection (the progress and the Done
  * section follow at once, marked as not yet sent), and once back online

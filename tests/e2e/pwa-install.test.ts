@@ -1,5 +1,5 @@
 /**
- * Officers install the app on their phones' home screens (DESIGN.md): Chromium
+ * Officers install the app on their phones' home screens (docs/product.md#who-uses-it): Chromium
  * must find nothing that stops installation. Needs a persistent profile:
  * an incognito context always answers 'in-incognito'.
  */

@@ -1,5 +1,5 @@
 /**
- * The app opens with no connection after one online visit (DESIGN.md: an
+ * The app opens with no connection after one online visit (docs/architecture.md: an
  * officer in a dead zone): the service worker serves the app shell for any
  * route, keeps house images (protected files: asked for with a file token
  * online, kept in the signed-in user's cache without it), and keeps no other

@@ -1,5 +1,5 @@
 /**
- * The service worker replays the outbox (DESIGN.md: a report written in a
+ * The service worker replays the outbox (docs/architecture.md: a report written in a
  * dead zone reaches the server exactly once, later, even with the app
  * closed). The entries are written straight into the user's IndexedDB in
  * the shape of src/data/db.ts's OutboxEntry: the production bundle's modules

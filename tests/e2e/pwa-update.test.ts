@@ -1,5 +1,5 @@
 /**
- * "New version available — Reload" (DESIGN.md): a new deployment's worker
+ * "New version available — Reload" (docs/product.md#navigation): a new deployment's worker
  * waits until the user chooses to reload; then it takes over and the page
  * reloads onto it. The new deployment is the built app with a changed
  * sw.js, served from a copy of dist/.

@@ -1,5 +1,5 @@
 /**
- * Where and when (issue 16) in the built app against a real PocketBase:
+ * Where and when in the built app against a real PocketBase:
  * - with the position allowed (Chromium's emulated geolocation), a report
  *   and a house check reach the server with the device's position, and the
  *   report's card links to it on the map (a new tab);

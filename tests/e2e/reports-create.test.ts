@@ -1,5 +1,5 @@
 /**
- * Create report online (spec §2, §4, §7) in Chromium against a real
+ * Create report online (docs/product.md#incident-reports) in Chromium against a real
  * PocketBase with the demo data, at a phone and a desktop size: type,
  * weather, 'Now', a home chosen through 'Search home...', a switch, a
  * narrative in patrol shorthand rewritten by 'Ai Assist' (the server's
@@ -127,7 +127,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('create report online (%s)', (
     await page.getByRole('button', { name: 'Ai Assist' }).click();
     const aiTab = page.getByRole('tab', { name: 'Ai Generated' });
     await aiTab.waitFor();
-    // Once there is an AI narrative its tab is the one shown (spec §4).
+    // Once there is an AI narrative its tab is the one shown (docs/product.md#incident-reports).
     await expect(aiTab.getAttribute('aria-selected')).resolves.toBe('true');
     const aiText = await page.getByLabel('Ai generated narrative').inputValue();
     expect(aiText).toContain('Officer saw vehicle without plates parked by the pool gate');

@@ -100,7 +100,7 @@ export function incidentBetween(report: ServerReport, from: Date, to: Date): boo
 }
 
 /**
- * DESIGN.md's search rule, written out again here so the test does not
+ * The search rule (docs/product.md#list-search), written out again here so the test does not
  * trust the app's code: case-insensitive, every word of the query in one of
  * the fields (the type both as stored and as shown, the officer's name); a
  * word of digits and phone punctuation with 3 digits or more is looked for

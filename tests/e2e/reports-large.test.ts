@@ -1,5 +1,5 @@
 /**
- * The report list of a large community (issue 11) in Chromium against a real
+ * The report list of a large community in Chromium against a real
  * PocketBase, at a phone and a desktop size: 10,000 reports in this month,
  * seeded as superuser in batches. The count is exact; the DOM holds a
  * screenful of cards, not ten thousand; scrolling to the end shows the

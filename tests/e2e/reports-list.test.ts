@@ -1,6 +1,6 @@
 /**
  * The report list in Chromium against a real PocketBase with the demo data
- * (spec §2, §4; DESIGN.md's search rule), at a phone and a desktop size:
+ * (docs/product.md#the-reports-list, #list-search), at a phone and a desktop size:
  * it opens on this month newest first, search narrows it, 'Filter + Sort'
  * over last month with two types oldest first and 'Clear filter', the
  * house checks with issues (each check's card saying its answer), the
@@ -190,7 +190,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
     await page.getByRole('button', { name: 'Filter + Sort' }).click();
     const sheet = page.getByRole('dialog', { name: 'Filter + Sort' });
     await sheet.getByRole('button', { name: /^From date/ }).click();
-    // Tapping the chosen day clears it (spec §2).
+    // Tapping the chosen day clears it (docs/product.md#the-home-form).
     await sheet.getByRole('button', { name: /, selected$/ }).click();
     await expect(sheet.getByRole('button', { name: 'From date Pick a date' }).count()).resolves.toBe(1);
     await sheet.getByRole('button', { name: 'Filter', exact: true }).click();
@@ -223,7 +223,7 @@ describe.each(['phone', 'desktop'] as SizeName[])('the report list (%s)', (size)
       await expect(page.getByRole('region', { name: 'Notifications (F8)' }).isHidden()).resolves.toBe(true);
       const first = card(page, defaultIds[0]!);
       await expect(first.getByRole('group', { name: 'Narrative version' }).isHidden()).resolves.toBe(true);
-      // The card opens on the AI narrative, the original without one (DESIGN.md).
+      // The card opens on the AI narrative, the original without one (docs/product.md#decisions).
       const shown = reports.find((r) => r.id === defaultIds[0]);
       await expect(first.getByTestId('narrative').isVisible()).resolves.toBe(true);
       await expect(first.getByTestId('narrative').textContent()).resolves.toBe(

@@ -1,5 +1,5 @@
 /**
- * Create report with the network off (DESIGN.md: an officer in a dead zone)
+ * Create report with the network off (docs/product.md#who-uses-it: an officer in a dead zone)
  * in Chromium against a real PocketBase with the demo data, at phone size:
  * Ai Assist is disabled with its reason, the report waits in the outbox and
  * shows "Not yet sent" (also after a reload served by the service worker),

@@ -1,5 +1,5 @@
 /**
- * Signing in and out (spec §2) at phone and desktop size: a wrong password
+ * Signing in and out (docs/product.md#login) at phone and desktop size: a wrong password
  * shows 'Error authenticating', the right one opens Homes with its nav
  * entry marked as the current page, and Log out ends the session so a
  * protected route goes back to the login page. axe checks the login page

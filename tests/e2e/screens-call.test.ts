@@ -1,5 +1,5 @@
 /**
- * Calling a resident from the Homes screen (spec §2, §4) at phone and
+ * Calling a resident from the Homes screen (docs/product.md#calls-to-residents) at phone and
  * desktop size, through the real call route and the Twilio-compatible
  * stand-in: two concerns chosen, the call confirmed, the card's notice
  * while the call runs, the calls record followed to 'completed' by the
@@ -28,14 +28,14 @@ import {
 // Four steps (initiated, ringing, in-progress, completed) of 0.8 s: long
 // enough to see the notice, short enough for the file's time budget.
 const STEP_DELAY_MS = 800;
-/** Spec §4, §9: the card's 'Call in progress...' marker resets after 20 s. */
+/** The card's 'Call in progress...' marker resets after 20 s. */
 const MARKER_RESET_MS = 20_000;
 const LIMIT_MESSAGE = 'Limit Exceeded: Only three concerns can be selected at a time.';
 
 const env = useScreensApp({ telephony: { stepDelayMs: STEP_DELAY_MS } });
 
 beforeAll(async () => {
-  // Without saved settings 21:00–08:00 New York time is quiet (issue 14): the journey calls at any hour.
+  // Without saved settings 21:00–08:00 New York time is quiet: the journey calls at any hour.
   const admin = env.app.server.admin;
   const community = await admin.collection('communities').getFirstListItem(admin.filter('name = "Palm Grove Estates"'));
   await admin.collection('call_settings').create(settingsAwayFromQuietHours(community.id));
@@ -144,7 +144,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       [TELEPHONY.from, 'completed'],
     ]);
     expect((await env.app.server.admin.collection('houses').getOne(house.id)).pending_call_concerns_ids).toBe('');
-    // The server cleared the pending concerns: so does the card, and it says how the call went (issue 14).
+    // The server cleared the pending concerns: so does the card, and it says how the call went.
     await notice.getByText('Call pending').waitFor({ state: 'detached' });
     await card.getByText(/^Last call: Answered \d\d:\d\d$/).waitFor();
     // One state: the call's end replaced 'Call in progress...' at once, not when the marker's timer ran out.

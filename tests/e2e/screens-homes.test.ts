@@ -1,5 +1,5 @@
 /**
- * The Homes screen (spec §2, §4) at phone and desktop size: the search
+ * The Homes screen (docs/product.md#homes) at phone and desktop size: the search
  * narrows the list to what the server holds for the query, and a home added
  * and then edited in the sheets shows at once and reaches the server with
  * its residents and phones (stored in E.164; a second resident and phone
@@ -107,7 +107,7 @@ const NEW_HOMES = {
   },
 } as const;
 
-/** The natural address order of DESIGN.md, written again here: street name, then number. */
+/** The natural address order (docs/product.md#homes), written again here: street name, then number. */
 const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
 function addressKey(heading: string): [string, string] {
   const street = heading.split(', ')[0] ?? '';
@@ -161,7 +161,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       expect(await page.evaluate(() => document.activeElement?.tagName)).not.toMatch(/^(INPUT|SELECT|TEXTAREA)$/);
     }
     await expectNoSeriousA11yViolations(page, 'the Add Home sheet');
-    // Empty required fields are refused with the spec's messages.
+    // Empty required fields are refused with the form's messages.
     await add.getByRole('button', { name: 'Add Home' }).click();
     await add.getByText('Address must be longer than a character').waitFor();
     await expect(add.getByText('City must be at least 1 character long').isVisible()).resolves.toBe(true);

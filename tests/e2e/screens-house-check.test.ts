@@ -1,5 +1,5 @@
 /**
- * A house check done with no connection (spec §2, §4; DESIGN.md offline
+ * A house check done with no connection (docs/product.md#house-checks, offline
  * first): submitted offline, it survives a reload (the app shell comes from
  * the service worker, the home stays checked, the sync badge counts one
  * change to send), and once the connection is back exactly one house_check
@@ -174,7 +174,7 @@ describe('at phone size', () => {
         () => houseCheckReports(house.id, userId),
         (reports) => reports.length === 1,
       );
-      // The answer is data beside the remark, which stays the narrative (spec §7).
+      // The answer is data beside the remark, which stays the narrative (docs/product.md#house-checks).
       expect(report).toMatchObject({ everything_ok: 'no', narative: 'Pool gate left open; closed it.' });
     } finally {
       await context.close();

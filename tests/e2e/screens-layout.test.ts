@@ -1,5 +1,5 @@
 /**
- * Layout journeys (issue 10) at a phone and a desktop size, measured with
+ * Layout journeys at a phone and a desktop size, measured with
  * bounding boxes: a toast inside a sheet covers neither its title, its Close
  * button nor its main button; a long sheet keeps its title and Close button
  * in view when scrolled to the bottom; the reports search box shows its

@@ -1,5 +1,5 @@
 /**
- * Managing users and concerns (spec §2, §6) at phone and desktop size: a
+ * Managing users and concerns (docs/product.md#who-may-do-what) at phone and desktop size: a
  * director adds a user (whose one-time password really signs in), renames
  * and deletes them, and adds, edits and deletes a concern, each change
  * checked on the server; a regular officer sees none of the management

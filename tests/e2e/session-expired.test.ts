@@ -1,5 +1,5 @@
 /**
- * An expired or revoked session is said at once (DESIGN.md "Auth offline"),
+ * An expired or revoked session is said at once (docs/product.md#offline-sessions),
  * in Chromium against a real PocketBase with the demo data, at both sizes:
  * - a house check queued offline, the session revoked on the server
  *   meanwhile: back online, the banner 'Your session expired. Log in again to

@@ -1,5 +1,5 @@
 /**
- * The first sync of a large community shows its progress (issue 11): an
+ * The first sync of a large community shows its progress: an
  * officer signing in on a new device sees 'Loading homes… 0 of 2,000' (the
  * total with its thousands separator) where the list will be, never
  * 'Showing 0 home(s)' or 'No homes found' for a mirror that is still

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 5: Ai Assist's rewrite becomes the report's
+ * Ai Assist's rewrite becomes the report's
  * ai_generated_narative, which holds at most 4,500 characters, like the
  * narrative. A rewrite that would not fit (the offline editor expands
  * abbreviations; a model may ramble) is refused with a message that says so,

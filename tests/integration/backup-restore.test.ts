@@ -1,5 +1,5 @@
 /**
- * Backups that restore (issue 15): through the same functions as
+ * Backups that restore: through the same functions as
  * `npm run backup` and `npm run restore -- FILE` (scripts/backups.ts), against
  * a real PocketBase with its own data folder.
  * - A server filled with records and uploaded photos is backed up, the backup

@@ -1,5 +1,5 @@
 /**
- * Bad input against a real PocketBase (issue 12 item 4): malformed,
+ * Bad input against a real PocketBase: malformed,
  * oversized, wrongly typed and foreign (other community) values sent to
  * every writable collection — create and update, directly and through
  * /api/batch, as JSON and as form-data — and to every custom route that
@@ -181,7 +181,7 @@ function typeCases(): Case[] {
   return cases;
 }
 
-/** Values of the right type that spec §5 (and the forms) refuse. */
+/** Values of the right type that the rules (and the forms) refuse. */
 const BAD_VALUES: Record<Writable, Array<[string, unknown]>> = {
   houses: [
     ['address', '   '],
@@ -271,7 +271,7 @@ function valueCases(): Case[] {
       }
     }
   }
-  // Spec §5: a password is 8 to 24 characters (25 was accepted).
+  // A password is 8 to 24 characters (25 was accepted).
   for (const password of [text(25), text(7), text(100)]) {
     cases.push({
       collection: 'users',
@@ -1133,7 +1133,7 @@ const ROUTE_CASES: RouteCase[] = [
     body: () => ({ CallSid: 'CA1', CallStatus: 'completed' }),
     expect: 403,
   },
-  // Issue 14: the machine-detection verdict and the key press are signed too; running the due attempts is for superusers.
+  // The machine-detection verdict and the key press are signed too; running the due attempts is for superusers.
   ...['/api/scms/call-status/amd', '/api/scms/call-status/gather'].flatMap((route): RouteCase[] => [
     ...[
       ['unsigned', route.endsWith('amd') ? 'CallSid=CA1&AnsweredBy=machine_end_beep' : 'CallSid=CA1&Digits=1'],

@@ -1,5 +1,5 @@
 /**
- * Every path of a call job (issue 14) on a real PocketBase and the telephony
+ * Every path of a call job on a real PocketBase and the telephony
  * stand-in over real HTTP, each chosen by the number dialled (README,
  * "Telephony stand-in"): answered, voicemail (the message replaces the TwiML
  * after the beep), pressed 1 (acknowledged), invalid number, busy then

@@ -1,5 +1,5 @@
 /**
- * Durable scheduling of call jobs (issue 14): a retry lives in the database,
+ * Durable scheduling of call jobs: a retry lives in the database,
  * so a server restart between two attempts neither loses it nor dials twice;
  * PocketBase's own cron (cronAdd, every minute) dials it after the restart,
  * with nobody asking; an attempt the server was dialling when it stopped is

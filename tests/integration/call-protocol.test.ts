@@ -1,7 +1,7 @@
 /**
  * Protocol fidelity of the call routes, checked against Twilio's official
  * Node library (`twilio`, pinned dev dependency) rather than against our own
- * reading of the docs (issue 14):
+ * reading of the docs:
  * - placing a call sends what `client.calls.create` sends for the same call
  *   (both pointed at a local server that records the request): one
  *   StatusCallbackEvent parameter per event, same auth, same path;
@@ -177,7 +177,7 @@ describe('against the official twilio library', () => {
     expect(app.contentType).toBe(library.contentType);
     expect(app.authorization).toBe(library.authorization);
     expect(sorted(app.form)).toEqual(sorted(library.form));
-    // The point of issue 14's first fix: one parameter per event.
+    // What went wrong once: one parameter per event.
     expect(app.form.filter(([name]) => name === 'StatusCallbackEvent').map(([, v]) => v)).toEqual([
       'initiated',
       'ringing',
@@ -332,7 +332,7 @@ describe('against the official twilio library', () => {
     const reply = await seeded.call(3, 1);
     const body = (await reply.json()) as { code: number; message: string; data?: Record<string, { code: string }> };
     expect(reply.status).toBe(400);
-    // 6,418 characters for the script alone (issue 14), more with the press-1 prompt.
+    // 6,418 characters for the script alone, more with the press-1 prompt.
     expect(body.message).toMatch(
       /^The message is too long to call: \d+ characters for the telephony provider, which accepts at most 4000\. Select fewer concerns or shorten what they say\.$/,
     );

@@ -1,5 +1,5 @@
 /**
- * Who reads and writes the records of issue 14 (migration
+ * Who reads and writes the records of call jobs (migration
  * 1764700000_call_attempts.js), on a real PocketBase: call attempts are read
  * by the staff of their community only and written by the server only, like
  * calls; a community's call settings are read by its staff and written by its
@@ -224,7 +224,7 @@ describe('call_settings', () => {
       ['fractional retries', { retries: 1.5 }],
       ['zero minutes apart', { retry_minutes: 0 }],
       ['hours apart', { retry_minutes: 600 }],
-      // Wrong types are refused, never converted (issue 12's rules cover call settings too).
+      // Wrong types are refused, never converted (the record rules cover call settings too).
       ['retries as text', { retries: '2' }],
       ['retries as a list', { retries: [2] }],
       ['retries null', { retries: null }],

@@ -1,5 +1,5 @@
 /**
- * Protected files (issue 12, item 1): house images and report photos are
+ * Protected files: house images and report photos are
  * served only with a file token of a user of the record's community. The
  * rules table for files: every file of community A (house image, report
  * photo), whole and as its declared thumbnail, asked for by each actor

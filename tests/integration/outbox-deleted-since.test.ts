@@ -1,5 +1,5 @@
 /**
- * Exactly once, when the record is deleted in between (issue 12, item 5): a
+ * Exactly once, when the record is deleted in between: a
  * create the server committed, whose answer the device lost, and that a
  * colleague deleted on the server before the device tried again, is never
  * created again by that retry. The server keeps a tombstone of every deleted

@@ -1,5 +1,5 @@
 /**
- * Own passwords against a real PocketBase (issue 12, item 2, and item 5's
+ * Own passwords against a real PocketBase (docs/product.md#login, and the
  * refusals that must not tell what exists elsewhere): everyone changes their
  * own password and nothing else; the server's temporary passwords must be
  * changed (the flag); a director resets a colleague's password and the old
@@ -516,6 +516,6 @@ describe('refusals that do not tell what exists elsewhere', () => {
 });
 
 afterAll(() => {
-  // The note of issue 12 counts the bad inputs tried and refused.
+  // The count of the bad inputs tried and refused.
   console.info(`passwords.test.ts: ${refused} bad requests tried, every one refused`);
 });

@@ -2,7 +2,7 @@
  * The server keeps SQLite's table statistics current (pb_hooks/
  * query_planner.pb.js): without them the incremental pull of residents and
  * phones is planned through the community's houses and its cost grows with
- * the community (issue 11). The statistics are taken at every start; the
+ * the community. The statistics are taken at every start; the
  * hook logs the row counts they hold.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Where and when (issue 16) against a real PocketBase, in the manner of
+ * Where and when against a real PocketBase, in the manner of
  * bad-input.test.ts: a report's `position` ({latitude, longitude, accuracy}
  * or null) and `logged_at` (the device's time) refused when malformed,
  * oversized, of the wrong type, made up in the future, changed after the

@@ -1,6 +1,6 @@
 /**
  * `npm run restore -- FILE` when the server already holds a backup of the
- * same name (issue 15): the file given is what gets restored.
+ * same name: the file given is what gets restored.
  * - A copy of the server's own backup (same bytes) restores that backup;
  *   nothing is uploaded beside it.
  * - Another zip of the same name (a backup taken on another server, whose

@@ -260,7 +260,7 @@ describe('with the telephony provider configured', () => {
     expect(placed.from).toBe(FROM);
     expect(placed.twiml).toBe(
       '<Response><Say voice="alice">Hello. This is Palm Grove Estates security team. Your garage door is open. Packages &amp; mail are at the gate. Thank you. Good bye.</Say>' +
-        // Issue 14: then the request to press 1 (call-attempts-*.test.ts follow it).
+        // Then the request to press 1 (call-attempts-*.test.ts follow it).
         `<Gather action="${proxy.url}/api/scms/call-status/gather" method="POST" numDigits="1" timeout="8"><Say voice="alice">To confirm that you got this message, press 1.</Say></Gather></Response>`,
     );
     expect(placed.statusCallback).toBe(`${proxy.url}/api/scms/call-status`);
@@ -333,7 +333,7 @@ describe('with the telephony provider configured', () => {
       if (message !== undefined) expect(reply.json?.message).toBe(message);
     };
 
-    test('a fourth concern is refused with the spec message', async () => {
+    test('a fourth concern is refused with the Limit Exceeded message', async () => {
       const reply = await callResident({ h_id: a.houses.phoned, concerns: concernList(a, 4) });
       expectFailure(reply, 400, LIMIT_EXCEEDED_MESSAGE);
       expect(await pendingOf(a.houses.phoned)).toBe('');

@@ -24,7 +24,7 @@ const STAFF_A: Actor[] = ['regular A', 'manager A', 'director A'];
 const DIRECTOR_A: Actor[] = ['director A'];
 const NOBODY: Actor[] = [];
 
-/** Who may do what on a record of community A (the rules); everyone else is refused. */
+/** Who may do what on a record of community A (docs/product.md#who-may-do-what); everyone else is refused. */
 const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
   communities: { list: STAFF_A, view: STAFF_A, create: NOBODY, update: NOBODY, delete: NOBODY },
   users: { list: STAFF_A, view: STAFF_A, create: DIRECTOR_A, update: DIRECTOR_A, delete: DIRECTOR_A },

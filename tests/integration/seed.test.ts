@@ -87,7 +87,7 @@ test('the demo director sees Palm Grove Estates with 40+ homes, their residents 
   expect(withoutPhones).toBeGreaterThan(0);
   expect(withoutPhones).toBeLessThan(houses.length / 4);
 
-  // Spec §4's rule, as the app evaluates it.
+  // The due rule, as the app evaluates it.
   const due = houses.filter((h) => isHouseCheckDue(h as RecordModel & { house_check: boolean }, now));
   expect(due.length).toBeGreaterThanOrEqual(2);
   for (const h of due) expect(h.house_check_note).not.toBe('');
@@ -155,7 +155,7 @@ test('about 150 reports over this and last month, every type, none in the future
 
 test('reports were written after their incidents, so newest-created first is newest incident first', async () => {
   const pb = await t.signIn(DEMO_REGULAR.email, DEMO_REGULAR.password);
-  // What the report list does for 'Newest' (spec §4: descending by creation).
+  // What the report list does for 'Newest' (descending by creation).
   const reports = await pb.collection('reports').getFullList({ sort: '-created', fields: 'id,created,incident_time' });
   expect(reports.length).toBeGreaterThanOrEqual(140);
   const incidents = reports.map((r) => pbDate(r.incident_time).getTime());

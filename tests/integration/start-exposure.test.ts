@@ -1,5 +1,5 @@
 /**
- * What `npm start` and `npm run dev` expose (issue 12, item 5), started as
+ * What `npm start` and `npm run dev` expose, started as
  * people start them (scripts/start.ts, scripts/dev.ts through tsx), each on
  * free ports with its own data folder:
  * - demo mode on an address other machines can reach warns loudly at start

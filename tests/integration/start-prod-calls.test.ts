@@ -1,5 +1,5 @@
 /**
- * `npm run start:prod` without a Twilio account (issue 15): it starts no
+ * `npm run start:prod` without a Twilio account: it starts no
  * telephony stand-in (a production server must never place make-believe
  * calls staff would take for real ones), says calls are off, and calling a
  * resident answers 503 naming what is missing, writing nothing. With an

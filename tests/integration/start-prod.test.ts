@@ -1,5 +1,5 @@
 /**
- * `npm run start:prod` (issue 15), started as people start it (tsx
+ * `npm run start:prod`, started as people start it (tsx
  * scripts/start-prod.ts) on free ports with its own data folder: it refuses,
  * with a message naming what is missing and a non-zero exit code, without an
  * explicit superuser and password or an https public URL; with them it starts

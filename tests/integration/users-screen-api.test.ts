@@ -130,7 +130,7 @@ describe('users screen against the API', () => {
       within(screen.getByRole('dialog', { name: 'Add User' })).getByRole('button', { name: 'Add User' }),
     );
     const failure = await screen.findByText('Fail', undefined, { timeout: 10_000 });
-    // The same words wherever the address is in use (issue 12: never 'unique', which told of other communities).
+    // The same words wherever the address is in use (never 'unique', which told of other communities).
     expect(failure.closest('[role=alert]')?.textContent).toBe('Failemail: This e-mail cannot be used.×');
     // The form stays open for a correction.
     expect(screen.getByRole('dialog', { name: 'Add User' })).toBeTruthy();

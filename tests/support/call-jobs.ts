@@ -1,5 +1,5 @@
 /**
- * What the call-job tests share (issue 14): a real PocketBase whose public
+ * What the call-job tests share: a real PocketBase whose public
  * URL is its own address, talking to the telephony stand-in over real HTTP,
  * with a settings "minute" of one second (SCMS_CALL_MINUTE_SECONDS), and
  * helpers to make homes with phones, place calls and follow their jobs.

@@ -1,6 +1,6 @@
 /**
  * A PDF's text, page by page, read with pdfjs-dist (what a reader's copy
- * and paste would give): the tests of the daily activity report (issue 16)
+ * and paste would give): the tests of the daily activity report
  * check what the generated file says, not how the app built it.
  */
 import { join } from 'node:path';

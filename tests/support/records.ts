@@ -1,6 +1,6 @@
 /**
  * Mirror records for unit tests: a home and a report with every field of
- * spec §3 set to its empty value, so a test names only what it is about.
+ * the schema set to its empty value, so a test names only what it is about.
  */
 import type { CallSettingsRecord, HouseRecord, ReportRecord } from '../../src/api/records.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The daily activity report's model (issue 16): the day's house checks,
+ * The daily activity report's model: the day's house checks,
  * reports and calls from the mirror, one officer or all, in time order;
  * the mirror's query by index; and the PDF's text, read back with pdfjs.
  */

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
- * Ai Assist refused because its rewrite would not fit a narrative (issue 12
- * item 5): the Create report form shows the server's words in its 'Fail'
+ * Ai Assist refused because its rewrite would not fit a narrative
+ * (docs/product.md#ai-assist): the Create report form shows the server's words in its 'Fail'
  * toast, shows no Ai Generated tab, and keeps the officer's original text.
  * The refusal is the SDK's own error for the server's 422 answer
  * (tests/integration/ai-assist-length.test.ts checks the server side).

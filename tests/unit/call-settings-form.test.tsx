@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** The directors' call settings form (issue 14): the defaults, the limits, and numbers sent as numbers. */
+/** The directors' call settings form: the defaults, the limits, and numbers sent as numbers. */
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** The concern form against the shared schema (DESIGN.md limits), the plain-text edit and the script preview. */
+/** The concern form against the shared schema (one set of limits), the plain-text edit and the script preview. */
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -153,7 +153,7 @@ describe('concerns screen', () => {
   });
 });
 
-describe('no user id (spec §2, §8)', () => {
+describe('no user id (docs/product.md#concerns)', () => {
   it('warns, waits 2 seconds, clears the session and goes to /', () => {
     vi.useFakeTimers();
     // A saved session whose record has lost its id.

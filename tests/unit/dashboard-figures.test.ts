@@ -1,5 +1,5 @@
 /**
- * The manager's view's figures (issue 16): spec §4's house-check rule per
+ * The manager's view's figures: the house-check due rule per
  * day, reports by type and by week, calls by outcome, the homes with the
  * most reports.
  */
@@ -43,7 +43,7 @@ const windowHome = (id: string, start: number, end: number, last?: Date) => ({
   house_check_last_date: last ? pbDate(last) : '',
 });
 
-describe("spec §4's house-check rule, day by day", () => {
+describe('the house-check due rule, day by day', () => {
   const home = windowHome('h1', 10, 14);
 
   it('is due on each day of the window until the day of the first check in it (that day included), then not', () => {
@@ -135,7 +135,7 @@ describe('house checks done against due in a period', () => {
 });
 
 describe('reports', () => {
-  it('by type: every type, most first, labels of spec §3', () => {
+  it('by type: every type, most first, labels of REPORT_TYPES', () => {
     const rows = reportsByType([report(2), report(3), report(3, 'vehicle_tailgaite'), report(4, 'house_check')]);
     expect(rows.slice(0, 3)).toEqual([
       { key: 'loud_noise', label: 'Loud noise', count: 2 },

@@ -1,5 +1,5 @@
 /**
- * The device's position for reports (issue 16, src/data/devicePosition.ts):
+ * The device's position for reports (src/data/devicePosition.ts):
  * asked once and the answer remembered, a refusal never asked again unless
  * the browser now allows it, saving never waiting long, and the fix found
  * when the form opened used when a newer one is slow.

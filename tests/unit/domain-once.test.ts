@@ -1,6 +1,6 @@
 /**
  * The id alphabet, PocketBase's date format and the 'Limit Exceeded' words
- * exist once, in src/domain (issue 13), and every user of them gets the same
+ * exist once, in src/domain, and every user of them gets the same
  * thing: the outbox's ids, the demo seed's, the server's refusal of a fourth
  * concern (the generated hook library, loaded as goja loads it).
  */
@@ -57,7 +57,7 @@ describe("'Limit Exceeded'", () => {
     await buildHookLibs();
   });
 
-  it("is the spec's words, and the hooks' copy is the same constant (routes-call.test.ts sends a fourth concern)", () => {
+  it("is the documented words, and the hooks' copy is the same constant (routes-call.test.ts sends a fourth concern)", () => {
     expect(LIMIT_EXCEEDED_MESSAGE).toBe('Limit Exceeded: Only three concerns can be selected at a time.');
     const generated = loadHookLib<{ LIMIT_EXCEEDED_MESSAGE: string }>('generated/call_script.js');
     expect(generated.LIMIT_EXCEEDED_MESSAGE).toBe(LIMIT_EXCEEDED_MESSAGE);

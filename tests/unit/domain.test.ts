@@ -40,7 +40,7 @@ describe('date ranges', () => {
   });
 });
 
-describe('house check due (spec §4)', () => {
+describe('house check due (docs/product.md#house-checks)', () => {
   const now = new Date(2026, 10, 22, 12);
   const iso = (d: Date) => d.toISOString().replace('T', ' ');
   const base = {
@@ -67,7 +67,7 @@ describe('house check due (spec §4)', () => {
 });
 
 describe('catalogues', () => {
-  test('14 report types with the spec spelling', () => {
+  test('14 report types with their original spelling', () => {
     expect(REPORT_TYPES).toHaveLength(14);
     expect(reportTypeLabel('vehicle_tailgaite')).toBe('Vehicle tailgate');
   });
@@ -78,7 +78,7 @@ describe('catalogues', () => {
   });
 });
 
-describe('call script (spec §2)', () => {
+describe('call script (docs/product.md#calls-to-residents)', () => {
   test('intro with the community name, each concern without markup, outro', () => {
     expect(
       composeScript('Palm Grove', [

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * One record the code cannot draw never blanks the app (issue 10): a card
+ * One record the code cannot draw never blanks the app: a card
  * that throws becomes 'Something went wrong' in its place while the rest of
  * the list renders, a screen that throws keeps the navigation and offers the
  * way back to Homes, and each failure is reported with its component stack.

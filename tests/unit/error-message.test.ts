@@ -12,7 +12,7 @@ import {
 const pbError = (status: number, response: Record<string, unknown>) =>
   new ClientResponseError({ url: 'http://x/api', status, response });
 
-describe('the failure-message builder (spec §8)', () => {
+describe('the failure-message builder (docs/product.md#messages)', () => {
   test('a response without a code or status gives the generic message', () => {
     expect(errorMessage(new Error('boom'))).toBe(GENERIC_ERROR);
     expect(errorMessage(pbError(0, {}))).toBe(GENERIC_ERROR);

@@ -216,7 +216,7 @@ describe('home form', () => {
     await user.selectOptions(within(phone2).getByLabelText('Type'), 'business');
     // The home had a primary phone: the new one is not.
     expect((within(phone2).getByLabelText('Primary') as HTMLInputElement).checked).toBe(false);
-    // The resident asked not to be called on it (issue 14).
+    // The resident asked not to be called on it.
     await user.click(within(phone2).getByLabelText('Do not call'));
     expect(within(phone2).getByText(DO_NOT_CALL_HINT)).toBeTruthy();
     await user.click(screen.getByRole('button', { name: 'Save' }));

@@ -87,7 +87,7 @@ const CONCERNS = [
 ];
 
 // While a sheet is open Headless UI hides everything outside it, the toast area included: `hidden: true` finds toasts there.
-// In a router: the screen links to today's house checks (issue 16).
+// In a router: the screen links to today's house checks.
 function renderWithToasts(ui: React.ReactNode) {
   return render(
     <MemoryRouter initialEntries={['/homes']}>
@@ -469,7 +469,7 @@ describe('select concerns sheet', () => {
     expect(chips()).toEqual(['Lights on', 'Water leak']);
   });
 
-  test('Call asks first, posts the spec body, toasts the server message and marks the call', async () => {
+  test('Call asks first, posts the documented body, toasts the server message and marks the call', async () => {
     const user = userEvent.setup();
     const send = vi.spyOn(pb, 'send').mockResolvedValue({ code: 200, message: 'Call placed to the resident' });
     const { onClose, onCallPlaced } = await openSheet();

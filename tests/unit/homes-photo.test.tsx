@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * A home queued with a photo (issue 10): the mirror keeps the server's
+ * A home queued with a photo: the mirror keeps the server's
  * shape for `image` (a file name string; the Blob waits in the outbox), the
  * card shows the queued photo through an object URL made from the outbox's
  * Blob and revoked when the card goes, and the server's file name takes

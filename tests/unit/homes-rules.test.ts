@@ -37,7 +37,7 @@ const iso = (d: Date) => d.toISOString().replace('T', ' ');
 
 const house = houseRecord;
 
-describe('note preview (spec §2, §9: 30 characters)', () => {
+describe('note preview (30 characters)', () => {
   test('a note of at most 30 characters is shown whole, with no toggle', () => {
     const exactly30 = 'a'.repeat(30);
     expect(notePreview(exactly30, false)).toEqual({ text: exactly30, truncated: false, toggle: null });
@@ -62,7 +62,7 @@ describe('note preview (spec §2, §9: 30 characters)', () => {
   });
 });
 
-describe('notice area (spec §2)', () => {
+describe('notice area (docs/product.md#home-cards-and-the-desk-table)', () => {
   const now = new Date(2026, 10, 22, 12);
   const quiet = { house: house(), phoneCount: 1, call: 'none' as const, now };
   test('nothing to say hides the area', () => {
@@ -93,7 +93,7 @@ describe('notice area (spec §2)', () => {
     ).toEqual([]);
     expect(homeNotices({ ...quiet, house: house({ ...window, house_check: false }) })).toEqual([]);
   });
-  test('several at once, in the spec order', () => {
+  test('several at once, in the documented order', () => {
     const due = {
       house_check: true,
       house_check_start_date: iso(new Date(2026, 10, 20)),
@@ -120,7 +120,7 @@ describe('notice area (spec §2)', () => {
     expect([...housesWithActiveCall(calls)].sort()).toEqual(['a', 'c']);
     expect(housesWithActiveCall([]).size).toBe(0);
   });
-  test('a job is in progress while it dials or waits to dial again, whatever its last status (issue 14)', () => {
+  test('a job is in progress while it dials or waits to dial again, whatever its last status', () => {
     const job = (house: string, progress: 'calling' | 'waiting' | 'done', status: CallStatus) => ({
       house,
       status,
@@ -138,7 +138,7 @@ describe('notice area (spec §2)', () => {
   });
 });
 
-describe('concern choice (spec §4, §5: at most three)', () => {
+describe('concern choice (at most three)', () => {
   test('ticking adds in order, unticking removes', () => {
     let selected: string[] = [];
     for (const id of ['a', 'b', 'c']) selected = toggleConcern(selected, id).selected;
@@ -160,7 +160,7 @@ describe('concern choice (spec §4, §5: at most three)', () => {
   });
 });
 
-describe('house-check date pickers (spec §2)', () => {
+describe('house-check date pickers (docs/product.md#the-home-form)', () => {
   const today = new Date(2026, 10, 22, 15, 30);
   test('start dates earlier than the day after today are disabled', () => {
     expect(isStartDayDisabled(new Date(2026, 10, 21), today)).toBe(true);
@@ -342,7 +342,7 @@ describe('home image', () => {
   });
 });
 
-describe('homes order (DESIGN.md: street, number, apt; or house check due first)', () => {
+describe('homes order (street, number, apt; or house check due first)', () => {
   const addresses = (homes: HouseRecord[]) => homes.map((h) => [h.address, h.apt].filter(Boolean).join(' #'));
   const homes = [
     house({ id: 'a', address: '102 Heron Way' }),

@@ -1,5 +1,5 @@
 /**
- * The linter keeps DESIGN.md's layers (eslint.config.js, layerRules): a
+ * The linter keeps the layers of docs/architecture.md (eslint.config.js, layerRules): a
  * wrong import in each layer is an error, and the imports each layer may
  * make are not.
  */
@@ -35,7 +35,7 @@ describe('wrong imports fail the lint', () => {
   });
 });
 
-describe('the arrows of DESIGN.md pass', () => {
+describe('the arrows of docs/architecture.md pass', () => {
   test.each([
     ['src/features/homes/Thing.tsx', '../../data/hooks.ts'],
     ['src/features/homes/Thing.tsx', '../../ui/Sheet.tsx'],

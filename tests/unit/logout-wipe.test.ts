@@ -1,5 +1,5 @@
 /**
- * Log out on a shared patrol phone (issue 12, src/data/wipe.ts): the user's
+ * Log out on a shared patrol phone (src/data/wipe.ts): the user's
  * mirror leaves the device (every table but the outbox, the in-memory search
  * index, the cached images); the outbox, the user's own unsent writes, stays
  * whole; another user's sign-in removes what a previous user left but their

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * The password change form's rules (spec §5's 8–24, confirmation, a new
+ * The password change form's rules (8–24 characters, confirmation, a new
  * password that differs) and the words for the server's refusals.
  */
 import { ClientResponseError } from 'pocketbase';

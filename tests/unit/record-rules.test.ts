@@ -1,5 +1,5 @@
 /**
- * One set of rules (issue 12 item 4): a value a form refuses is refused by
+ * One set of rules: a value a form refuses is refused by
  * the server with the same message, and a value a form accepts is accepted.
  * The server side here is the generated hook library itself
  * (pb_hooks/lib/generated/record_rules.js, as goja loads it: a bare

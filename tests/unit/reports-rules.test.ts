@@ -104,7 +104,7 @@ describe('CSV export', () => {
 describe('narrative on a card', () => {
   const report = { narative: '<p>Gate left open</p>', ai_generated_narative: '' };
 
-  test('opens on the AI narrative when there is one, else on the original (DESIGN.md)', () => {
+  test('opens on the AI narrative when there is one, else on the original (docs/product.md#decisions)', () => {
     expect(defaultNarrativeChoice({ narative: 'x', ai_generated_narative: '<p>The gate was open.</p>' })).toBe('ai');
     expect(defaultNarrativeChoice(report)).toBe('original');
     // An AI narrative that is only an empty paragraph does not count.
@@ -130,7 +130,7 @@ describe('narrative on a card', () => {
   });
 });
 
-describe('created time (DESIGN.md seven-day rule)', () => {
+describe('created time (seven-day rule)', () => {
   const now = new Date(2026, 2, 20, 12, 0);
   test('within seven days: relative', () => {
     expect(formatCreated(new Date(2026, 2, 17, 12, 0), now)).toBe('3 days ago');

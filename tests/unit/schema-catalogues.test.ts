@@ -25,7 +25,7 @@ test('every collection has created and updated autodates (the sync pulls by upda
   }
 });
 
-test('concern and note limits follow DESIGN.md', () => {
+test('concern and note limits follow docs/product.md#decisions', () => {
   expect([
     field(schema, 'concerns', 'name').max,
     field(schema, 'concerns', 'hint').max,

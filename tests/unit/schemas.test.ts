@@ -1,5 +1,5 @@
 /**
- * Every validation message and limit of spec §5 (with DESIGN.md's
+ * Every validation message and limit of docs/product.md#validation-limits (with our
  * corrections): each field at min-1 / min / max / max+1, whitespace-only,
  * oversized input, the select catalogues, phone numbers, and the server's
  * limits in the schema migration.
@@ -147,7 +147,7 @@ const houseTextLimits = (name: string, schema: z.ZodType, baseline: Record<strin
     tooLong: 'City must not exceed 100 characters',
     trims: true,
   },
-  // DESIGN.md corrects the spec's 'longk'.
+  // Spelled correctly (docs/product.md#decisions), never 'longk'.
   {
     schema,
     name,
@@ -159,7 +159,7 @@ const houseTextLimits = (name: string, schema: z.ZodType, baseline: Record<strin
     tooLong: 'Zip must not exceed 100 characters',
     trims: true,
   },
-  // DESIGN.md: 4500 on add as well as on update (the spec had 256 on add).
+  // 4500 on add as well as on update (docs/product.md#decisions), never 256 on add.
   {
     schema,
     name,
@@ -275,7 +275,7 @@ const textLimits: TextLimit[] = [
   },
   ...userTextLimits('updateUser', updateUserSchema, user),
   ...userTextLimits('addUser', addUserSchema, newUser),
-  // DESIGN.md: one set of concern limits for create and edit.
+  // One set of concern limits for create and edit.
   {
     schema: concernSchema,
     name: 'concern',
@@ -601,7 +601,7 @@ describe('user type', () => {
     for (const type of ['manager', 'regular']) expect(errors(schema, { ...baseline, type })).toEqual({});
   });
 
-  // A director is never selectable (spec §5).
+  // A director is never selectable (docs/product.md#validation-limits).
   test.each(['director', '', 'admin', 'Manager'])('%j fails with Invalid type', (type) => {
     expect(errors(updateUserSchema, { ...user, type })).toEqual({ type: 'Invalid type' });
     expect(errors(addUserSchema, { ...newUser, type })).toEqual({ type: 'Invalid type' });

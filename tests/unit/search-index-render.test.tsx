@@ -3,7 +3,7 @@
  * A list screen draws a change of the search index in a later task, not in
  * the task in which the index applied it (useSearchIndex's transition):
  * loading 5,000 homes and drawing the screen in one task was one long task,
- * Lighthouse's Total Blocking Time on Homes and Reports (issue 11).
+ * Lighthouse's Total Blocking Time on Homes and Reports.
  */
 import 'fake-indexeddb/auto';
 import { cleanup, render, screen } from '@testing-library/react';

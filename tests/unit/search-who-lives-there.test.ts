@@ -79,7 +79,7 @@ describe('a home by who lives there', () => {
     expect(homes('(561) 555-0116')).toEqual([]);
   });
 
-  test("the spec's fields still: address, apt, member number", () => {
+  test('the listed fields still: address, apt, member number', () => {
     expect(homes('coral tree')).toEqual(['h1']);
     expect(homes('pge-1005')).toEqual(['h1']);
     expect(homes('302')).toEqual(['h1']);

@@ -1,5 +1,5 @@
 /**
- * The telephony stand-in's paths (issue 14), on its own over real HTTP: the
+ * The telephony stand-in's paths, on its own over real HTTP: the
  * path chosen by the number dialled (AMD verdict, keys pressed at the
  * <Gather>, busy, no answer, invalid, busy once then answered), updating a
  * live call's TwiML, and text messages (POST .../Messages.json) with

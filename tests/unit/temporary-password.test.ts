@@ -79,7 +79,7 @@ describe('new temporary passwords', () => {
     expect(passwords.size).toBe(5000);
   });
 
-  test("inside the server's password rules (spec §5's 8 to 24), and strong: at least 64 bits", () => {
+  test("inside the server's password rules (8 to 24 characters), and strong: at least 64 bits", () => {
     const password = newTemporaryPassword(secureRandom);
     expect(password.length).toBe(19);
     expect(password.length).toBeGreaterThanOrEqual(PASSWORD_LIMITS.min);

@@ -1,5 +1,5 @@
 /**
- * Today's house checks (issue 16): which homes are today's, due or done,
+ * Today's house checks: which homes are today's, due or done,
  * the progress line, and who checked each home last today.
  */
 import { describe, expect, test } from 'vitest';
@@ -122,7 +122,7 @@ describe("today's list and its counts", () => {
   test('at midnight the day turns: yesterday’s done homes with a window still open are due again', () => {
     const tomorrow = new Date(2026, 10, 25, 0, 1);
     const today = todaysHouseChecks(homes, (h) => h, tomorrow);
-    // done-1 and done-2 were checked within their window (20–28): spec §4 says not due again in that window.
+    // done-1 and done-2 were checked within their window (20–28): the due rule says not due again in that window.
     expect(today.done).toEqual([]);
     expect(today.due.map((h) => h.id)).toEqual(['due-1', 'due-2']);
     expect(checkProgress(today)).toBe('0 of 2 checked');

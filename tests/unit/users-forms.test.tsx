@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 /**
- * The Add User and Edit User forms against the shared schemas (spec §5),
- * and the failure texts of spec §8.
+ * The Add User and Edit User forms against the shared schemas (docs/product.md#validation-limits),
+ * and the failure texts (docs/product.md#users).
  */
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -38,7 +38,7 @@ describe('Add User form', () => {
     expect(options.map((o) => o.value)).toEqual(['manager', 'regular']);
   });
 
-  it('shows the spec messages and sends nothing while invalid', async () => {
+  it('shows the validation messages and sends nothing while invalid', async () => {
     const onSubmit = vi.fn<(values: AddUserValues) => Promise<void>>();
     render(<AddUserForm onSubmit={onSubmit} blockedReason={null} />);
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
@@ -112,7 +112,7 @@ describe('Edit User form', () => {
   });
 });
 
-describe('failure texts (spec §8)', () => {
+describe('failure texts (docs/product.md#messages)', () => {
   const failure = (status: number, data: Record<string, unknown> = {}, message = 'Server says no.') =>
     new ClientResponseError({
       url: 'http://x/api/collections/users/records',
@@ -148,7 +148,7 @@ describe('failure texts (spec §8)', () => {
   });
   it('the throwaway password differs every time and fits the password rules', () => {
     const a = throwawayPassword();
-    // Spec §5's 8–24, which the server refuses past 24.
+    // The passwords' 8–24, which the server refuses past 24.
     expect(a).toMatch(/^[0-9a-f]{20}$/);
     expect(throwawayPassword()).not.toBe(a);
   });

@@ -1,5 +1,5 @@
 /**
- * Where and when on the way out (issue 16): a queued report or house check
+ * Where and when on the way out: a queued report or house check
  * carries the device's position (or null) and, as `logged_at`, the very
  * device time its outbox entry keeps; the mirror shows both at once.
  */

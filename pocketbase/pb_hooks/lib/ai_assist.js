@@ -1,4 +1,4 @@
-/// POST /api/scms/ai-assist: rewrites an incident narrative (spec §7). With
+/// POST /api/scms/ai-assist: rewrites an incident narrative (docs/product.md#ai-assist). With
 /// AI_BASE_URL and AI_MODEL set it asks that OpenAI-compatible model; without
 /// them the built-in offline editor does a deterministic clean-up, and the
 /// answer says which one wrote the text. The rewrite becomes the report's
@@ -7,7 +7,7 @@
 /// says so, never cut (a cut narrative loses facts at its end).
 
 const MAX_JSON_BYTES = 64 * 1024;
-const MAX_INPUT_LENGTH = 4500; // the narrative's limit (spec §5)
+const MAX_INPUT_LENGTH = 4500; // the narrative's limit (docs/product.md#validation-limits)
 const MODEL_TIMEOUT_SECONDS = 60;
 
 /**

@@ -1,4 +1,4 @@
-/// A call as a job with attempts (issue 14). The job is the `calls` record;
+/// A call as a job with attempts. The job is the `calls` record;
 /// each dial is a `call_attempts` record that carries its own schedule
 /// (`state`, `due_at`), so every decision survives a restart:
 ///

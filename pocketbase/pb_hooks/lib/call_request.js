@@ -1,4 +1,4 @@
-/// Shape checks for the body of POST /api/scms/call-resident (spec §7:
+/// Shape checks for the body of POST /api/scms/call-resident (docs/product.md#the-servers-routes:
 /// `{h_id, concerns: [{id, name, selected}]}`). Pure: throws the failures of
 /// respond.js, reads nothing from the database.
 
@@ -63,7 +63,7 @@ function validateCallRequest(body) {
   });
   if (distinct.length !== chosen.length) throw invalid('concerns', 'Each concern can be selected only once.');
 
-  // Placing a call in the community's quiet hours needs the caller's explicit yes (issue 14).
+  // Placing a call in the community's quiet hours needs the caller's explicit yes.
   const override = body.override_quiet_hours;
   if (override !== undefined && typeof override !== 'boolean')
     throw invalid('override_quiet_hours', 'override_quiet_hours must be true or false.');

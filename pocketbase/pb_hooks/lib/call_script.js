@@ -22,7 +22,7 @@ function sayTwiml(script) {
 }
 
 /**
- * What a person hears: the script, then the request to press 1 (issue 14).
+ * What a person hears: the script, then the request to press 1.
  * One key ends the <Gather>; Twilio posts it to `gatherUrl`. Without a key
  * press the call ends after the prompt.
  */

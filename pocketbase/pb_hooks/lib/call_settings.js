@@ -1,4 +1,4 @@
-/// A community's call settings (issue 14): retries, text fallback and quiet
+/// A community's call settings: retries, text fallback and quiet
 /// hours, from its `call_settings` record or, without one, the defaults of
 /// src/domain/quietHours.ts (compiled into lib/generated/quiet_hours.js).
 

@@ -1,7 +1,7 @@
 /// The call routes: placing a call to a resident (a job with attempts,
 /// lib/call_jobs.js), and the provider's signed callbacks that follow it:
 /// status, answering-machine detection, the key pressed at the <Gather>
-/// (DESIGN.md "Backend", spec §7, issue 14).
+/// (docs/product.md#calls-to-residents, docs/product.md#the-servers-routes).
 
 const MAX_JSON_BYTES = 16 * 1024;
 const MAX_FORM_BYTES = 64 * 1024;

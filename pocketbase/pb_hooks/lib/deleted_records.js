@@ -1,4 +1,4 @@
-/// Tombstones of deleted records (issue 12, item 5; migration
+/// Tombstones of deleted records (migration
 /// 1764300000_deleted_records.js): written when a mirrored record is deleted,
 /// read when a record is created with an id the client chose. Loaded with
 /// require() inside each handler (pooled VMs do not share a file's scope).

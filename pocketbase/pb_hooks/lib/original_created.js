@@ -1,6 +1,6 @@
 /// A superuser's create may say when a record was made, in
 /// `original_created`: the demo seed's history of reports and calls, an
-/// import of old ones. Lists sort by `created` (spec §4), so history created
+/// import of old ones. Lists sort by `created` (docs/product.md#the-reports-list), so history created
 /// in one minute would show out of order, and the dashboard counts calls by
 /// `created`.
 ///

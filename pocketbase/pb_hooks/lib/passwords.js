@@ -1,5 +1,5 @@
 /// Own passwords, resets and the refusals that must not tell what exists
-/// (issue 12, items 2 and 5). Loaded with require() inside each handler
+/// (docs/product.md#login). Loaded with require() inside each handler
 /// (pooled VMs do not share a file's top-level scope).
 
 /** Fields only the server writes. */
@@ -215,7 +215,7 @@ const FIRST_PASSWORD_MAX_BYTES = 1024;
  * (or its renewal) gets here. Anyone else is refused and nothing changes:
  * another user's id (whichever community, or none), a password of one's own
  * (the current one is needed: PocketBase's own change), an expired temporary
- * password (the gate's 401), a body that is not two new passwords of spec §5.
+ * password (the gate's 401), a body that is not two new passwords of the right length.
  * The new password voids every token of the old one, this one too: the app
  * signs in again with it.
  */
@@ -286,7 +286,7 @@ function allowedWhileTemporary(method, path, user) {
 
 /**
  * The server's side of "a temporary password must be changed at first
- * sign-in" (DESIGN.md): the app shows nothing else until it is done, and
+ * sign-in" (docs/product.md#login): the app shows nothing else until it is done, and
  * this refuses everything else to any other client, so the password a
  * director saw opens no community data. Past its expiry the session ends
  * (401: the app asks to sign in again, and the sign-in says why). Called

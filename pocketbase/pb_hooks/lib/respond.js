@@ -2,7 +2,7 @@
 ///
 /// Every failure answers `{error: true, code, message}` (plus `data` with
 /// per-field messages where useful), the shape the client's failure-message
-/// builder reads (spec §8). Loaded with require() inside each handler: hook
+/// builder reads (docs/product.md#messages). Loaded with require() inside each handler: hook
 /// handlers run in pooled VMs and cannot see a file's top-level variables.
 
 /** A failure for `throw`: `handle` turns it into the failure JSON. */

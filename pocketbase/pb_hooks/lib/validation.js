@@ -1,4 +1,4 @@
-/// The server's half of "one set of rules" (DESIGN.md, issue 12 item 4): the
+/// The server's half of "one set of rules" (docs/product.md#validation-limits): the
 /// record rules compiled from src/domain/recordRules.ts (generated/
 /// record_rules.js), applied to every record write as sent. Loaded with
 /// require() inside the handler (pooled VMs).

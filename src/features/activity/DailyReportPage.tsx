@@ -1,5 +1,5 @@
 /**
- * The daily activity report (issue 16): for a chosen day (today at first)
+ * The daily activity report: for a chosen day (today at first)
  * and officer (or all), everything logged that day in time order (house
  * checks, reports with their narratives and photos, calls with their
  * outcomes), shown as a preview and downloaded as a PDF made on the device

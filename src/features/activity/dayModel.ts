@@ -1,5 +1,5 @@
 /**
- * The daily activity report's content (issue 16), pure: the day's house
+ * The daily activity report's content, pure: the day's house
  * checks (with their answers to 'Is everything ok?'), reports and calls from the mirror's records, for one officer or
  * all, in time order, with the words the preview and the PDF both print.
  */

@@ -1,5 +1,5 @@
 /**
- * The daily activity report as a PDF (issue 16), drawn on the device with
+ * The daily activity report as a PDF, drawn on the device with
  * jsPDF: the header (community, day, period, officer), the counts, every
  * entry in time order as a table (jspdf-autotable), then each report's and
  * house check's narrative with its photos as thumbnails. Pure drawing of a

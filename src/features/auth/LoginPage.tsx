@@ -21,7 +21,7 @@ function expiredTemporaryPassword(error: unknown): boolean {
 }
 
 /**
- * Login page of spec §2: success goes to /homes, failure shows 'Error
+ * Login page (docs/product.md#login): success goes to /homes, failure shows 'Error
  * authenticating'. `onSigningIn` runs as the form is sent (App fetches the
  * signed-in screens meanwhile).
  */
@@ -38,7 +38,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   });
 
   useEffect(() => {
-    // The demo hint exists only while the server runs in demo mode (DESIGN.md).
+    // The demo hint exists only while the server runs in demo mode (docs/product.md#login).
     fetch('/api/scms/demo')
       .then((response) => (response.ok ? (response.json() as Promise<DemoAccount>) : null))
       .then(setDemo)

@@ -1,5 +1,5 @@
 /**
- * The words of the password screens (issue 12). The actions themselves —
+ * The words of the password screens. The actions themselves —
  * one's own password change, the reset e-mail, the login page's options —
  * are the session's, in src/data/auth.ts. Online only: a password is never
  * queued in the outbox.

@@ -1,5 +1,5 @@
 /**
- * The community's call settings (issue 14), edited by directors: how often
+ * The community's call settings, edited by directors: how often
  * a busy or unanswered number is tried again and how far apart, whether the
  * message goes out as a text when nobody was reached, and the quiet hours in
  * the community's time zone. Until a director saves, the defaults apply

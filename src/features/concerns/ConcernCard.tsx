@@ -12,7 +12,7 @@ interface Controls {
 const buttonClass =
   'rounded border border-gray-300 px-3 py-1.5 text-sm font-medium hover:bg-gray-100 disabled:cursor-not-allowed disabled:opacity-50 disabled:hover:bg-transparent';
 
-/** Name, hint and the whole spoken script, as the resident hears it (spec §2). */
+/** Name, hint and the whole spoken script, as the resident hears it (docs/product.md#concerns). */
 export function ConcernCard({
   concern,
   communityName,

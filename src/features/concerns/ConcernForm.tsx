@@ -1,6 +1,6 @@
 /**
- * Add and Edit Concern form (spec §5 with DESIGN.md's one set of limits).
- * `say` is edited as plain text (paragraph tags stripped, spec §3), and the
+ * Add and Edit Concern form (one set of limits for both, docs/product.md#validation-limits).
+ * `say` is edited as plain text (paragraph tags stripped), and the
  * whole spoken script is previewed as the resident will hear it.
  */
 import { zodResolver } from '@hookform/resolvers/zod';

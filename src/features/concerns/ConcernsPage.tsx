@@ -1,5 +1,5 @@
 /**
- * Concerns screen (spec §2, §6, §8): the community's concern catalogue
+ * Concerns screen (docs/product.md#concerns): the community's concern catalogue
  * from the local mirror, searchable by name, each with its spoken script;
  * directors add, edit and delete (online only).
  */

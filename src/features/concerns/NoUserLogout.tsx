@@ -1,6 +1,6 @@
 /**
- * Spec §2, §8: a concerns screen without a user id cannot say who adds a
- * concern, so it warns, waits 2 seconds (spec §9), signs out and goes to /.
+ * A concerns screen without a user id cannot say who adds a
+ * concern, so it warns, waits 2 seconds (docs/product.md#concerns), signs out and goes to /.
  */
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router-dom';

@@ -1,6 +1,6 @@
 /**
  * The concerns screen's side of creating, updating and deleting concerns
- * (directors only, online only): the words of spec §8 around the data
+ * (directors only, online only): the words of docs/product.md#concerns around the data
  * layer's online actions (src/data/onlineActions.ts), which write to the
  * server and put the answer into the mirror.
  */
@@ -17,7 +17,7 @@ export function useConcernActions(director: Staff) {
   const actions = useOnlineActions();
   const toast = useToast();
 
-  // Spec §8 names the failure; the server's reason follows it, so a
+  // The toast names the failure; the server's reason follows it, so a
   // director can tell a rejected field from a lost connection.
   const fail = (message: string, error: unknown) =>
     toast({ title: 'Fail', description: `${message}: ${errorMessage(error)}`, variant: 'destructive' });

@@ -1,5 +1,5 @@
 /**
- * The manager's view (issue 16), for directors and managers: for a chosen
+ * The manager's view, for directors and managers: for a chosen
  * period (this month at first) the reports by type and by week, house
  * checks done against due and how many found issues, calls by outcome and the ten homes with the most
  * reports: charts with their numbers beside them, all from the mirror (the

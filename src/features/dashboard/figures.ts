@@ -1,6 +1,6 @@
 /**
- * The manager's view's figures (issue 16), pure: reports by type and by
- * week, house checks done against due (spec §4's rule per day,
+ * The manager's view's figures, pure: reports by type and by
+ * week, house checks done against due (the due rule per day,
  * domain/houseCheckDays.ts) and their answers to 'Is everything ok?', calls by outcome, and the homes with the most
  * reports, from the mirror's records of the period.
  */
@@ -24,7 +24,7 @@ export interface Count<K extends string = string> {
   count: number;
 }
 
-/** Every report type with its count (spec §3's order), then any unknown type found; most first, ties in that order. */
+/** Every report type with its count (the order of REPORT_TYPES), then any unknown type found; most first, ties in that order. */
 export function reportsByType(reports: readonly PeriodReport[]): Count[] {
   const counts = new Map<string, number>(REPORT_TYPES.map((t) => [t.value, 0]));
   for (const report of reports) counts.set(report.type, (counts.get(report.type) ?? 0) + 1);
@@ -65,7 +65,7 @@ export function reportsByWeek(reports: readonly PeriodReport[], from: Date, to: 
 
 export type CallOutcomeKey = CallOutcome | 'in_progress' | 'unknown';
 
-/** The five outcomes of issue 14, then calls still running and calls without an outcome (placed before outcomes existed). */
+/** The five outcomes of a call (CALL_OUTCOME_LABELS), then calls still running and calls without an outcome (placed before outcomes existed). */
 export function callsByOutcome(calls: readonly PeriodCall[]): Count<CallOutcomeKey>[] {
   const rows: Count<CallOutcomeKey>[] = [
     ...(Object.keys(CALL_OUTCOME_LABELS) as CallOutcome[]).map((key) => ({

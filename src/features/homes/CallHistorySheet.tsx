@@ -1,5 +1,5 @@
 /**
- * 'Call history' of a home (issue 14): every call, newest first, with when,
+ * 'Call history' of a home: every call, newest first, with when,
  * who placed it, its concerns, its outcome, and each attempt (the number
  * dialled, its outcome and time, or why a number was passed over). Read from
  * the mirror, so it works offline and follows the attempts live while a call

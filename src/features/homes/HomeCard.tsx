@@ -1,7 +1,7 @@
 /**
- * One home (spec §2): image, address line, residents, member number and
+ * One home (docs/product.md#home-cards-and-the-desk-table): image, address line, residents, member number and
  * security code, the note preview, the Notice area, and the call and edit
- * buttons. On a phone the card is compact (issue 11: at least three homes
+ * buttons. On a phone the card is compact (at least three homes
  * on the first screen): the image is a small thumbnail beside the address,
  * and the notices follow the residents, so what an officer at a gate needs
  * is at the top. From `sm` up the photo spans the top of the card.

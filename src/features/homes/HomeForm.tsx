@@ -1,8 +1,8 @@
 /**
- * The Add Home / Update Home form (spec §2): sections Home, Resident, Phone
+ * The Add Home / Update Home form (docs/product.md#the-home-form): sections Home, Resident, Phone
  * and, on update, House check. Every resident and phone of the home can be
  * added, edited and removed (field arrays). Validation is the schemas'
- * (spec §5); the messages show under the fields.
+ * (docs/product.md#validation-limits); the messages show under the fields.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';

@@ -1,7 +1,7 @@
 /**
  * A home's photo wherever it shows (the card, the Update Home form): the
  * server's thumbnail, the Blob still waiting in the outbox, or the stand-in
- * drawing when the home has none or its photo does not load (spec §2).
+ * drawing when the home has none or its photo does not load (docs/product.md#home-cards-and-the-desk-table).
  */
 import { useState } from 'react';
 import type { HouseRecord } from '../../api/records.ts';

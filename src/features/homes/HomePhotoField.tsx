@@ -1,6 +1,6 @@
 /**
  * The home form's Image field. Update Home shows the home's photo with
- * Replace image and Remove image (the spec's bare file input showed
+ * Replace image and Remove image (a bare file input would show
  * 'Choose File' even when the home had a photo); a picked photo shows at
  * once, before it is saved, with the same two buttons. A picked photo is
  * made small on the device as soon as it is picked (src/data/shrinkPhoto.ts).

@@ -1,9 +1,9 @@
 /**
- * The Homes screen (spec §2): search, count, Add Home, one card per home,
+ * The Homes screen (docs/product.md#homes): search, count, Add Home, one card per home,
  * and the sheets it opens (Add Home, Update Home, Select concerns, House
  * check). The list is the local mirror, so it works offline and updates
  * live; only calls need a connection. The search runs on the mirror's
- * in-memory index and the list draws only the cards on screen (issue 11:
+ * in-memory index and the list draws only the cards on screen (docs/scaling.md:
  * communities of 20,000 homes). At a desk (from `lg`) the homes are a dense
  * table instead (HomesTable.tsx), sorted by its columns; 'Cards' brings
  * the cards back there, and the choice is kept on the device.
@@ -39,7 +39,7 @@ import { ADDRESS_ORDER, nextSort, orderHomes, sortFound, type HomeColumn, type H
 
 // The desk's table, loaded when a wide screen first shows it: a phone never needs it (scripts/bundle-budget.ts).
 const HomesTable = lazyPart(() => import('./HomesTable.tsx').then((m) => m.HomesTable));
-// Loaded when first opened: the forms' phone input and date picker are not needed to show the homes (issue 11).
+// Loaded when first opened: the forms' phone input and date picker are not needed to show the homes.
 const HomeFormSheet = lazyPart(() => import('./HomeFormSheet.tsx').then((m) => m.HomeFormSheet));
 const HouseCheckDialog = lazyPart(() => import('./HouseCheckDialog.tsx').then((m) => m.HouseCheckDialog));
 const SelectConcernsSheet = lazyPart(() => import('./SelectConcernsSheet.tsx').then((m) => m.SelectConcernsSheet));
@@ -103,7 +103,7 @@ function ViewSwitch({ view, onChange }: { view: HomesView; onChange: (view: Home
 
 /**
  * One card of the list. Memoised: a keystroke in the search redraws only
- * the cards that come into the list, not the ones that stay (issue 11).
+ * the cards that come into the list, not the ones that stay.
  */
 const HomeItem = memo(function HomeItem(props: HomeItemProps) {
   const { home, director, onAction } = props;
@@ -216,7 +216,7 @@ export function HomesPage() {
         <h1 className="text-2xl font-bold">Homes</h1>
         <div className="flex flex-wrap gap-2">
           {desk && <ViewSwitch view={view} onChange={setView} />}
-          {/* Today's house checks (issue 16): the patrol's list of the day, with its progress. */}
+          {/* Today's house checks: the patrol's list of the day, with its progress. */}
           <Link
             to="/homes/house-checks"
             className="rounded border border-gray-300 bg-white px-4 py-2 font-medium hover:bg-gray-100"

@@ -1,5 +1,5 @@
 /**
- * The House check dialog (spec §2, §4): the home's notes, 'Is everything
+ * The House check dialog (docs/product.md#house-checks): the home's notes, 'Is everything
  * ok?', an optional remark. Saved through the outbox (works offline): the
  * report and the last-checked date land in the mirror at once, so the
  * card's due notice goes away immediately. A toast confirms it, and says
@@ -48,7 +48,7 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
   const user = useSignedInUser();
   const online = useOnline();
   const toast = useToast();
-  // Where the check was made (issue 16): looked for while the officer answers.
+  // Where the check was made: looked for while the officer answers.
   const position = useReportPosition();
   const { register, control, handleSubmit, formState } = useForm<HouseCheckValues>({
     resolver: zodResolver(houseCheckSchema),

@@ -1,5 +1,5 @@
 /**
- * The phone number input (DESIGN.md): a country selector, default US, and
+ * The phone number input (docs/product.md#decisions): a country selector, default US, and
  * an E.164 value ('' when empty, which means "no phone").
  */
 import { useId } from 'react';

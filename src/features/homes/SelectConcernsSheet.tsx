@@ -1,7 +1,7 @@
 /**
- * The Select concerns sheet (spec §2, §4): choose up to three concerns,
+ * The Select concerns sheet (docs/product.md#calls-to-residents): choose up to three concerns,
  * hear the script, and ask the server to call the resident. Calls need a
- * connection; everything else here reads the mirror. Issue 14: the numbers
+ * connection; everything else here reads the mirror. It shows the numbers
  * in the order they will be tried, with the do-not-call ones and why; in the
  * community's quiet hours the confirmation asks 'It is 22:14 for the
  * resident, within the community's quiet hours (21:00–08:00). Call

@@ -1,5 +1,5 @@
 /**
- * The house-check window's date rules (spec §2, §7, §9) as pure functions:
+ * The house-check window's date rules (docs/product.md#the-home-form) as pure functions:
  * which days the start and end pickers refuse, and the times the window is
  * saved with.
  */

@@ -1,4 +1,4 @@
-/** The choice of concerns for a call (spec §4, §5): at most three at a time. */
+/** The choice of concerns for a call (docs/product.md#calls-to-residents): at most three at a time. */
 import { LIMITS } from '../../domain/schemas.ts';
 
 export const MAX_CONCERNS = LIMITS.concernsPerCall;
@@ -18,7 +18,7 @@ export function toggleConcern(selected: readonly string[], id: string): Toggled 
   return { selected: [...selected, id], limitExceeded: false };
 }
 
-/** The pre-selection (spec §4: the house's pending ids), limited to known concerns and to three. */
+/** The pre-selection (the house's pending ids, docs/product.md#calls-to-residents), limited to known concerns and to three. */
 export function initialSelection(pendingIds: readonly string[], knownIds: ReadonlySet<string>): string[] {
   return [...new Set(pendingIds)].filter((id) => knownIds.has(id)).slice(0, MAX_CONCERNS);
 }

@@ -1,6 +1,6 @@
 /**
  * The Add Home / Update Home form's values: defaults, pre-fill from a home
- * (all its residents and phones), which fields show (spec §2), and the
+ * (all its residents and phones), which fields show (docs/product.md#the-home-form), and the
  * shape queueSaveHome takes.
  */
 import type { PhoneType } from '../../api/records.ts';
@@ -37,7 +37,7 @@ export function showsMemberFields(
 export const emptyResident = (): ResidentValues => ({ id: '', first_name: '', last_name: '', owner: false });
 
 /** A new phone row; the first phone of a home is the one to call. */
-/** Under the phone row's 'Do not call' box (issue 14). */
+/** Under the phone row's 'Do not call' box. */
 export const DO_NOT_CALL_HINT = 'The resident asked not to be called on this number: calls pass over it.';
 
 export const emptyPhone = (primary: boolean): PhoneValues => ({
@@ -144,7 +144,7 @@ const phoneWire = ({ phone_number, primary, type, do_not_call }: PhoneValues) =>
 });
 
 /**
- * What queueSaveHome sends (spec §7): the house fields, plus the house
+ * What queueSaveHome sends (docs/product.md#the-home-form): the house fields, plus the house
  * check on update (start of day / end of day); the resident and phone rows
  * (queueSaveHome skips new ones without both names or a number), and on
  * update the saved ones the user removed. On update with `initial` (the

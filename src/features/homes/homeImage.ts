@@ -1,7 +1,7 @@
 import type { HouseRecord } from '../../api/records.ts';
 import { isPendingFileName } from '../../data/mirror.ts';
 
-/** Shown when a home has no image, or its image does not load (spec §2). */
+/** Shown when a home has no image, or its image does not load (docs/product.md#home-cards-and-the-desk-table). */
 export const DEFAULT_HOME_IMAGE = '/default-home.svg';
 
 /**

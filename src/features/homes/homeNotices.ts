@@ -1,5 +1,5 @@
 /**
- * The Notice area of a home card (spec §2): what it says, decided from the
+ * The Notice area of a home card (docs/product.md#home-cards-and-the-desk-table): what it says, decided from the
  * home, its phones and the calls in the mirror. Pure, so the rules are
  * tested without a screen.
  */
@@ -9,7 +9,7 @@ import { isHouseCheckDue } from '../../domain/houseCheck.ts';
 
 export type HomeNotice = 'no-phone' | 'call-pending' | 'call-in-progress' | 'call-waiting' | 'house-check-due';
 
-/** What the Notice area says for each notice (spec §2); 'House check' is its button. */
+/** What the Notice area says for each notice (docs/product.md#home-cards-and-the-desk-table); 'House check' is its button. */
 export const NOTICE_WORDS: Record<HomeNotice, string> = {
   'no-phone': 'Primary phone number missing',
   'call-pending': 'Call pending',
@@ -81,7 +81,7 @@ export interface NoticeInput {
   now: Date;
 }
 
-/** Every notice that applies, in the spec's order; empty when the area is hidden. */
+/** Every notice that applies, in the order of docs/product.md#home-cards-and-the-desk-table; empty when the area is hidden. */
 export function homeNotices({ house, phoneCount, call, now }: NoticeInput): HomeNotice[] {
   const notices: HomeNotice[] = [];
   if (phoneCount === 0) notices.push('no-phone');

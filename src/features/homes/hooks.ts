@@ -5,7 +5,7 @@ import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
 import type { CallAttemptRecord } from '../../api/records.ts';
 
-/** Spec §4, §9: the call-in-progress marker is reset by a repeating 20-second timer. */
+/** The call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
 
 export interface CallMarkers {

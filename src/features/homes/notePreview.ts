@@ -1,4 +1,4 @@
-/** Spec §9: a home's note is previewed at 30 characters. */
+/** A home's note is previewed at 30 characters. */
 export const NOTE_PREVIEW_LENGTH = 30;
 
 export interface NotePreview {
@@ -11,7 +11,7 @@ export interface NotePreview {
 }
 
 /**
- * A home's note as the card shows it (spec §2): notes up to 30 characters
+ * A home's note as the card shows it (docs/product.md#home-cards-and-the-desk-table): notes up to 30 characters
  * as they are; longer ones cut at 30 with 'show more', or whole with
  * 'show less' once expanded. Counted in code points, so an emoji or an
  * accented letter is never split in half.

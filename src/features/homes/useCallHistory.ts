@@ -1,5 +1,5 @@
 /**
- * A home's 'Call history' from the mirror (issue 14). Its own module, so it
+ * A home's 'Call history' from the mirror. Its own module, so it
  * loads with the history sheet, not with the Homes screen.
  */
 import type { CallAttemptRecord, CallRecord, ConcernRecord, UserRecord } from '../../api/records.ts';

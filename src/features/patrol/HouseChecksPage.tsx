@@ -1,6 +1,6 @@
 /**
- * Today's house checks (issue 16), opened from the Homes screen: every home
- * whose check is due today by spec §4's rule, with the house check note and
+ * Today's house checks, opened from the Homes screen: every home
+ * whose check is due today by the due rule (docs/product.md#house-checks), with the house check note and
  * the House check action, and the progress of the day ('7 of 12 checked').
  * A home checked today moves to Done with the time, the officer and the
  * answer to 'Is everything ok?'. Read
@@ -9,7 +9,7 @@
  * src/domain/todaysHouseChecks.ts).
  *
  * The House check dialog is the Homes screen's own: the app hands it in
- * (`CheckDialog`), since a feature never imports another (DESIGN.md).
+ * (`CheckDialog`), since a feature never imports another (docs/architecture.md#the-layers).
  */
 import { Suspense, useCallback, useState, type ComponentType } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,5 +1,5 @@
 /**
- * Create report (spec §2, §4, §5, §7): the form of reportSchema, sent
+ * Create report (docs/product.md#incident-reports): the form of reportSchema, sent
  * through the outbox so it works offline too; on success the form resets,
  * 'Report created successfully' shows and the list opens with the new
  * report (marked "Not yet sent" until the server confirms it). Cancel goes
@@ -50,7 +50,7 @@ export function CreateReportPage() {
   const { requestAiAssist } = useOnlineActions();
   const navigate = useNavigate();
   const toast = useToast();
-  // Where the report was made (issue 16): looked for while the officer writes it.
+  // Where the report was made: looked for while the officer writes it.
   const position = useReportPosition();
   // The form opens at its heading, not where the list it came from was scrolled.
   useLayoutEffect(() => {
@@ -87,7 +87,7 @@ export function CreateReportPage() {
       const answer = await requestAiAssist(getValues('narative'));
       setValue('ai_generated_narative', answer.text, { shouldDirty: true });
       setAiSource(answer.source);
-      // Spec §4: once an AI narrative exists its tab is the one shown.
+      // Once an AI narrative exists its tab is the one shown.
       setTab(1);
     } catch (error) {
       toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });

@@ -1,9 +1,9 @@
 /**
- * The 'Filter + Sort' dialog (spec §2): From and To dates, a collapsible
+ * The 'Filter + Sort' dialog (docs/product.md#the-reports-list): From and To dates, a collapsible
  * list of the report types, 'Only house checks with issues' (the checks
  * answered No to 'Is everything ok?'), Sort by, and Filter. Missing dates keep the
  * dialog open with 'Filter error — Dates must be selected'; nothing is
- * applied, so no query runs (DESIGN.md).
+ * applied, so no query runs (docs/product.md#decisions).
  */
 import { Disclosure, DisclosureButton, DisclosurePanel } from '@headlessui/react';
 import { useState } from 'react';

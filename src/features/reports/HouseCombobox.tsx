@@ -1,5 +1,5 @@
 /**
- * The home search of the create form (spec §4, §5): type to search the
+ * The home search of the create form (docs/product.md#incident-reports): type to search the
  * mirror's homes (address, apt, city, state, zip, security code, member
  * number); choosing one fills the box with its address and closes the
  * suggestions; emptying the box clears the chosen home.

@@ -1,5 +1,5 @@
 /**
- * The narrative of the create form (spec §2, §4): the officer's Original
+ * The narrative of the create form (docs/product.md#ai-assist): the officer's Original
  * text and, once Ai Assist has answered, an 'Ai Generated' tab that then
  * becomes the shown one. Ai Assist needs text to work on and a connection.
  */

@@ -1,8 +1,8 @@
 /**
- * One report of the list (spec §2): the incident's facts (a house check's
+ * One report of the list (docs/product.md#the-reports-list): the incident's facts (a house check's
  * answer to 'Is everything ok?' beside its type), the narrative
  * with its Original / Ai assist selector, the photos, when it was written
- * (and when it reached the server, when that was later: issue 16), where
+ * (and when it reached the server, when that was later), where
  * it was made, and a "Not yet sent" marker while it waits in the outbox.
  *
  * The narrative version a user picks is kept by the list, not the card: a
@@ -129,7 +129,7 @@ export function ReportCard({ item, now, onPrint, picked, onPick, idPrefix = '' }
         <span className="hidden print:inline">Created {formatDateTime(report.created)}</span>
         {loggedSent && <span data-testid="logged-sent"> · {loggedSent}</span>}
       </p>
-      {/* Where it was made (issue 16): a map link, or a plain word that there is none (not an error). */}
+      {/* Where it was made: a map link, or a plain word that there is none (not an error). */}
       <p className="mt-1 text-xs text-gray-600" data-testid="report-position">
         {position ? (
           <>

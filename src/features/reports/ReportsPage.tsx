@@ -1,5 +1,5 @@
 /**
- * The report list (spec §2, §4): the whole current month newest first on
+ * The report list (docs/product.md#the-reports-list): the whole current month newest first on
  * opening; search, 'Filter + Sort', print (one report or the list) and CSV
  * export of what is shown. It reads the local mirror only; an older range
  * is pulled into the mirror on demand.
@@ -60,7 +60,7 @@ export function ReportsPage() {
   const loading = useLoadProgress('reports');
   const range = useReportRange(filter.from, filter.to);
   const printOnly = printing?.only ?? null;
-  // Issue 16: the manager's view is for directors and managers.
+  // The manager's view is for directors and managers.
   const staffType = useSignedInStaff()?.type;
   const seesDashboard = staffType === 'director' || staffType === 'manager';
 

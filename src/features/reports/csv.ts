@@ -32,7 +32,7 @@ export const CSV_COLUMNS = [
   'Narrative',
   'AI narrative',
   'Created',
-  // Issue 16: when it was made on the device (Created is when the server received it) and where.
+  // When it was made on the device (Created is when the server received it) and where.
   'Logged on device',
   'Latitude',
   'Longitude',

@@ -1,5 +1,5 @@
 /**
- * The narrative shown on a report card (spec §2, §3): the original or the
+ * The narrative shown on a report card (docs/product.md#the-reports-list): the original or the
  * AI-assisted text, 'N/A' when the chosen one is absent. Narratives are
  * always rendered as text; only a leading <p> and trailing </p> (left by
  * the original rich-text editor) are stripped.
@@ -28,7 +28,7 @@ function chosenText(report: Narratives, choice: NarrativeChoice): string {
 }
 
 /**
- * DESIGN.md: the card opens on 'Ai assist' when an AI narrative exists,
+ * docs/product.md#the-reports-list: the card opens on 'Ai assist' when an AI narrative exists,
  * otherwise on 'Original' — most reports are written without AI, and opening
  * them on an empty 'N/A' hid the text the officer wrote.
  */

@@ -1,10 +1,10 @@
 /**
- * The report list's filter state (spec §4): it opens on the whole current
+ * The report list's filter state (docs/product.md#the-reports-list): it opens on the whole current
  * month, newest first; applying the dialog enters the filtered state
  * (dates, types, sort, and 'Only house checks with issues': the house
  * checks answered No to 'Is everything ok?');
  * clearing returns to the default. Missing dates stop the filter with
- * 'Filter error — Dates must be selected' and no query runs (DESIGN.md).
+ * 'Filter error — Dates must be selected' and no query runs (docs/product.md#decisions).
  */
 import { currentMonthRange, dayRange } from '../../domain/dateRange.ts';
 import type { ReportType } from '../../domain/reportTypes.ts';

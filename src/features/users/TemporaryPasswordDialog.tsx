@@ -1,5 +1,5 @@
 /**
- * The one-time password of a new user (DESIGN.md "Creating a user") or of
+ * The one-time password of a new user (docs/product.md#users) or of
  * a password reset: the server chose it and will never send it again, so
  * the director copies it here and gives it to the colleague, who must
  * choose their own at the next log in.

@@ -7,7 +7,7 @@ import { userTypeLabel } from './UserForms.tsx';
 
 export const DEFAULT_AVATAR = '/default-avatar.svg';
 
-/** Spec §2: 'last, first'. */
+/** 'last, first' (docs/product.md#users). */
 export function userDisplayName(user: Pick<UserRecord, 'first_name' | 'last_name'>): string {
   return `${user.last_name}, ${user.first_name}`;
 }

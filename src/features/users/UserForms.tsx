@@ -1,5 +1,5 @@
 /**
- * Add User and Edit User forms (spec §5): validated by the shared zod
+ * Add User and Edit User forms (docs/product.md#validation-limits): validated by the shared zod
  * schemas; a director gives only the manager and regular types.
  */
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -1,5 +1,5 @@
 /**
- * Users screen (spec §2, §6, §8): the community's staff from the local
+ * Users screen (docs/product.md#users): the community's staff from the local
  * mirror, searchable; directors add, edit and delete (online only).
  */
 import { useState } from 'react';

@@ -1,6 +1,6 @@
 /**
  * The users screen's side of creating, updating and deleting users
- * (directors only, online only): the words of spec §8 around the data
+ * (directors only, online only): the words of docs/product.md#users around the data
  * layer's online actions (src/data/onlineActions.ts), which write to the
  * server and put the answer into the mirror.
  */
@@ -19,7 +19,7 @@ export const USERS_OFFLINE_REASON = 'You are offline — managing users needs a 
 
 type UserAction = 'create' | 'update' | 'delete' | 'reset';
 
-/** The failure texts of spec §8 for the users screen. */
+/** The failure texts of the users screen (docs/product.md#messages). */
 export function userFailureMessage(error: unknown, action: UserAction): string {
   const response = (error as { status?: number; response?: { message?: string } } | null) ?? {};
   const status = response.status;
@@ -34,11 +34,11 @@ export function userFailureMessage(error: unknown, action: UserAction): string {
 
 /**
  * The password a create request carries. The server replaces it with its
- * own random one (DESIGN.md: no placeholder may ever sign in), so it only
+ * own random one (docs/product.md#decisions: no placeholder may ever sign in), so it only
  * has to satisfy the form; getRandomValues works on plain-http origins too.
  */
 export function throwawayPassword(): string {
-  // 20 hex characters: inside spec §5's 8–24, which the server holds too.
+  // 20 hex characters: inside the passwords' 8–24 (docs/product.md#validation-limits), which the server holds too.
   return Array.from(crypto.getRandomValues(new Uint8Array(10)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
