@@ -33,7 +33,8 @@ export function Sheet({
     // At a desk the first field takes the keys at once (the dialog itself would, otherwise). Not on a
     // touch screen: a focused field raises the keyboard over half the sheet before the person chose it.
     const frame = requestAnimationFrame(() => {
-      if (!matchMedia(DESK).matches) return;
+      // No matchMedia (a test's DOM): no desk.
+      if (typeof matchMedia !== 'function' || !matchMedia(DESK).matches) return;
       const field = body.current?.querySelector<HTMLElement>(FIRST_FIELD);
       if (field && body.current?.contains(document.activeElement) !== true) field.focus();
     });
