@@ -16,7 +16,7 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
-import { outboxEntries, retryEntry } from '../data/outbox.ts';
+import { outboxEntries, retryEntry } from '../data/sync/outbox.ts';
 import { unsentCount } from '../data/wipe.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { Spinner } from '../ui/Spinner.tsx';

@@ -11,8 +11,8 @@
  */
 import { signOut } from '../data/auth.ts';
 import { userDatabase } from '../data/db.ts';
-import type { SyncEngine } from '../data/engine.ts';
-import { clearSession } from '../data/session.ts';
+import type { SyncEngine } from '../data/sync/engine.ts';
+import { clearSession } from '../data/sync/session.ts';
 import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/wipe.ts';
 
 /** Past this the engine's goodbye to the realtime server is not waited for (a server that hangs). */

@@ -27,7 +27,7 @@ export interface OutboxOperation {
    * An update or delete of the homes directory: the values the changed
    * fields (a delete: the record's fields) held when the person started
    * editing. The server refuses the write as a conflict when one of them
-   * changed since (src/data/conflicts.ts). Entries queued before writes
+   * changed since (src/data/sync/conflicts.ts). Entries queued before writes
    * carried it have none, and are applied as sent.
    */
   base?: Record<string, unknown>;

@@ -7,9 +7,9 @@ import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } f
 import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
 import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
 import { useSignedInStaff, type Staff } from './auth.ts';
-import type { RecordChoice } from './conflicts.ts';
+import type { RecordChoice } from './sync/conflicts.ts';
 import type { OutboxEntry } from './db.ts';
-import type { EngineStatus } from './engine.ts';
+import type { EngineStatus } from './sync/engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
 import { useBrowserOnline } from './online.ts';
 import {
@@ -28,9 +28,9 @@ import {
   updateUser,
   type UserUpdate,
 } from './onlineActions.ts';
-import { pendingFile } from './outbox.ts';
-import { LAST_SYNC_KEY, reportRanges } from './pull.ts';
-import { missingRanges } from './ranges.ts';
+import { pendingFile } from './sync/outbox.ts';
+import { LAST_SYNC_KEY, reportRanges } from './sync/pull.ts';
+import { missingRanges } from './sync/ranges.ts';
 import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
 import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
 import { useMirrorQuery } from './useMirrorQuery.ts';

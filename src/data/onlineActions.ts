@@ -16,8 +16,8 @@ import type { AddUserValues, CallSettingsValues, ConcernValues, UpdateUserValues
 import type { Staff } from './auth.ts';
 import type { ScmsDatabase } from './db.ts';
 import { applyServerRecords, removeServerRecords } from './mirror.ts';
-import { resolveConflict, type RecordChoice } from './conflicts.ts';
-import { discardEntry } from './outbox.ts';
+import { resolveConflict, type RecordChoice } from './sync/conflicts.ts';
+import { discardEntry } from './sync/outbox.ts';
 
 export interface CreatedUser {
   email: string;

@@ -7,7 +7,7 @@ import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord, UserRecor
 import { hasIssues } from '../domain/houseCheckAnswer.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
-import { pbDate } from './pull.ts';
+import { pbDate } from './sync/pull.ts';
 import { searchIndexOf, type MirrorSearchIndex } from './searchIndex.ts';
 
 export interface HouseWithPeople {

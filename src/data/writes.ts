@@ -12,9 +12,9 @@ import { DEFAULT_WEATHER } from '../domain/reportTypes.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 import type { OutboxOperation, ScmsDatabase } from './db.ts';
 import { newRecordId } from './ids.ts';
-import { enqueue } from './outbox.ts';
-import { pbDate } from './pull.ts';
-import { changeOf, deleteOf } from './conflicts.ts';
+import { enqueue } from './sync/outbox.ts';
+import { pbDate } from './sync/pull.ts';
+import { changeOf, deleteOf } from './sync/conflicts.ts';
 
 export interface SignedInUser {
   id: string;
@@ -158,7 +158,7 @@ async function mirrorSnapshot(db: ScmsDatabase, houseId: string): Promise<HomeSn
  * person saw it when they opened the form; the mirror's copy when not
  * given), with those values as its base, so the server merges it with other
  * people's changes field by field and refuses it when someone changed the
- * same field since (src/data/conflicts.ts). Nothing changed: nothing queued.
+ * same field since (src/data/sync/conflicts.ts). Nothing changed: nothing queued.
  * Returns the home's id.
  */
 export async function queueSaveHome(

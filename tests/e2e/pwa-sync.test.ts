@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { SYNC_TAG } from '../../src/data/engine.ts';
+import { SYNC_TAG } from '../../src/data/sync/engine.ts';
 import { newId, type TestServer } from '../support/pocketbase.ts';
 import {
   idb,
@@ -50,7 +50,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** An outbox entry creating one report, as src/data/outbox.ts's enqueue writes it. */
+/** An outbox entry creating one report, as src/data/sync/outbox.ts's enqueue writes it. */
 function reportEntry(
   id: string,
   narative: string,

@@ -11,11 +11,11 @@ import '../support/browser-globals.ts';
 import Dexie from 'dexie';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resolveConflict, type RecordChoice } from '../../src/data/conflicts.ts';
+import { resolveConflict, type RecordChoice } from '../../src/data/sync/conflicts.ts';
 import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/db.ts';
-import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
-import { pullAll } from '../../src/data/pull.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pullAll } from '../../src/data/sync/pull.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
 import { queueDeleteHome, queueSaveHome, type HomeForm, type SignedInUser } from '../../src/data/writes.ts';
 import {
   createCommunity,

@@ -17,8 +17,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { CollectionName } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { applyServerRecords } from '../../src/data/mirror.ts';
-import { outboxEntries } from '../../src/data/outbox.ts';
-import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/replay.ts';
+import { outboxEntries } from '../../src/data/sync/outbox.ts';
+import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/sync/replay.ts';
 import { queueHouseCheck, queueReport, queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
 import { recordWrite, startFlakyProxy, type FlakyProxy, type SeenRequest } from '../support/flaky-proxy.ts';
 import {

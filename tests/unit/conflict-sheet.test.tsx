@@ -10,7 +10,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ConflictSheet } from '../../src/app/ConflictSheet.tsx';
 import { ScmsDatabase, type OutboxEntry, type RecordConflict } from '../../src/data/db.ts';
-import { outboxEntries } from '../../src/data/outbox.ts';
+import { outboxEntries } from '../../src/data/sync/outbox.ts';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));

@@ -9,7 +9,7 @@ import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { demoId } from '../../scripts/seed/demo-ids.ts';
 import { mulberry32 } from '../../scripts/seed/random.ts';
 import { newRecordId } from '../../src/data/ids.ts';
-import { pbDate as pullPbDate } from '../../src/data/pull.ts';
+import { pbDate as pullPbDate } from '../../src/data/sync/pull.ts';
 import { LIMIT_EXCEEDED_MESSAGE } from '../../src/domain/callScript.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { RECORD_ID_ALPHABET, RECORD_ID_LENGTH, recordIdFrom } from '../../src/domain/recordId.ts';

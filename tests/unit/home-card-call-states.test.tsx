@@ -17,7 +17,7 @@ import { pb } from '../../src/api/client.ts';
 import type { CallAttemptRecord, CallRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { applyServerRecords } from '../../src/data/mirror.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { nextTryWord } from '../../src/domain/callOutcome.ts';
 import { callTime, clockTime } from '../../src/features/homes/callTime.ts';
 import { cardCallState } from '../../src/features/homes/homeNotices.ts';

@@ -16,7 +16,7 @@ import { pb } from '../../src/api/client.ts';
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import { applyServerRecords } from '../../src/data/mirror.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';

@@ -16,7 +16,7 @@ import { pb } from '../../src/api/client.ts';
 import type { PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
 import type { LatestCallRow } from '../../src/data/latestCalls.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import type { HouseWithPeople } from '../../src/data/queries.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import {

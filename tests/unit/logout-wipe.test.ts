@@ -10,10 +10,10 @@ import 'fake-indexeddb/auto';
 import PocketBase from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { closeUserDatabase, ScmsDatabase, userDatabase, type OutboxEntry } from '../../src/data/db.ts';
-import { enqueue } from '../../src/data/outbox.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
+import { enqueue } from '../../src/data/sync/outbox.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
 import { searchIndexOf } from '../../src/data/searchIndex.ts';
-import { loadSession, saveSession } from '../../src/data/session.ts';
+import { loadSession, saveSession } from '../../src/data/sync/session.ts';
 import {
   clearMirror,
   deleteImageCaches,

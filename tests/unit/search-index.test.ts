@@ -19,7 +19,7 @@ import type {
   UserRecord,
 } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { queryHouses, queryReports, searchReports, type HouseWithPeople } from '../../src/data/queries.ts';
 import { homeSearchFields, reportSearchFields, searchIndexOf, SearchList } from '../../src/data/searchIndex.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';

@@ -10,7 +10,7 @@ import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
 import { ScmsDatabase } from '../../src/data/db.ts';
-import type { EngineStatus } from '../../src/data/engine.ts';
+import type { EngineStatus } from '../../src/data/sync/engine.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { syncProgressText } from '../../src/ui/SyncProgress.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';

@@ -14,8 +14,8 @@
  * the user signs in again. A network error is never taken for an expiry.
  */
 import type PocketBase from 'pocketbase';
-import { MIRRORED_COLLECTIONS, type CollectionName } from '../api/records.ts';
-import { userDatabase, type ScmsDatabase } from './db.ts';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
+import { userDatabase, type ScmsDatabase } from '../db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';

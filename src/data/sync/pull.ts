@@ -30,10 +30,10 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
-import type { CollectionName } from '../api/records.ts';
-import { pbDate } from '../domain/pbDate.ts';
-import { getSyncState, setSyncState, type ScmsDatabase } from './db.ts';
-import { applyServerRecords } from './mirror.ts';
+import type { CollectionName } from '../../api/records.ts';
+import { pbDate } from '../../domain/pbDate.ts';
+import { getSyncState, setSyncState, type ScmsDatabase } from '../db.ts';
+import { applyServerRecords } from '../mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 
 /** Lists are read in batches of 500. */

@@ -6,9 +6,9 @@
  */
 import type PocketBase from 'pocketbase';
 import type { RecordSubscription, RecordModel, UnsubscribeFunc } from 'pocketbase';
-import type { CollectionName } from '../api/records.ts';
-import type { ScmsDatabase } from './db.ts';
-import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import type { CollectionName } from '../../api/records.ts';
+import type { ScmsDatabase } from '../db.ts';
+import { applyServerRecords, removeServerRecords } from '../mirror.ts';
 
 export const REALTIME_COLLECTIONS: readonly CollectionName[] = [
   'houses',
