@@ -3,7 +3,7 @@
  * (src/data/sync/replay.ts), with the session the window mirrors into IndexedDB
  * (the worker has no local storage).
  */
-import { userDatabase } from '../src/data/db.ts';
+import { userDatabase } from '../src/data/mirror/db.ts';
 import { replayOutbox, type ReplayOutcome, type ReplayResult } from '../src/data/sync/replay.ts';
 import { clientFromSavedSession } from '../src/data/sync/session.ts';
 

@@ -10,7 +10,7 @@
  */
 import { useId, useState } from 'react';
 import type { FieldChoice, RecordChoice } from '../data/sync/conflicts.ts';
-import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/db.ts';
+import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/mirror/db.ts';
 import { useOnlineActions } from '../data/hooks.ts';
 import { fieldLabel, FREE_TEXT_FIELDS } from '../domain/directoryFields.ts';
 import { parsePbDate } from '../domain/pbDate.ts';

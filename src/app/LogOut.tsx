@@ -17,7 +17,7 @@ import { useNavigate } from 'react-router-dom';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
 import { outboxEntries, retryEntry } from '../data/sync/outbox.ts';
-import { unsentCount } from '../data/wipe.ts';
+import { unsentCount } from '../data/mirror/wipe.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { useToast } from '../ui/toast.tsx';

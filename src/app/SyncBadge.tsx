@@ -16,7 +16,7 @@ import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus, type SyncStatus } from '../data/hooks.ts';
 import { formatDateTime } from '../ui/dateTime.ts';
 import { retryEntry } from '../data/sync/outbox.ts';
-import type { OutboxEntry } from '../data/db.ts';
+import type { OutboxEntry } from '../data/mirror/db.ts';
 import type { SendingProgress } from '../data/sync/replay.ts';
 import { lazyPart } from '../ui/lazyPart.tsx';
 import { StorageStatus } from './StorageStatus.tsx';

@@ -10,8 +10,8 @@ import { communityCountry } from '../domain/paper.ts';
 import { pbDate } from '../domain/pbDate.ts';
 import { useSignedInStaff } from './auth.ts';
 import { useSyncEngine } from './DataProvider.tsx';
-import type { MirrorRow, ScmsDatabase } from './db.ts';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import type { MirrorRow, ScmsDatabase } from './mirror/db.ts';
+import { useMirrorQuery } from './mirror/useMirrorQuery.ts';
 
 /**
  * A call as the mirror holds it. The job's fields (progress,

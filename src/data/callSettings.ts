@@ -6,7 +6,7 @@
 import type { CallSettingsRecord } from '../api/records.ts';
 import { DEFAULT_CALL_SETTINGS, type CallSettings } from '../domain/quietHours.ts';
 import { useSyncEngine } from './DataProvider.tsx';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import { useMirrorQuery } from './mirror/useMirrorQuery.ts';
 
 export interface CommunityCallSettings {
   settings: CallSettings;

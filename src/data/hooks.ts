@@ -8,7 +8,7 @@ import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } fr
 import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
 import { useSignedInStaff, type Staff } from './auth.ts';
 import type { RecordChoice } from './sync/conflicts.ts';
-import type { OutboxEntry } from './db.ts';
+import type { OutboxEntry } from './mirror/db.ts';
 import type { EngineStatus } from './sync/engine.ts';
 import { useSyncEngine } from './DataProvider.tsx';
 import { useBrowserOnline } from './online.ts';
@@ -32,8 +32,8 @@ import { pendingFile } from './sync/outbox.ts';
 import { LAST_SYNC_KEY, reportRanges } from './sync/pull.ts';
 import { missingRanges } from './sync/ranges.ts';
 import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
-import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './mirror/searchIndex.ts';
+import { useMirrorQuery } from './mirror/useMirrorQuery.ts';
 
 /**
  * The index of the signed-in user's mirror and the version of one of its

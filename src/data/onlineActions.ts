@@ -14,8 +14,8 @@ import type { CallSettingsRecord, ConcernRecord, UserRecord } from '../api/recor
 import type { QuietMoment } from '../domain/quietHours.ts';
 import type { AddUserValues, CallSettingsValues, ConcernValues, UpdateUserValues } from '../domain/schemas.ts';
 import type { Staff } from './auth.ts';
-import type { ScmsDatabase } from './db.ts';
-import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import type { ScmsDatabase } from './mirror/db.ts';
+import { applyServerRecords, removeServerRecords } from './mirror/mirror.ts';
 import { resolveConflict, type RecordChoice } from './sync/conflicts.ts';
 import { discardEntry } from './sync/outbox.ts';
 

@@ -5,10 +5,10 @@
  */
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
 import { hasIssues } from '../domain/houseCheckAnswer.ts';
-import type { MirrorRow, ScmsDatabase } from './db.ts';
-import type { LatestCallRow } from './latestCalls.ts';
+import type { MirrorRow, ScmsDatabase } from './mirror/db.ts';
+import type { LatestCallRow } from './mirror/latestCalls.ts';
 import { pbDate } from './sync/pull.ts';
-import { searchIndexOf, type MirrorSearchIndex } from './searchIndex.ts';
+import { searchIndexOf, type MirrorSearchIndex } from './mirror/searchIndex.ts';
 
 export interface HouseWithPeople {
   house: MirrorRow<'houses'>;

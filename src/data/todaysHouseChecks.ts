@@ -15,10 +15,10 @@ import type { UserRecord } from '../api/records.ts';
 import { pbDate } from '../domain/pbDate.ts';
 import { latestCheckByHome, todaysHouseChecks, type TodaysHouseChecks } from '../domain/todaysHouseChecks.ts';
 import { useSyncEngine } from './DataProvider.tsx';
-import type { MirrorRow, ScmsDatabase } from './db.ts';
+import type { MirrorRow, ScmsDatabase } from './mirror/db.ts';
 import { useHouses } from './hooks.ts';
 import type { HouseWithPeople } from './queries.ts';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import { useMirrorQuery } from './mirror/useMirrorQuery.ts';
 
 export interface DayChecks {
   /** Each home's latest house check report of the day. */

@@ -31,7 +31,7 @@ import PocketBase from 'pocketbase';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
-import { newRecordId } from '../../src/data/ids.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { PULL_ORDER } from '../../src/data/sync/pull.ts';
 import { REALTIME_COLLECTIONS } from '../../src/data/sync/realtime.ts';
 import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';

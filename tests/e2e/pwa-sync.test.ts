@@ -2,7 +2,7 @@
  * The service worker replays the outbox (docs/architecture.md: a report written in a
  * dead zone reaches the server exactly once, later, even with the app
  * closed). The entries are written straight into the user's IndexedDB in
- * the shape of src/data/db.ts's OutboxEntry: the production bundle's modules
+ * the shape of src/data/mirror/db.ts's OutboxEntry: the production bundle's modules
  * cannot be imported from a test, and there is no report screen yet.
  */
 import { join } from 'node:path';

@@ -12,7 +12,7 @@ import Dexie from 'dexie';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveConflict, type RecordChoice } from '../../src/data/sync/conflicts.ts';
-import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/db.ts';
+import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/mirror/db.ts';
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';

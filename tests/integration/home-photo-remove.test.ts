@@ -6,7 +6,7 @@
 import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
 import { queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';

@@ -18,7 +18,7 @@ import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ensurePocketBase } from '../../scripts/pocketbase/install.ts';
 import { hooksDir, migrationsDir, startPocketBase } from '../../scripts/pocketbase/server.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
 import { queueHouseCheck } from '../../src/data/writes.ts';

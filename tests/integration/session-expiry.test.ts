@@ -10,7 +10,7 @@
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { newRecordId } from '../../src/data/ids.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { SyncEngine } from '../../src/data/sync/engine.ts';
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';

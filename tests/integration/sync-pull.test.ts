@@ -1,7 +1,7 @@
 import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import {
   pullAll,
   pullCollection,

@@ -14,7 +14,7 @@ import {
   DATABASE_VERSION,
   userDatabase,
   type OutboxEntry,
-} from '../../src/data/db.ts';
+} from '../../src/data/mirror/db.ts';
 import { collectionsToLoad } from '../../src/data/sync/pull.ts';
 import { outboxEntries } from '../../src/data/sync/outbox.ts';
 import { VERSION_1_STORES, VERSION_2_STORES, VERSION_3_STORES } from '../support/published-schemas.ts';

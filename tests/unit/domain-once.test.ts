@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import { demoId } from '../../scripts/seed/demo-ids.ts';
 import { mulberry32 } from '../../scripts/seed/random.ts';
-import { newRecordId } from '../../src/data/ids.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { pbDate as pullPbDate } from '../../src/data/sync/pull.ts';
 import { LIMIT_EXCEEDED_MESSAGE } from '../../src/domain/callScript.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';

@@ -5,8 +5,8 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
-import { newRecordId } from '../../src/data/ids.ts';
+import { ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { nextInLane } from '../../src/data/sync/lanes.ts';
 import { enqueue } from '../../src/data/sync/outbox.ts';
 

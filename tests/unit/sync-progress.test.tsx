@@ -9,7 +9,7 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import type { EngineStatus } from '../../src/data/sync/engine.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { syncProgressText } from '../../src/ui/SyncProgress.tsx';

@@ -5,7 +5,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { queueHouseCheck, queueReport } from '../../src/data/writes.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 

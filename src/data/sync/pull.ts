@@ -32,8 +32,8 @@ import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
-import { getSyncState, setSyncState, type ScmsDatabase } from '../db.ts';
-import { applyServerRecords } from '../mirror.ts';
+import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
+import { applyServerRecords } from '../mirror/mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 
 /** Lists are read in batches of 500. */

@@ -7,8 +7,8 @@
 import type PocketBase from 'pocketbase';
 import type { RecordSubscription, RecordModel, UnsubscribeFunc } from 'pocketbase';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
-import type { ScmsDatabase } from '../db.ts';
-import { applyServerRecords, removeServerRecords } from '../mirror.ts';
+import type { ScmsDatabase } from '../mirror/db.ts';
+import { applyServerRecords, removeServerRecords } from '../mirror/mirror.ts';
 
 /** Every mirrored collection but the community's own record, which is pulled, not followed live. */
 export const REALTIME_COLLECTIONS: readonly CollectionName[] = MIRRORED_COLLECTIONS.filter((c) => c !== 'communities');

@@ -14,7 +14,7 @@
  * 20,000 (reading every id was 200 pages at 20,000 homes).
  */
 import type { CollectionName } from '../../api/records.ts';
-import { removeServerRecords } from '../mirror.ts';
+import { removeServerRecords } from '../mirror/mirror.ts';
 import {
   incidentFilter,
   PAGE_SIZE,

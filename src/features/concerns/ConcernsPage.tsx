@@ -9,7 +9,7 @@ import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useCallSettings } from '../../data/callSettings.ts';
 import { useConcerns, useManagement } from '../../data/hooks.ts';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useMirrorQuery } from '../../data/mirror/useMirrorQuery.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';

@@ -1,7 +1,7 @@
 /** The Homes screen's hooks over the mirror. */
 import { useCallback, useEffect, useState } from 'react';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useMirrorQuery } from '../../data/mirror/useMirrorQuery.ts';
 import { homeReportCount } from '../../data/writes.ts';
 import type { CallAttemptRecord } from '../../api/records.ts';
 

@@ -4,7 +4,7 @@
  */
 import type { CallAttemptRecord, CallRecord, ConcernRecord, UserRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useMirrorQuery } from '../../data/mirror/useMirrorQuery.ts';
 
 export interface CallHistory {
   /** Newest first. */

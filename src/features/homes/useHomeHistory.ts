@@ -6,7 +6,7 @@
  */
 import type { HomeChangeRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useMirrorQuery } from '../../data/mirror/useMirrorQuery.ts';
 
 /** Every history row of a home (in no order); undefined while reading. */
 export function useHomeHistory(houseId: string): HomeChangeRecord[] | undefined {

@@ -4,7 +4,7 @@
  * only turns valid values into a report.
  */
 import type { PhoneRecord } from '../../api/records.ts';
-import type { ScmsDatabase } from '../../data/db.ts';
+import type { ScmsDatabase } from '../../data/mirror/db.ts';
 import type { NewReport } from '../../data/writes.ts';
 import { DEFAULT_WEATHER, type ReportType } from '../../domain/reportTypes.ts';
 import type { ReportPosition } from '../../domain/whereAndWhen.ts';

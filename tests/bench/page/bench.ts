@@ -9,13 +9,13 @@
 import { startOfMonth, subMonths } from 'date-fns';
 import Dexie from 'dexie';
 import PocketBase, { type RecordModel } from 'pocketbase';
-import { databaseName, ScmsDatabase } from '../../../src/data/db.ts';
-import { newRecordId } from '../../../src/data/ids.ts';
+import { databaseName, ScmsDatabase } from '../../../src/data/mirror/db.ts';
+import { newRecordId } from '../../../src/data/mirror/ids.ts';
 import { enqueue } from '../../../src/data/sync/outbox.ts';
 import { ensureReportRange, pbDate, pullAll } from '../../../src/data/sync/pull.ts';
 import { queryHouses, queryReports } from '../../../src/data/queries.ts';
 import { reconcileAll } from '../../../src/data/sync/reconcile.ts';
-import { searchIndexOf } from '../../../src/data/searchIndex.ts';
+import { searchIndexOf } from '../../../src/data/mirror/searchIndex.ts';
 import { MIRRORED_COLLECTIONS } from '../../../src/api/records.ts';
 import { replayOutbox, type ReplayOutcome } from '../../../src/data/sync/replay.ts';
 import { searchWords } from '../../../src/domain/search.ts';

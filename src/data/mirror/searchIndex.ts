@@ -23,13 +23,13 @@
  * both on random data).
  */
 import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
-import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
-import { compareHomeKeys, homeAddressKey, type HomeKey } from '../domain/homeOrder.ts';
-import { reportTypeLabel } from '../domain/reportTypes.ts';
-import { phoneDigits, searchWords } from '../domain/search.ts';
+import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
+import { compareHomeKeys, homeAddressKey, type HomeKey } from '../../domain/homeOrder.ts';
+import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { phoneDigits, searchWords } from '../../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
-import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
+import type { HouseWithPeople, ReportWithLinks } from '../queries.ts';
 
 type Field = string | number | null | undefined;
 
@@ -280,7 +280,7 @@ export class MirrorSearchIndex {
     houses: new Map() as Rows<MirrorRow<'houses'>>,
     residents: new Map() as Rows<MirrorRow<'residents'>>,
     phones: new Map() as Rows<MirrorRow<'phones'>>,
-    /** By home: the newest call's state (src/data/latestCalls.ts). */
+    /** By home: the newest call's state (src/data/mirror/latestCalls.ts). */
     latest_calls: new Map() as Rows<LatestCallRow>,
     users: new Map() as Rows<MirrorRow<'users'>>,
     concerns: new Map() as Rows<MirrorRow<'concerns'>>,

@@ -5,7 +5,7 @@
  * makes a queued edit flicker away.
  */
 import type { RecordModel } from 'pocketbase';
-import { SINGLE_FILE_FIELDS, type CollectionName } from '../api/records.ts';
+import { SINGLE_FILE_FIELDS, type CollectionName } from '../../api/records.ts';
 import { keepLatestCallsAfterRemoval, keepLatestCallsAfterWrite } from './latestCalls.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 
