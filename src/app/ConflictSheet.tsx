@@ -11,7 +11,7 @@
 import { useId, useState } from 'react';
 import type { FieldChoice, RecordChoice } from '../data/sync/conflicts.ts';
 import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/mirror/db.ts';
-import { useOnlineActions } from '../data/hooks.ts';
+import { useOnlineActions } from '../data/onlineActions.ts';
 import { fieldLabel, FREE_TEXT_FIELDS } from '../domain/directoryFields.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
 import { valueWords } from '../ui/directoryValues.ts';

@@ -1,7 +1,7 @@
 /**
  * Many devices, one truth: two signed-in devices of one community (an
  * officer's phone that edits offline and a manager's that edits online),
- * each with its own mirror and outbox, writing through src/data/writes.ts
+ * each with its own mirror and outbox, writing through src/data/resources/reports.ts
  * as the home form does, against a real PocketBase. An update sends only
  * the changed fields with their base; the server merges field by field and
  * refuses an overtaken field with 409; replay sets the overtaken record
@@ -16,7 +16,8 @@ import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
-import { queueDeleteHome, queueSaveHome, type HomeForm, type SignedInUser } from '../../src/data/writes.ts';
+import { queueDeleteHome, queueSaveHome, type HomeForm } from '../../src/data/resources/homes.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import {
   createCommunity,
   newId,

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
-import { queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
+import { queueSaveHome } from '../../src/data/resources/homes.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import { solidPng } from '../support/png.ts';
 import {
   createCommunity,

@@ -21,7 +21,7 @@ import { hooksDir, migrationsDir, startPocketBase } from '../../scripts/pocketba
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
-import { queueHouseCheck } from '../../src/data/writes.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
 import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE } from '../../src/domain/houseCheck.ts';
 import { answerFromNarrative, ONLY_HOUSE_CHECKS } from '../../src/domain/houseCheckAnswer.ts';
 import { createCommunity, newId, startTestServer, SUPERUSER, type TestServer } from '../support/pocketbase.ts';

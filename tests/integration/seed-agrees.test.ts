@@ -23,7 +23,7 @@ import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
 import { projectRoot } from '../../scripts/pocketbase/paths.ts';
 import type { CallAttemptRecord, CallRecord, HouseRecord, ReportRecord, UserRecord } from '../../src/api/records.ts';
-import type { DayRecords } from '../../src/data/activity.ts';
+import type { DayRecords } from '../../src/data/resources/activity.ts';
 import type { MirrorRow } from '../../src/data/mirror/db.ts';
 import { latestCallRows } from '../../src/data/mirror/latestCalls.ts';
 import { CALL_OUTCOME_LABELS, latestCallWord } from '../../src/domain/callOutcome.ts';

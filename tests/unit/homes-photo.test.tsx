@@ -15,7 +15,7 @@ import type { RecordModel } from 'pocketbase';
 import { pb } from '../../src/api/client.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
-import { queueSaveHome } from '../../src/data/writes.ts';
+import { queueSaveHome } from '../../src/data/resources/homes.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 

@@ -17,7 +17,7 @@ import type { PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import type { LatestCallRow } from '../../src/data/mirror/latestCalls.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';
-import type { HouseWithPeople } from '../../src/data/queries.ts';
+import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import {
   ADDRESS_ORDER,

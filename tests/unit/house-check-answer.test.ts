@@ -11,8 +11,8 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import type { ReportRecord } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
-import { queryReports } from '../../src/data/queries.ts';
-import { queueHouseCheck } from '../../src/data/writes.ts';
+import { queryReports } from '../../src/data/resources/reports.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
 import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE } from '../../src/domain/houseCheck.ts';
 import {
   answerFromNarrative,

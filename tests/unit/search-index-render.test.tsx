@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
-import { useHouses } from '../../src/data/hooks.ts';
+import { useHouses } from '../../src/data/resources/homes.ts';
 import { searchIndexOf } from '../../src/data/mirror/searchIndex.ts';
 import { houseRecord } from '../support/records.ts';
 

@@ -20,7 +20,8 @@ import type {
 } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';
-import { queryHouses, queryReports, searchReports, type HouseWithPeople } from '../../src/data/queries.ts';
+import { queryHouses, type HouseWithPeople } from '../../src/data/resources/homes.ts';
+import { queryReports, searchReports } from '../../src/data/resources/reports.ts';
 import { homeSearchFields, reportSearchFields, searchIndexOf, SearchList } from '../../src/data/mirror/searchIndex.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { searchList } from '../../src/domain/search.ts';

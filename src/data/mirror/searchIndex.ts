@@ -29,7 +29,8 @@ import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { phoneDigits, searchWords } from '../../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
-import type { HouseWithPeople, ReportWithLinks } from '../queries.ts';
+import type { HouseWithPeople } from '../resources/homes.ts';
+import type { ReportWithLinks } from '../resources/reports.ts';
 
 type Field = string | number | null | undefined;
 
@@ -195,7 +196,7 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
   reports: ['reports'],
 };
 
-/** Search fields of docs/product.md#homes (queries.ts names them for the homes). */
+/** Search fields of docs/product.md#homes for the homes list. */
 export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
 
 /**
