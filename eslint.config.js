@@ -119,9 +119,9 @@ const layerRules = [
       },
       { regex: '^\\.\\./\\.\\./app/', message: 'A feature never imports src/app (docs/architecture.md#the-layers).' },
       {
-        regex: '^\\.\\./\\.\\./data/sync/',
+        regex: '^\\.\\./\\.\\./data/(sync|mirror)/',
         message:
-          'A feature never imports the sync machinery: read and write through the modules of src/data and its hooks (docs/architecture.md#the-layers).',
+          'A feature never imports the sync machinery or the database: read and write through src/data/resources and the hooks of src/data (docs/architecture.md#the-layers).',
       },
       {
         regex: '^\\.\\./\\.\\./api/client',

@@ -18,6 +18,9 @@ import type { EngineStatus } from './sync/engine.ts';
 import { pendingFile } from './sync/outbox.ts';
 import { LAST_SYNC_KEY } from './sync/pull.ts';
 
+/** Whether a file field names a queued upload rather than a file on the server (the screens show the Blob then). */
+export { isPendingFileName } from './mirror/mirror.ts';
+
 /**
  * The index of the signed-in user's mirror and the version of one of its
  * lists: -1 while it loads, then a new number after every change of it.

@@ -27,6 +27,11 @@ describe('wrong imports fail the lint', () => {
     ['src/features/homes/Thing.tsx', '../users/UserCard.tsx', 'A feature never imports another feature'],
     ['src/features/homes/Thing.tsx', '../../app/Layout.tsx', 'A feature never imports src/app'],
     ['src/features/homes/Thing.tsx', '../../data/sync/pull.ts', 'A feature never imports the sync machinery'],
+    [
+      'src/features/homes/Thing.tsx',
+      '../../data/mirror/db.ts',
+      'A feature never imports the sync machinery or the database',
+    ],
     ['src/features/homes/Thing.tsx', '../../api/client.ts', 'A feature never uses the PocketBase client'],
     ['src/app/Thing.tsx', '../api/client.ts', 'Only src/data uses the PocketBase client'],
     ['sw/thing.ts', '../src/api/client.ts', 'Only src/data uses the PocketBase client'],
@@ -40,6 +45,7 @@ describe('wrong imports fail the lint', () => {
 describe('the arrows of docs/architecture.md pass', () => {
   test.each([
     ['src/features/homes/Thing.tsx', '../../data/hooks.ts'],
+    ['src/features/homes/Thing.tsx', '../../data/resources/homes.ts'],
     ['src/features/homes/Thing.tsx', '../../ui/Sheet.tsx'],
     ['src/features/homes/Thing.tsx', '../../domain/search.ts'],
     ['src/features/homes/Thing.tsx', './HomeCard.tsx'],

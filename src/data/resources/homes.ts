@@ -22,6 +22,8 @@ import { useSearchIndex } from '../hooks.ts';
 import type { MirrorRow, OutboxOperation, ScmsDatabase } from '../mirror/db.ts';
 import { newRecordId } from '../mirror/ids.ts';
 import type { LatestCallRow } from '../mirror/latestCalls.ts';
+
+export type { LatestCallRow };
 import { searchIndexOf } from '../mirror/searchIndex.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import { changeOf, deleteOf } from '../sync/conflicts.ts';

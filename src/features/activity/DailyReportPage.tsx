@@ -12,7 +12,7 @@ import { useDayRecords } from '../../data/resources/activity.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { reportPhotoUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { useReportRange } from '../../data/resources/reports.ts';
-import { isPendingFileName } from '../../data/mirror/mirror.ts';
+import { isPendingFileName } from '../../data/hooks.ts';
 import { PHOTO_THUMB, reportPhotoThumb } from '../../data/photoFiles.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatDate, personName } from '../../ui/format.ts';

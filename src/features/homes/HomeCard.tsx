@@ -7,7 +7,7 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
-import type { LatestCallRow } from '../../data/mirror/latestCalls.ts';
+import type { LatestCallRow } from '../../data/resources/homes.ts';
 import { CALL_HISTORY_TITLE, latestCallWord, nextTryWord } from '../../domain/callOutcome.ts';
 import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { stateLabel } from '../../domain/states.ts';
