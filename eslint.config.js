@@ -97,7 +97,7 @@ const layerRules = [
   {
     files: ['src/data/**/*.{ts,tsx}'],
     rules: importsOnly({
-      regex: '^\\.\\./(features|app|ui)/',
+      regex: '^(\\.\\./)+(features|app|ui)/',
       message: 'src/data talks to src/api and src/domain only, never to screens (docs/architecture.md#the-layers).',
     }),
   },
@@ -118,6 +118,11 @@ const layerRules = [
           'A feature never imports another feature: move what both need to src/data, src/ui or src/domain (docs/architecture.md#the-layers).',
       },
       { regex: '^\\.\\./\\.\\./app/', message: 'A feature never imports src/app (docs/architecture.md#the-layers).' },
+      {
+        regex: '^\\.\\./\\.\\./data/(sync|mirror)/',
+        message:
+          'A feature never imports the sync machinery or the database: read and write through src/data/resources and the hooks of src/data (docs/architecture.md#the-layers).',
+      },
       {
         regex: '^\\.\\./\\.\\./api/client',
         message:

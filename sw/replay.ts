@@ -1,13 +1,13 @@
 /**
  * The worker's side of the outbox: the same replay the window runs
- * (src/data/replay.ts), with the session the window mirrors into IndexedDB
+ * (src/data/sync/replay.ts), with the session the window mirrors into IndexedDB
  * (the worker has no local storage).
  */
-import { userDatabase } from '../src/data/db.ts';
-import { replayOutbox, type ReplayOutcome, type ReplayResult } from '../src/data/replay.ts';
-import { clientFromSavedSession } from '../src/data/session.ts';
+import { userDatabase } from '../src/data/mirror/db.ts';
+import { replayOutbox, type ReplayOutcome, type ReplayResult } from '../src/data/sync/replay.ts';
+import { clientFromSavedSession } from '../src/data/sync/session.ts';
 
-export { SYNC_TAG } from '../src/data/syncTag.ts';
+export { SYNC_TAG } from '../src/data/sync/syncTag.ts';
 
 /** One replayer id for this worker: the lease keeps it apart from the tabs. */
 const OWNER = 'service-worker';
@@ -38,7 +38,7 @@ async function replayOnce(retryNow: boolean): Promise<WorkerReplayResult> {
   if (!session) return { outcome: 'auth-required', delivered: 0, parked: 0, retry: false };
   const db = userDatabase(session.userId);
   const result = await replayOutbox({ pb: session.client, db, owner: OWNER, retryNow });
-  // The outbox replays in two lanes (src/data/lanes.ts), each with its own back-off: the soonest of them.
+  // The outbox replays in two lanes (src/data/sync/lanes.ts), each with its own back-off: the soonest of them.
   const retryAt =
     result.outcome === 'waiting' ? await soonestRetry(db.outbox.where('status').equals('pending')) : undefined;
   return { ...result, retry: RETRY.has(result.outcome), retryAt };

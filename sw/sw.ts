@@ -11,7 +11,7 @@ import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { imageCacheName, USER_MESSAGE } from '../src/domain/imageCache.ts';
-import { loadSession } from '../src/data/session.ts';
+import { loadSession } from '../src/data/sync/session.ts';
 import { replayForSync, replayFromWorker, SYNC_TAG, type WorkerReplayResult } from './replay.ts';
 
 declare const self: ServiceWorkerGlobalScope;

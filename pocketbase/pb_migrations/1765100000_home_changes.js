@@ -76,7 +76,7 @@ migrate(
         'CREATE INDEX idx_home_changes_field ON home_changes (collection_name, record_id, field, created)',
         // A home's History sheet.
         'CREATE INDEX idx_home_changes_house_created ON home_changes (house, created)',
-        // Incremental pulls (src/data/pull.ts).
+        // Incremental pulls (src/data/sync/pull.ts).
         'CREATE INDEX idx_home_changes_community_updated ON home_changes (community, updated)',
       ],
     });

@@ -12,7 +12,7 @@ import { apiBaseUrl } from './baseUrl.ts';
  * window's and the service worker's alike; none in Node, where tests set
  * `baseURL` themselves), and the SDK keeps the session in memory where
  * there is no local storage (the worker fills it from IndexedDB,
- * src/data/session.ts).
+ * src/data/sync/session.ts).
  */
 export const pb = new PocketBase(apiBaseUrl(globalThis.location?.origin ?? '/'));
 

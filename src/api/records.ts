@@ -206,18 +206,24 @@ export interface RecordsByCollection {
 
 export type CollectionName = keyof RecordsByCollection;
 
+/**
+ * The collections the device mirrors: the one list the pull, realtime and
+ * reconciliation follow (src/data/sync). In pull order: parents before
+ * children, so that during a first load homes arrive before their residents
+ * and phones.
+ */
 export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
   'communities',
   'users',
+  'concerns',
   'houses',
   'residents',
   'phones',
-  'concerns',
-  'reports',
   'calls',
   'call_attempts',
   'call_settings',
   'home_changes',
+  'reports',
 ];
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Where a person settles changes someone else overtook while their device
- * was offline (src/data/conflicts.ts): per field, who changed it when, both
+ * was offline (src/data/sync/conflicts.ts): per field, who changed it when, both
  * values, and 'Keep mine' / 'Keep theirs' (text can also be edited into a
  * merged value); a removed record someone changed since can be removed
  * anyway or kept; an edited record someone deleted since can be added
@@ -9,9 +9,9 @@
  * lost either way: the home's History keeps every value.
  */
 import { useId, useState } from 'react';
-import type { FieldChoice, RecordChoice } from '../data/conflicts.ts';
-import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/db.ts';
-import { useOnlineActions } from '../data/hooks.ts';
+import type { FieldChoice, RecordChoice } from '../data/sync/conflicts.ts';
+import type { FieldConflict, OutboxEntry, RecordConflict } from '../data/mirror/db.ts';
+import { useOnlineActions } from '../data/onlineActions.ts';
 import { fieldLabel, FREE_TEXT_FIELDS } from '../domain/directoryFields.ts';
 import { parsePbDate } from '../domain/pbDate.ts';
 import { valueWords } from '../ui/directoryValues.ts';

@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSignedInRecord, type ChangeOutcome } from '../data/auth.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
-import { useMirrorQuery } from '../data/useMirrorQuery.ts';
+import { useMirrorQuery } from '../data/mirror/useMirrorQuery.ts';
 import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { KeyIcon } from '../ui/icons.tsx';

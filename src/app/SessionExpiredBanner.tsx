@@ -4,7 +4,7 @@
  * before writing reports that would wait. Log in goes to the login page;
  * the outbox stays on the device and is sent after that user signs in again.
  * The mirror stays too, for that user; if someone else signs in instead,
- * their start removes it (DataProvider, src/data/wipe.ts), outbox kept.
+ * their start removes it (DataProvider, src/data/mirror/wipe.ts), outbox kept.
  */
 import { useNavigate } from 'react-router-dom';
 import { useSyncStatus } from '../data/hooks.ts';

@@ -2,10 +2,15 @@
  * The sync panel's storage line: whether the browser keeps this device's
  * data (the mirror and the changes not yet sent), and the space used and
  * left. After the browser refused to keep it, how to change that is said
- * once on the device (src/data/storageKeep.ts).
+ * once on the device (src/data/mirror/storageKeep.ts).
  */
 import { useEffect, useState } from 'react';
-import { rememberStorageHintShown, storageHintShown, useStorageKept, useStorageSpace } from '../data/storageKeep.ts';
+import {
+  rememberStorageHintShown,
+  storageHintShown,
+  useStorageKept,
+  useStorageSpace,
+} from '../data/mirror/storageKeep.ts';
 import { STORAGE_HINT, storageKeptLine, storageSpaceLine } from './storageText.ts';
 
 /** `refresh`: read the space again when it changes (the panel's pending count, say). */

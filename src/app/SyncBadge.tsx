@@ -13,11 +13,12 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import { useState } from 'react';
 import { formatDistanceToNow } from 'date-fns';
 import { useSyncEngine } from '../data/DataProvider.tsx';
-import { useOnline, useOnlineActions, useOutboxEntries, useSyncStatus, type SyncStatus } from '../data/hooks.ts';
+import { useOnline, useOutboxEntries, useSyncStatus, type SyncStatus } from '../data/hooks.ts';
+import { useOnlineActions } from '../data/onlineActions.ts';
 import { formatDateTime } from '../ui/dateTime.ts';
-import { retryEntry } from '../data/outbox.ts';
-import type { OutboxEntry } from '../data/db.ts';
-import type { SendingProgress } from '../data/replay.ts';
+import { retryEntry } from '../data/sync/outbox.ts';
+import type { OutboxEntry } from '../data/mirror/db.ts';
+import type { SendingProgress } from '../data/sync/replay.ts';
 import { lazyPart } from '../ui/lazyPart.tsx';
 import { StorageStatus } from './StorageStatus.tsx';
 

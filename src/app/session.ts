@@ -4,16 +4,16 @@
  * `logOut` is the Log out button's: patrol phones are shared between shifts
  * so it also removes the user's copy of the community from the
  * device, keeping only their unsent outbox, which is sent after their next
- * sign-in (src/data/wipe.ts). `signOut` (src/data/auth.ts) alone is for a session the server
+ * sign-in (src/data/mirror/wipe.ts). `signOut` (src/data/auth.ts) alone is for a session the server
  * refused ('Log in' on the expired-session banner): the same officer usually
  * signs in again and keeps the mirror; if someone else signs in instead, that
  * user's start removes it (DataProvider).
  */
 import { signOut } from '../data/auth.ts';
-import { userDatabase } from '../data/db.ts';
-import type { SyncEngine } from '../data/engine.ts';
-import { clearSession } from '../data/session.ts';
-import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/wipe.ts';
+import { userDatabase } from '../data/mirror/db.ts';
+import type { SyncEngine } from '../data/sync/engine.ts';
+import { clearSession } from '../data/sync/session.ts';
+import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/mirror/wipe.ts';
 
 /** Past this the engine's goodbye to the realtime server is not waited for (a server that hangs). */
 const STOP_WAIT_MS = 3_000;

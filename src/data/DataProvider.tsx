@@ -6,10 +6,10 @@
 import { createContext, useContext, useEffect, useMemo, type ReactNode } from 'react';
 import type PocketBase from 'pocketbase';
 import { pb as appClient } from '../api/client.ts';
-import { SyncEngine } from './engine.ts';
-import { mirrorSessionOf } from './session.ts';
-import { keepStorage } from './storageKeep.ts';
-import { removeOtherUsersData } from './wipe.ts';
+import { SyncEngine } from './sync/engine.ts';
+import { mirrorSessionOf } from './sync/session.ts';
+import { keepStorage } from './mirror/storageKeep.ts';
+import { removeOtherUsersData } from './mirror/wipe.ts';
 
 const EngineContext = createContext<SyncEngine | null>(null);
 

@@ -12,8 +12,11 @@ import { useSyncExternalStore } from 'react';
 import { pb } from '../api/client.ts';
 import type { UserType } from '../api/records.ts';
 import type { ChangePasswordValues, FirstPasswordValues } from '../domain/loginSchema.ts';
-// A type only: this module loads nothing of the mirror.
-import type { SignedInUser } from './writes.ts';
+/** Who writes: the signed-in user's id and community, stamped on what they queue. */
+export interface SignedInUser {
+  id: string;
+  community: string;
+}
 
 /** The signed-in user as the management screens need it. */
 export interface Staff extends SignedInUser {

@@ -1,39 +1,25 @@
 /**
- * Live queries for the screens: they read the local mirror only (never the
- * server), so every list works offline and updates as soon as a pull, a
- * realtime event or a local write changes the mirror.
+ * The screens' hooks that belong to no one resource: the mirror's search
+ * index (which the resource modules' lists read), the sync state (the badge,
+ * the panel, online or not), a queued upload's file, and who may manage.
+ * They read the local mirror only (never the server), so they work offline
+ * and update as soon as a pull, a realtime event or a local write changes
+ * the mirror. Each resource's reads and writes are in src/data/resources/.
  */
-import { startTransition, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { CallSettingsRecord, CollectionName, ConcernRecord, UserRecord } from '../api/records.ts';
-import type { AddUserValues, CallSettingsValues, ConcernValues } from '../domain/schemas.ts';
-import { useSignedInStaff, type Staff } from './auth.ts';
-import type { RecordChoice } from './conflicts.ts';
-import type { OutboxEntry } from './db.ts';
-import type { EngineStatus } from './engine.ts';
+import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
+import type { CollectionName } from '../api/records.ts';
+import { useSignedInStaff } from './auth.ts';
 import { useSyncEngine } from './DataProvider.tsx';
+import type { OutboxEntry } from './mirror/db.ts';
+import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './mirror/searchIndex.ts';
+import { useMirrorQuery } from './mirror/useMirrorQuery.ts';
 import { useBrowserOnline } from './online.ts';
-import {
-  cancelCallRetries,
-  createConcern,
-  createUser,
-  deleteConcern,
-  deleteUser,
-  discardOutboxEntry,
-  resolveOutboxConflict,
-  placeCall,
-  requestAiAssist,
-  resetUserPassword,
-  saveCallSettings,
-  updateConcern,
-  updateUser,
-  type UserUpdate,
-} from './onlineActions.ts';
-import { pendingFile } from './outbox.ts';
-import { LAST_SYNC_KEY, reportRanges } from './pull.ts';
-import { missingRanges } from './ranges.ts';
-import { searchReports, type HouseWithPeople, type ReportQuery, type ReportWithLinks } from './queries.ts';
-import { searchIndexOf, type IndexedList, type MirrorSearchIndex } from './searchIndex.ts';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import type { EngineStatus } from './sync/engine.ts';
+import { pendingFile } from './sync/outbox.ts';
+import { LAST_SYNC_KEY } from './sync/pull.ts';
+
+/** Whether a file field names a queued upload rather than a file on the server (the screens show the Blob then). */
+export { isPendingFileName } from './mirror/mirror.ts';
 
 /**
  * The index of the signed-in user's mirror and the version of one of its
@@ -67,45 +53,6 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
   }, [index, list]);
   // Another index (a new user) or list: its own version at once, never the previous one's.
   return { index, version: seen.index === index && seen.list === list ? seen.version : index.version(list) };
-}
-
-/** Homes with their residents and phones in address order, filtered by the list search; undefined while loading. */
-export function useHouses(search = ''): HouseWithPeople[] | undefined {
-  const { index, version } = useSearchIndex('homes');
-  return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
-}
-
-export function useConcerns(search = ''): ConcernRecord[] | undefined {
-  const { index, version } = useSearchIndex('concerns');
-  return useMemo(() => (version < 0 ? undefined : index.concerns.search(search)), [index, version, search]);
-}
-
-export function useUsers(search = ''): UserRecord[] | undefined {
-  const { index, version } = useSearchIndex('users');
-  return useMemo(() => (version < 0 ? undefined : index.users.search(search)), [index, version, search]);
-}
-
-export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
-  const { index, version } = useSearchIndex('reports');
-  const { from, to, types, sort, search, withIssues } = query;
-  // Dates and lists are compared by value, so a new array each render does not search again.
-  const fromMs = from.getTime();
-  const toMs = to.getTime();
-  const typeList = (types ?? []).join(',');
-  return useMemo(
-    () =>
-      version < 0
-        ? undefined
-        : searchReports(index, {
-            from: new Date(fromMs),
-            to: new Date(toMs),
-            types: typeList ? typeList.split(',') : [],
-            sort,
-            search,
-            withIssues,
-          }),
-    [index, version, fromMs, toMs, typeList, sort, search, withIssues],
-  );
 }
 
 /** The Blob of a record's queued upload (e.g. a home's photo added offline); undefined when none or while loading. */
@@ -190,73 +137,4 @@ export function useManagement(offlineReason: string): Management {
   const connected = useOnline();
   const director = useSignedInStaff()?.type === 'director';
   return { director, canManage: director && connected, blockedReason: director && !connected ? offlineReason : null };
-}
-
-/** The online-only actions (onlineActions.ts) on the signed-in user's mirror. */
-export function useOnlineActions() {
-  const { db } = useSyncEngine();
-  return useMemo(
-    () => ({
-      createUser: (director: Staff, values: AddUserValues, password: string) =>
-        createUser(db, director, values, password),
-      updateUser: (user: UserRecord, values: UserUpdate) => updateUser(db, user, values),
-      resetUserPassword,
-      deleteUser: (user: UserRecord) => deleteUser(db, user),
-      createConcern: (director: Staff, values: ConcernValues) => createConcern(db, director, values),
-      updateConcern: (director: Staff, concern: ConcernRecord, values: ConcernValues) =>
-        updateConcern(db, director, concern, values),
-      deleteConcern: (concern: ConcernRecord) => deleteConcern(db, concern),
-      saveCallSettings: (director: Staff, values: CallSettingsValues, saved: CallSettingsRecord | null) =>
-        saveCallSettings(db, director, values, saved),
-      placeCall,
-      cancelCallRetries: (houseId: string) => cancelCallRetries(db, houseId),
-      requestAiAssist,
-      discardOutboxEntry: (seq: number) => discardOutboxEntry(db, seq),
-      resolveOutboxConflict: (seq: number, choices: readonly RecordChoice[]) => resolveOutboxConflict(db, seq, choices),
-    }),
-    [db],
-  );
-}
-
-export type RangeState = 'ready' | 'loading' | 'offline' | 'failed';
-
-/**
- * Makes sure the mirror holds the reports of [from, to]. The first sync
- * brings the current and the previous month; an older range is pulled on
- * demand (the list shows a spinner meanwhile) and is kept, so it works
- * offline afterwards. Offline with an uncovered range, the list shows what
- * the mirror has and says that older reports need a connection.
- */
-export function useReportRange(from: Date, to: Date): { state: RangeState; retry: () => void } {
-  const engine = useSyncEngine();
-  const online = useOnline();
-  const ranges = useMirrorQuery(engine.db, ['syncState'], () => reportRanges(engine.db), []);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const fromMs = from.getTime();
-  const toMs = to.getTime();
-  const key = `${fromMs}-${toMs}`;
-  // Before the first sync has recorded any range, that sync is what fills the list.
-  const uncovered =
-    ranges !== undefined && ranges.length > 0 && missingRanges(ranges, { from: fromMs, to: toMs }).length > 0;
-
-  useEffect(() => {
-    if (!uncovered || !online) return;
-    let cancelled = false;
-    // Done shows by itself: the pull records the range and `ranges` changes.
-    engine.loadReportRange(new Date(fromMs), new Date(toMs)).catch(() => {
-      if (!cancelled) setFailed(key);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [engine, uncovered, online, key, fromMs, toMs, attempt]);
-
-  const retry = () => {
-    setFailed(null);
-    setAttempt((n) => n + 1);
-  };
-  if (!uncovered) return { state: 'ready', retry };
-  if (!online) return { state: 'offline', retry };
-  return { state: failed === key ? 'failed' : 'loading', retry };
 }

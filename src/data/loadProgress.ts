@@ -6,7 +6,7 @@
 import { useSyncExternalStore } from 'react';
 import type { CollectionName } from '../api/records.ts';
 import { useSyncEngine } from './DataProvider.tsx';
-import type { LoadProgress } from './pull.ts';
+import type { LoadProgress } from './sync/pull.ts';
 
 export type { LoadProgress };
 

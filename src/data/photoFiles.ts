@@ -10,9 +10,9 @@
  * queued Blob. None of those: null (the report says it is not available).
  */
 import { imageCacheName } from '../domain/imageCache.ts';
-import { recordKey, type ScmsDatabase } from './db.ts';
+import { recordKey, type ScmsDatabase } from './mirror/db.ts';
 import { reportPhotoUrl, withFileToken } from './fileToken.ts';
-import { isPendingFileName } from './mirror.ts';
+import { isPendingFileName } from './mirror/mirror.ts';
 
 /** The size the report cards ask for (a declared thumb of the reports collection). */
 export const PHOTO_THUMB = '400x300';

@@ -1,7 +1,7 @@
 /**
  * The homes directory's own fields, per collection: what people type into
  * the home form, so what several people may edit at once. A write of them
- * carries its base (src/data/conflicts.ts) and the server keeps their
+ * carries its base (src/data/sync/conflicts.ts) and the server keeps their
  * history (pocketbase/pb_hooks/lib/home_history.js lists the same fields,
  * and the image: its own copy, so the hook loads with nothing built first;
  * tests/unit/home-history-schema.test.ts holds the two lists together).

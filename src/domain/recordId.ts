@@ -1,6 +1,6 @@
 /**
  * PocketBase record ids: 15 characters of [a-z0-9] (the schema's
- * autogeneratePattern). The outbox makes its own (src/data/ids.ts), the demo
+ * autogeneratePattern). The outbox makes its own (src/data/mirror/ids.ts), the demo
  * seed derives them from stable keys, tests and benchmarks draw them: all
  * from this alphabet.
  */

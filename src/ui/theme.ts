@@ -1,7 +1,7 @@
 /**
  * Night mode: which theme the app shows. The choice (System, Light, Dark)
  * belongs to the device, not to a user: it is kept in localStorage, which a
- * sign-out does not clear (src/data/wipe.ts clears the mirror only), so an
+ * sign-out does not clear (src/data/mirror/wipe.ts clears the mirror only), so an
  * officer's phone stays dark for whoever signs in next.
  *
  * 'system' follows the phone's dark setting through CSS alone

@@ -20,7 +20,7 @@ export const KIND_LABELS: Record<Kind, string> = {
 
 /**
  * One officer at a peak shift, in seconds between two of each. The app's
- * own schedule (src/data/engine.ts) pulls on every realtime (re)connect,
+ * own schedule (src/data/sync/engine.ts) pulls on every realtime (re)connect,
  * on every return to the app (visibilitychange), on coming back online and
  * every 5 minutes with the reconciliation; a phone locked and unlocked
  * while patrolling returns to the app every minute or two, so one whole
@@ -35,7 +35,7 @@ export const PEAK_SHIFT = {
   callEverySeconds: 900,
 } as const;
 
-/** Requests of one incremental pull: one page per mirrored collection (src/data/pull.ts PULL_ORDER). */
+/** Requests of one incremental pull: one page per mirrored collection (src/data/sync/pull.ts PULL_ORDER). */
 export const PULL_REQUESTS = 10;
 
 export interface KindPlan {

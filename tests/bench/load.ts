@@ -4,8 +4,8 @@
  * app uses it at a peak shift (load-figures.ts PEAK_SHIFT):
  * - each officer is a real user of the community, signed in with its password;
  * - each holds a realtime subscription open (GET /api/realtime, then the ten
- *   subscription posts the SDK sends as src/data/realtime.ts subscribes);
- * - incremental pulls (src/data/pull.ts readAfter: one page per mirrored
+ *   subscription posts the SDK sends as src/data/sync/realtime.ts subscribes);
+ * - incremental pulls (src/data/sync/pull.ts readAfter: one page per mirrored
  *   collection, `updated >=` the officer's last pull);
  * - report creates (POST .../reports/records with a client id, as the
  *   outbox's replay sends one entry) and house checks (POST /api/batch:
@@ -31,9 +31,9 @@ import PocketBase from 'pocketbase';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
-import { newRecordId } from '../../src/data/ids.ts';
-import { PULL_ORDER } from '../../src/data/pull.ts';
-import { REALTIME_COLLECTIONS } from '../../src/data/realtime.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { PULL_ORDER } from '../../src/data/sync/pull.ts';
+import { REALTIME_COLLECTIONS } from '../../src/data/sync/realtime.ts';
 import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
 import { STAFF_PASSWORD, type BenchData } from './data.ts';
 import {
@@ -191,7 +191,7 @@ interface RealtimeClients {
 }
 
 /**
- * Opens a subscription per officer as the SDK does for src/data/realtime.ts:
+ * Opens a subscription per officer as the SDK does for src/data/sync/realtime.ts:
  * the event stream, then one post per subscribe call, each with every topic
  * so far (PB_CONNECT, then the nine collections). Reports created by this
  * run are recognised by id: the time from their create to each event is

@@ -478,7 +478,7 @@ function growthRows(): GrowthRow[] {
       value: (r) => cellOf(r.directCreates, 'creates'),
     },
     {
-      name: 'Search index: loading homes and reports (src/data/searchIndex.ts)',
+      name: 'Search index: loading homes and reports (src/data/mirror/searchIndex.ts)',
       value: (r) => ({ ms: r.indexLoad.ms }),
     },
     {

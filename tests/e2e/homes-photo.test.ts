@@ -11,7 +11,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { LEASE_TTL_MS } from '../../src/data/lease.ts';
+import { LEASE_TTL_MS } from '../../src/data/sync/lease.ts';
 import type { HouseRecord } from '../../src/api/records.ts';
 import { compareHomeKeys, homeAddressKey } from '../../src/domain/homeOrder.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';

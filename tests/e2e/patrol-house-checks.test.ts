@@ -16,7 +16,7 @@ import { DEMO_MANAGER, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import type { HouseCheckFields } from '../../src/domain/houseCheck.ts';
 import { todaysHouseChecks } from '../../src/domain/todaysHouseChecks.ts';
 import { formatAddress } from '../../src/ui/format.ts';
-import { LEASE_TTL_MS } from '../../src/data/lease.ts';
+import { LEASE_TTL_MS } from '../../src/data/sync/lease.ts';
 import { signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -140,7 +140,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
         serverToday,
         (today) => today.done.length === before.done.length + 2,
         // Usually at once; but the page reloaded above may have died holding the outbox lease
-        // (src/data/lease.ts), and then the new page's 30-second replay timer sends the checks.
+        // (src/data/sync/lease.ts), and then the new page's 30-second replay timer sends the checks.
         LEASE_TTL_MS + 15_000,
       );
       // The other device follows through realtime: count, Done section, officer, time and answer.

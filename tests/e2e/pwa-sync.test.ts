@@ -2,7 +2,7 @@
  * The service worker replays the outbox (docs/architecture.md: a report written in a
  * dead zone reaches the server exactly once, later, even with the app
  * closed). The entries are written straight into the user's IndexedDB in
- * the shape of src/data/db.ts's OutboxEntry: the production bundle's modules
+ * the shape of src/data/mirror/db.ts's OutboxEntry: the production bundle's modules
  * cannot be imported from a test, and there is no report screen yet.
  */
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { SYNC_TAG } from '../../src/data/engine.ts';
+import { SYNC_TAG } from '../../src/data/sync/engine.ts';
 import { newId, type TestServer } from '../support/pocketbase.ts';
 import {
   idb,
@@ -50,7 +50,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** An outbox entry creating one report, as src/data/outbox.ts's enqueue writes it. */
+/** An outbox entry creating one report, as src/data/sync/outbox.ts's enqueue writes it. */
 function reportEntry(
   id: string,
   narative: string,

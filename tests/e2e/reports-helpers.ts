@@ -228,7 +228,7 @@ export interface QueuedReport {
 }
 
 /**
- * The reports waiting in the user's outbox (src/data/db.ts's OutboxEntry
+ * The reports waiting in the user's outbox (src/data/mirror/db.ts's OutboxEntry
  * shape). Read and summarised inside the page: the photos are Blobs, which
  * do not cross to the test.
  */

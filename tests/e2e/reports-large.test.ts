@@ -12,7 +12,7 @@ import { startOfMonth } from 'date-fns';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from '../../src/domain/reportTypes.ts';
 import { createInBatches } from '../support/batches.ts';
 import {

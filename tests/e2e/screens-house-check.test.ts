@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { LEASE_TTL_MS } from '../../src/data/lease.ts';
+import { LEASE_TTL_MS } from '../../src/data/sync/lease.ts';
 import { expectNoOverlap } from './layout-helpers.ts';
 import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
 import {
@@ -103,7 +103,7 @@ describe('at desktop size', () => {
 
     await context.setOffline(false);
     // Usually at once. But the page reloaded above may have died while its
-    // replay held the outbox lease (src/data/lease.ts): then every replayer
+    // replay held the outbox lease (src/data/sync/lease.ts): then every replayer
     // answers 'busy' until that lease expires (30 s), and the new page's
     // 30-second replay timer sends the entry. Wait for that worst case.
     const [report] = await waitUntil(

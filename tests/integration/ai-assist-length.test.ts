@@ -75,7 +75,7 @@ describe('the offline editor', () => {
   });
 
   test("the app's failure toast reads the refusal as the server wrote it", async () => {
-    // As requestAiAssist (src/data/onlineActions.ts) sends it (the SDK), and as the form's 'Fail' toast builds its text.
+    // As requestAiAssist (src/data/resources/reports.ts) sends it (the SDK), and as the form's 'Fail' toast builds its text.
     const refused = await s.officer
       .send('/api/scms/ai-assist', { method: 'POST', body: { user_input: EXPANDING } })
       .then(

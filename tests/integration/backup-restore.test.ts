@@ -22,11 +22,11 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { createBackup, restoreBackup, superuserClient } from '../../scripts/backups.ts';
 import { applyBackupSettings } from '../../scripts/production.ts';
 import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
-import { ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
-import { newRecordId } from '../../src/data/ids.ts';
-import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
-import { pbDate } from '../../src/data/pull.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
+import { ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
 import { createCommunity, newId, SUPERUSER, TEST_PASSWORD, type CommunityFixture } from '../support/pocketbase.ts';
 import { solidPng } from '../support/png.ts';
 

@@ -1,7 +1,7 @@
 /**
  * Many devices, one truth: two signed-in devices of one community (an
  * officer's phone that edits offline and a manager's that edits online),
- * each with its own mirror and outbox, writing through src/data/writes.ts
+ * each with its own mirror and outbox, writing through src/data/resources/reports.ts
  * as the home form does, against a real PocketBase. An update sends only
  * the changed fields with their base; the server merges field by field and
  * refuses an overtaken field with 409; replay sets the overtaken record
@@ -11,12 +11,13 @@ import '../support/browser-globals.ts';
 import Dexie from 'dexie';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resolveConflict, type RecordChoice } from '../../src/data/conflicts.ts';
-import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/db.ts';
-import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
-import { pullAll } from '../../src/data/pull.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
-import { queueDeleteHome, queueSaveHome, type HomeForm, type SignedInUser } from '../../src/data/writes.ts';
+import { resolveConflict, type RecordChoice } from '../../src/data/sync/conflicts.ts';
+import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '../../src/data/mirror/db.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pullAll } from '../../src/data/sync/pull.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
+import { queueDeleteHome, queueSaveHome, type HomeForm } from '../../src/data/resources/homes.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import {
   createCommunity,
   newId,

@@ -6,10 +6,11 @@
 import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { pullAll } from '../../src/data/pull.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
-import { queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { pullAll } from '../../src/data/sync/pull.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
+import { queueSaveHome } from '../../src/data/resources/homes.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import { solidPng } from '../support/png.ts';
 import {
   createCommunity,

@@ -8,18 +8,21 @@
  * the record from the mirror.
  *
  * Real PocketBase behind the flaky proxy, which drops the answer after the
- * server committed; the device writes through src/data/writes.ts as the
+ * server committed; the device writes through src/data/resources/reports.ts as the
  * screens do, and the mirror starts with the optimistic rows.
  */
 import '../support/browser-globals.ts';
 import PocketBase, { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { CollectionName } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { applyServerRecords } from '../../src/data/mirror.ts';
-import { outboxEntries } from '../../src/data/outbox.ts';
-import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/replay.ts';
-import { queueHouseCheck, queueReport, queueSaveHome, type SignedInUser } from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
+import { outboxEntries } from '../../src/data/sync/outbox.ts';
+import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/sync/replay.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
+import { queueReport } from '../../src/data/resources/reports.ts';
+import { queueSaveHome } from '../../src/data/resources/homes.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import { recordWrite, startFlakyProxy, type FlakyProxy, type SeenRequest } from '../support/flaky-proxy.ts';
 import {
   createCommunity,

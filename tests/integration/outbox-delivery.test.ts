@@ -11,12 +11,12 @@ import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import type { CollectionName } from '../../src/api/records.ts';
-import { getSyncState, ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
-import { newRecordId } from '../../src/data/ids.ts';
-import { applyServerRecords } from '../../src/data/mirror.ts';
-import { discardEntry, enqueue, outboxEntries, retryEntry } from '../../src/data/outbox.ts';
-import { pbDate } from '../../src/data/pull.ts';
-import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/replay.ts';
+import { getSyncState, ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
+import { discardEntry, enqueue, outboxEntries, retryEntry } from '../../src/data/sync/outbox.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import { BACKOFF_MAX_MS, replayOutbox, type ReplayResult } from '../../src/data/sync/replay.ts';
 import { matching, recordWrite, startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
 import {
   createCommunity,
@@ -235,7 +235,7 @@ describe('the answer is lost after the server committed', () => {
   /** Replays with the answer to `target` dropped, then again: delivered once, never sent twice. */
   /**
    * `upload`: the target carries a file, so it travels in the uploads lane
-   * (src/data/lanes.ts) and the next entry, which does not depend on it,
+   * (src/data/sync/lanes.ts) and the next entry, which does not depend on it,
    * goes ahead of it in the same replay.
    */
   async function loseTheAnswer(d: Device, target: OutboxOperation[], upload = false): Promise<void> {

@@ -11,11 +11,11 @@ import fc from 'fast-check';
 import PocketBase from 'pocketbase';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { CollectionName } from '../../src/api/records.ts';
-import { ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
-import { newRecordId } from '../../src/data/ids.ts';
-import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
-import { pbDate } from '../../src/data/pull.ts';
-import { BACKOFF_MAX_MS, replayOutbox } from '../../src/data/replay.ts';
+import { ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import { BACKOFF_MAX_MS, replayOutbox } from '../../src/data/sync/replay.ts';
 import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
 import {
   createCommunity,

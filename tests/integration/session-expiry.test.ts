@@ -10,10 +10,10 @@
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { newRecordId } from '../../src/data/ids.ts';
-import { SyncEngine } from '../../src/data/engine.ts';
-import { enqueue, outboxEntries } from '../../src/data/outbox.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { SyncEngine } from '../../src/data/sync/engine.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
 import {
   createCommunity,

@@ -1,10 +1,16 @@
 import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { pullAll, pullCollection, ensureReportRange, reportRanges, type LoadProgress } from '../../src/data/pull.ts';
-import { reconcileCollection } from '../../src/data/reconcile.ts';
-import { subscribeRealtime } from '../../src/data/realtime.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import {
+  pullAll,
+  pullCollection,
+  ensureReportRange,
+  reportRanges,
+  type LoadProgress,
+} from '../../src/data/sync/pull.ts';
+import { reconcileCollection } from '../../src/data/sync/reconcile.ts';
+import { subscribeRealtime } from '../../src/data/sync/realtime.ts';
 import {
   createCommunity,
   newId,

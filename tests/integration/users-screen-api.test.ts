@@ -14,7 +14,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import { DataProvider } from '../../src/data/DataProvider.tsx';
-import { userDatabase } from '../../src/data/db.ts';
+import { userDatabase } from '../../src/data/mirror/db.ts';
 import { UsersPage } from '../../src/features/users/UsersPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 import type { CommunityFixture, TestServer } from '../support/pocketbase.ts';

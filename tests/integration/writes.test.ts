@@ -1,17 +1,13 @@
 import '../support/browser-globals.ts';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { pullAll } from '../../src/data/pull.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
-import {
-  homeReportCount,
-  queueDeleteHome,
-  queueHouseCheck,
-  queueReport,
-  queueSaveHome,
-  type SignedInUser,
-} from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { pullAll } from '../../src/data/sync/pull.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
+import { homeReportCount, queueDeleteHome, queueSaveHome } from '../../src/data/resources/homes.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
+import { queueReport } from '../../src/data/resources/reports.ts';
+import { type SignedInUser } from '../../src/data/auth.ts';
 import {
   HOUSE_CHECK_ISSUES_NARRATIVE,
   HOUSE_CHECK_OK_NARRATIVE,

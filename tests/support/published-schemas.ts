@@ -1,6 +1,6 @@
 /**
  * The mirror's schema as each published version of the app created it,
- * written out here rather than imported from src/data/db.ts: a test that
+ * written out here rather than imported from src/data/mirror/db.ts: a test that
  * opens such a database with today's app fails when a published version
  * was edited instead of followed by a new one.
  */

@@ -7,8 +7,13 @@ import 'fake-indexeddb/auto';
 import { addDays } from 'date-fns';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportRecord, UserRecord } from '../../src/api/records.ts';
-import { queryDayRecords, queryPeriodRecords, type CallRow, type DayRecords } from '../../src/data/activity.ts';
-import { closeUserDatabase, userDatabase } from '../../src/data/db.ts';
+import {
+  queryDayRecords,
+  queryPeriodRecords,
+  type CallRow,
+  type DayRecords,
+} from '../../src/data/resources/activity.ts';
+import { closeUserDatabase, userDatabase } from '../../src/data/mirror/db.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import {
   ALL_OFFICERS,

@@ -13,8 +13,8 @@ import { ClientResponseError } from 'pocketbase';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { pb } from '../../src/api/client.ts';
-import { userDatabase, type ScmsDatabase } from '../../src/data/db.ts';
-import type { EngineStatus } from '../../src/data/engine.ts';
+import { userDatabase, type ScmsDatabase } from '../../src/data/mirror/db.ts';
+import type { EngineStatus } from '../../src/data/sync/engine.ts';
 import { CreateReportPage } from '../../src/features/reports/CreateReportPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 

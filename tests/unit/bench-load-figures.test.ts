@@ -19,7 +19,7 @@ import {
   type Kind,
   type KindFigures,
   type StageFigures,
-} from '../../tests/bench/load-figures.ts';
+} from '../bench/load-figures.ts';
 
 function stage(officers: number, patch: Partial<StageFigures> = {}, kind: Partial<KindFigures> = {}): StageFigures {
   const kinds = Object.fromEntries(

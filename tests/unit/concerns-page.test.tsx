@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import type { ConcernRecord, UserType } from '../../src/api/records.ts';
 import { DataProvider } from '../../src/data/DataProvider.tsx';
-import { userDatabase } from '../../src/data/db.ts';
+import { userDatabase } from '../../src/data/mirror/db.ts';
 import { ConcernsPage } from '../../src/features/concerns/ConcernsPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 

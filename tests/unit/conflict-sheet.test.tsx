@@ -9,8 +9,8 @@ import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ConflictSheet } from '../../src/app/ConflictSheet.tsx';
-import { ScmsDatabase, type OutboxEntry, type RecordConflict } from '../../src/data/db.ts';
-import { outboxEntries } from '../../src/data/outbox.ts';
+import { ScmsDatabase, type OutboxEntry, type RecordConflict } from '../../src/data/mirror/db.ts';
+import { outboxEntries } from '../../src/data/sync/outbox.ts';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));

@@ -14,9 +14,9 @@ import {
   DATABASE_VERSION,
   userDatabase,
   type OutboxEntry,
-} from '../../src/data/db.ts';
-import { collectionsToLoad } from '../../src/data/pull.ts';
-import { outboxEntries } from '../../src/data/outbox.ts';
+} from '../../src/data/mirror/db.ts';
+import { collectionsToLoad } from '../../src/data/sync/pull.ts';
+import { outboxEntries } from '../../src/data/sync/outbox.ts';
 import { VERSION_1_STORES, VERSION_2_STORES, VERSION_3_STORES } from '../support/published-schemas.ts';
 
 const USER = 'upgradeuser0001';

@@ -13,7 +13,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi, type MockInstance } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import { Layout } from '../../src/app/Layout.tsx';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { ItemErrorBoundary } from '../../src/ui/ErrorBoundary.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';

@@ -9,7 +9,7 @@ import 'fake-indexeddb/auto';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { HomeChangeRecord } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { HomeHistorySheet } from '../../src/features/homes/HomeHistorySheet.tsx';
 import { changeLine, historyGroups, lineText } from '../../src/features/homes/homeHistory.ts';

@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { HouseRecord } from '../../src/api/records.ts';
-import type { HouseWithPeople } from '../../src/data/queries.ts';
+import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import { HomeCard } from '../../src/features/homes/HomeCard.tsx';
 import { HomeForm } from '../../src/features/homes/HomeForm.tsx';
 import { addDefaults, DO_NOT_CALL_HINT, type HomeFormValues } from '../../src/features/homes/homeForm.ts';

@@ -14,9 +14,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { MemoryRouter } from 'react-router-dom';
 import { pb } from '../../src/api/client.ts';
 import type { ConcernRecord, HouseRecord, PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { applyServerRecords } from '../../src/data/mirror.ts';
-import { pbDate } from '../../src/data/pull.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { SelectConcernsSheet } from '../../src/features/homes/SelectConcernsSheet.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';

@@ -13,9 +13,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vi
 import { MemoryRouter } from 'react-router-dom';
 import type { RecordModel } from 'pocketbase';
 import { pb } from '../../src/api/client.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { applyServerRecords } from '../../src/data/mirror.ts';
-import { queueSaveHome } from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
+import { queueSaveHome } from '../../src/data/resources/homes.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 

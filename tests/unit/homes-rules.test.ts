@@ -1,7 +1,7 @@
 /** The Homes screen's pure rules: note preview, notices, concern limit, date pickers, form values. */
 import { describe, expect, test } from 'vitest';
 import type { CallRecord, CallStatus, HouseRecord } from '../../src/api/records.ts';
-import type { HouseWithPeople } from '../../src/data/queries.ts';
+import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import {
   checkEndValue,
   checkStartValue,

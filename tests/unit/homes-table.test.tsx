@@ -14,10 +14,10 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import type { PhoneRecord, ResidentRecord } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import type { LatestCallRow } from '../../src/data/latestCalls.ts';
-import { pbDate } from '../../src/data/pull.ts';
-import type { HouseWithPeople } from '../../src/data/queries.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import type { LatestCallRow } from '../../src/data/mirror/latestCalls.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import { HomesPage } from '../../src/features/homes/HomesPage.tsx';
 import {
   ADDRESS_ORDER,

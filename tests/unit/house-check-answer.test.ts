@@ -10,9 +10,9 @@ import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import type { ReportRecord } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { queryReports } from '../../src/data/queries.ts';
-import { queueHouseCheck } from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { queryReports } from '../../src/data/resources/reports.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
 import { HOUSE_CHECK_ISSUES_NARRATIVE, HOUSE_CHECK_OK_NARRATIVE } from '../../src/domain/houseCheck.ts';
 import {
   answerFromNarrative,

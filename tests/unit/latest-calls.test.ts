@@ -1,5 +1,5 @@
 /**
- * The newest call of each home (src/data/latestCalls.ts) follows every way
+ * The newest call of each home (src/data/mirror/latestCalls.ts) follows every way
  * calls reach or leave the mirror: a pull's pages in any order, realtime
  * updates of a running job, and removals.
  */
@@ -7,8 +7,8 @@ import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import type { RecordModel } from 'pocketbase';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { applyServerRecords, removeServerRecords } from '../../src/data/mirror.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { applyServerRecords, removeServerRecords } from '../../src/data/mirror/mirror.ts';
 
 let db: ScmsDatabase;
 let serial = 0;

@@ -1,5 +1,5 @@
 /**
- * Log out on a shared patrol phone (src/data/wipe.ts): the user's
+ * Log out on a shared patrol phone (src/data/mirror/wipe.ts): the user's
  * mirror leaves the device (every table but the outbox, the in-memory search
  * index, the cached images); the outbox, the user's own unsent writes, stays
  * whole; another user's sign-in removes what a previous user left but their
@@ -9,11 +9,11 @@
 import 'fake-indexeddb/auto';
 import PocketBase from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { closeUserDatabase, ScmsDatabase, userDatabase, type OutboxEntry } from '../../src/data/db.ts';
-import { enqueue } from '../../src/data/outbox.ts';
-import { replayOutbox } from '../../src/data/replay.ts';
-import { searchIndexOf } from '../../src/data/searchIndex.ts';
-import { loadSession, saveSession } from '../../src/data/session.ts';
+import { closeUserDatabase, ScmsDatabase, userDatabase, type OutboxEntry } from '../../src/data/mirror/db.ts';
+import { enqueue } from '../../src/data/sync/outbox.ts';
+import { replayOutbox } from '../../src/data/sync/replay.ts';
+import { searchIndexOf } from '../../src/data/mirror/searchIndex.ts';
+import { loadSession, saveSession } from '../../src/data/sync/session.ts';
 import {
   clearMirror,
   deleteImageCaches,
@@ -21,7 +21,7 @@ import {
   removeOtherUsersData,
   unsentCount,
   usersOnDevice,
-} from '../../src/data/wipe.ts';
+} from '../../src/data/mirror/wipe.ts';
 import { houseRecord, STAMP } from '../support/records.ts';
 
 let run = 0;

@@ -8,8 +8,8 @@ import 'fake-indexeddb/auto';
 import Dexie, { type ObservabilitySet } from 'dexie';
 import type { RecordModel } from 'pocketbase';
 import { afterEach, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { applyServerRecords } from '../../src/data/mirror.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
 
 let db: ScmsDatabase;
 afterEach(() => db?.close());

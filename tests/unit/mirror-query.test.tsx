@@ -2,14 +2,14 @@
 /**
  * useMirrorQuery: a screen's small query of the local database runs again
  * when a table it names changes, and not for writes elsewhere (which it
- * does not keep either; see src/data/useMirrorQuery.ts for the heap it saves).
+ * does not keep either; see src/data/mirror/useMirrorQuery.ts for the heap it saves).
  */
 import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode } from 'react';
 import { afterEach, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { touchesTables, useMirrorQuery } from '../../src/data/useMirrorQuery.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { touchesTables, useMirrorQuery } from '../../src/data/mirror/useMirrorQuery.ts';
 import { houseRecord } from '../support/records.ts';
 
 let db: ScmsDatabase;

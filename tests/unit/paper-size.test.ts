@@ -7,8 +7,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommunityRecord, PhoneRecord } from '../../src/api/records.ts';
-import { queryDayRecords } from '../../src/data/activity.ts';
-import { closeUserDatabase, userDatabase } from '../../src/data/db.ts';
+import { queryDayRecords } from '../../src/data/resources/activity.ts';
+import { closeUserDatabase, userDatabase } from '../../src/data/mirror/db.ts';
 import { addressCountry, communityCountry, paperFor } from '../../src/domain/paper.ts';
 import { buildDayModel } from '../../src/features/activity/dayModel.ts';
 import { drawDayReport } from '../../src/features/activity/dayPdf.ts';

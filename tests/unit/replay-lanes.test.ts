@@ -1,14 +1,14 @@
 /**
- * The outbox's two lanes (src/data/lanes.ts): uploads one at a time in
+ * The outbox's two lanes (src/data/sync/lanes.ts): uploads one at a time in
  * order; everything else in order, passing over the uploads and what depends
  * on them, and waiting for what it depends on itself.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ScmsDatabase, type OutboxOperation } from '../../src/data/db.ts';
-import { newRecordId } from '../../src/data/ids.ts';
-import { nextInLane } from '../../src/data/lanes.ts';
-import { enqueue } from '../../src/data/outbox.ts';
+import { ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
+import { nextInLane } from '../../src/data/sync/lanes.ts';
+import { enqueue } from '../../src/data/sync/outbox.ts';
 
 let db: ScmsDatabase;
 afterEach(async () => {

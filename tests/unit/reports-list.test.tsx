@@ -12,9 +12,9 @@ import { format, startOfMonth, subDays, subMonths } from 'date-fns';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pb } from '../../src/api/client.ts';
-import { setSyncState, userDatabase, type ScmsDatabase } from '../../src/data/db.ts';
-import type { EngineStatus } from '../../src/data/engine.ts';
-import { pbDate, REPORT_RANGES_KEY } from '../../src/data/pull.ts';
+import { setSyncState, userDatabase, type ScmsDatabase } from '../../src/data/mirror/db.ts';
+import type { EngineStatus } from '../../src/data/sync/engine.ts';
+import { pbDate, REPORT_RANGES_KEY } from '../../src/data/sync/pull.ts';
 import { ReportsPage } from '../../src/features/reports/ReportsPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 

@@ -5,14 +5,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../../src/api/records.ts';
-import type { ReportWithLinks } from '../../src/data/queries.ts';
+import type { ReportWithLinks } from '../../src/data/resources/reports.ts';
 import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/csv.ts';
 import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { formatCreated } from '../../src/ui/format.ts';
 import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';
 import { MAX_PHOTOS, pickPhotos, TOO_MANY_PHOTOS, WRONG_PHOTO_TYPE } from '../../src/features/reports/photos.ts';
 import { applyDraft, defaultFilter } from '../../src/features/reports/reportFilter.ts';
-import { incidentTime, primaryPhone, reportFormDefaults } from '../../src/features/reports/reportForm.ts';
+import { incidentTime, reportFormDefaults } from '../../src/features/reports/reportForm.ts';
+import { primaryPhone } from '../../src/data/resources/homes.ts';
 import { reportSchema } from '../../src/domain/schemas.ts';
 
 const stamp = '2026-03-01 10:00:00.000Z';

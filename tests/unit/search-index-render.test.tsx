@@ -8,9 +8,9 @@
 import 'fake-indexeddb/auto';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { useHouses } from '../../src/data/hooks.ts';
-import { searchIndexOf } from '../../src/data/searchIndex.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { useHouses } from '../../src/data/resources/homes.ts';
+import { searchIndexOf } from '../../src/data/mirror/searchIndex.ts';
 import { houseRecord } from '../support/records.ts';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));

@@ -1,5 +1,5 @@
 /**
- * The in-memory search index of the mirror (src/data/searchIndex.ts): it
+ * The in-memory search index of the mirror (src/data/mirror/searchIndex.ts): it
  * follows inserts, updates and deletes of the mirror (from this database
  * object and from another one on the same database, as another tab or the
  * service worker writes), and it finds exactly what the search rule of
@@ -18,10 +18,11 @@ import type {
   ResidentRecord,
   UserRecord,
 } from '../../src/api/records.ts';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { pbDate } from '../../src/data/pull.ts';
-import { queryHouses, queryReports, searchReports, type HouseWithPeople } from '../../src/data/queries.ts';
-import { homeSearchFields, reportSearchFields, searchIndexOf, SearchList } from '../../src/data/searchIndex.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import { queryHouses, type HouseWithPeople } from '../../src/data/resources/homes.ts';
+import { queryReports, searchReports } from '../../src/data/resources/reports.ts';
+import { homeSearchFields, reportSearchFields, searchIndexOf, SearchList } from '../../src/data/mirror/searchIndex.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { searchList } from '../../src/domain/search.ts';
 import { houseRecord } from '../support/records.ts';

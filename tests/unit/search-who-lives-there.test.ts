@@ -7,8 +7,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { PhoneRecord, ResidentRecord, UserRecord } from '../../src/api/records.ts';
-import type { HouseWithPeople, ReportWithLinks } from '../../src/data/queries.ts';
-import { homeSearchFields, reportSearchFields, SearchList } from '../../src/data/searchIndex.ts';
+import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
+import type { ReportWithLinks } from '../../src/data/resources/reports.ts';
+import { homeSearchFields, reportSearchFields, SearchList } from '../../src/data/mirror/searchIndex.ts';
 import { matchesSearch, phoneDigits, searchWords } from '../../src/domain/search.ts';
 import { houseRecord } from '../support/records.ts';
 

@@ -9,9 +9,9 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { SyncBadge, SYNC_NOW_OFFLINE } from '../../src/app/SyncBadge.tsx';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import type { EngineStatus } from '../../src/data/engine.ts';
-import { enqueue } from '../../src/data/outbox.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import type { EngineStatus } from '../../src/data/sync/engine.ts';
+import { enqueue } from '../../src/data/sync/outbox.ts';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));

@@ -15,7 +15,7 @@ import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { ReportRecord } from '../../src/api/records.ts';
-import type { ReportWithLinks } from '../../src/data/queries.ts';
+import type { ReportWithLinks } from '../../src/data/resources/reports.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { buildDayModel } from '../../src/features/activity/dayModel.ts';
 import { drawDayReport } from '../../src/features/activity/dayPdf.ts';

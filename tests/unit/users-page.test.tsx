@@ -12,7 +12,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import type { UserRecord, UserType } from '../../src/api/records.ts';
 import { DataProvider } from '../../src/data/DataProvider.tsx';
-import { userDatabase } from '../../src/data/db.ts';
+import { userDatabase } from '../../src/data/mirror/db.ts';
 import { UserCard } from '../../src/features/users/UserCard.tsx';
 import { UsersPage } from '../../src/features/users/UsersPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';

@@ -5,8 +5,9 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { ScmsDatabase } from '../../src/data/db.ts';
-import { queueHouseCheck, queueReport } from '../../src/data/writes.ts';
+import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
+import { queueReport } from '../../src/data/resources/reports.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 
 const user = { id: 'officer00000001', community: 'community000001' };

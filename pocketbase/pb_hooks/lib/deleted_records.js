@@ -6,7 +6,7 @@
 /** The collections the app mirrors and may create records of with its own ids. */
 const TRACKED = ['houses', 'residents', 'phones', 'reports', 'concerns', 'users', 'calls'];
 
-/** The error code the outbox's replay reads (src/data/replay.ts: DELETED_SINCE). */
+/** The error code the outbox's replay reads (src/data/sync/replay.ts: DELETED_SINCE). */
 const DELETED_CODE = 'validation_record_deleted';
 const DELETED_MESSAGE = 'This record was deleted after it was sent; it is not created again.';
 

@@ -8,11 +8,11 @@
 import { endOfDay } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useDayRecords } from '../../data/activity.ts';
+import { useDayRecords } from '../../data/resources/activity.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { reportPhotoUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
-import { useReportRange } from '../../data/hooks.ts';
-import { isPendingFileName } from '../../data/mirror.ts';
+import { useReportRange } from '../../data/resources/reports.ts';
+import { isPendingFileName } from '../../data/hooks.ts';
 import { PHOTO_THUMB, reportPhotoThumb } from '../../data/photoFiles.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatDate, personName } from '../../ui/format.ts';

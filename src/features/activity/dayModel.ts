@@ -4,7 +4,7 @@
  * all, in time order, with the words the preview and the PDF both print.
  */
 import { endOfDay, format, startOfDay } from 'date-fns';
-import type { CallRow, DayRecords } from '../../data/activity.ts';
+import type { CallRow, DayRecords } from '../../data/resources/activity.ts';
 import { CALL_OUTCOME_LABELS, isCallOutcome } from '../../domain/callOutcome.ts';
 import { isHouseCheckReport } from '../../domain/houseCheck.ts';
 import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';

@@ -5,11 +5,11 @@
  */
 import { useState } from 'react';
 import type { ConcernRecord } from '../../api/records.ts';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
-import { useCallSettings } from '../../data/callSettings.ts';
-import { useConcerns, useManagement } from '../../data/hooks.ts';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useCallSettings } from '../../data/resources/callSettings.ts';
+import { useConcerns } from '../../data/resources/concerns.ts';
+import { useManagement } from '../../data/hooks.ts';
+import { useCommunity } from '../../data/resources/community.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';
@@ -36,8 +36,7 @@ const concernColumns = (width: number) => (width >= 1100 ? 3 : width >= 700 ? 2 
 function ConcernsScreen({ me }: { me: Staff }) {
   const [search, setSearch] = useState('');
   const concerns = useConcerns(search);
-  const { db } = useSyncEngine();
-  const community = useMirrorQuery(db, ['communities'], () => db.communities.get(me.community), [me.community]);
+  const community = useCommunity(me.community);
   // The mirror pulls the community first; until then the intro has no name to say.
   const communityName = community?.name ?? '…';
   const { director, canManage, blockedReason } = useManagement(CONCERNS_OFFLINE_REASON);

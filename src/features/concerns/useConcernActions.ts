@@ -1,13 +1,13 @@
 /**
  * The concerns screen's side of creating, updating and deleting concerns
  * (directors only, online only): the words of docs/product.md#concerns around the data
- * layer's online actions (src/data/onlineActions.ts), which write to the
+ * layer's online actions (src/data/resources/concerns.ts), which write to the
  * server and put the answer into the mirror.
  */
 import { errorMessage } from '../../api/errorMessage.ts';
 import type { CallSettingsRecord, ConcernRecord } from '../../api/records.ts';
 import type { Staff } from '../../data/auth.ts';
-import { useOnlineActions } from '../../data/hooks.ts';
+import { useOnlineActions } from '../../data/onlineActions.ts';
 import type { CallSettingsValues, ConcernValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
 

@@ -8,9 +8,10 @@
 import { endOfDay, format, startOfDay } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useHouseCheckReports, usePeriodRecords } from '../../data/activity.ts';
+import { useHouseCheckReports, usePeriodRecords } from '../../data/resources/activity.ts';
 import { useSignedInStaff } from '../../data/auth.ts';
-import { useHouses, useReportRange } from '../../data/hooks.ts';
+import { useHouses } from '../../data/resources/homes.ts';
+import { useReportRange } from '../../data/resources/reports.ts';
 import { currentMonthRange } from '../../domain/dateRange.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatDate } from '../../ui/dateTime.ts';

@@ -15,7 +15,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { callTime } from './callTime.ts';
 import { addressLine } from './HomeCard.tsx';
 import { callJobFields } from './homeNotices.ts';
-import { useCallHistory, type CallHistory } from './useCallHistory.ts';
+import { useCallHistory, type CallHistory } from '../../data/resources/callHistory.ts';
 
 const PHONE_TYPE_WORDS: Record<string, string> = { cell: 'cell', home: 'home', business: 'business' };
 

@@ -7,16 +7,16 @@
  * is at the top. From `sm` up the photo spans the top of the card.
  */
 import { useState } from 'react';
-import type { LatestCallRow } from '../../data/latestCalls.ts';
+import type { LatestCallRow } from '../../data/resources/homes.ts';
 import { CALL_HISTORY_TITLE, latestCallWord, nextTryWord } from '../../domain/callOutcome.ts';
-import type { HouseWithPeople } from '../../data/queries.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { stateLabel } from '../../domain/states.ts';
 import { streetLine } from '../../domain/address.ts';
 import { HomePhoto } from './HomePhoto.tsx';
 import { callJobFields, NOTICE_WORDS, type HomeNotice } from './homeNotices.ts';
 import { residentNames } from './homeColumns.ts';
 import { callTime, clockTime } from './callTime.ts';
-import { useCallAttempts } from './hooks.ts';
+import { useCallAttempts } from '../../data/resources/calls.ts';
 import { notePreview } from './notePreview.ts';
 import { PencilIcon, PhoneIcon, TrashIcon } from '../../ui/icons.tsx';
 

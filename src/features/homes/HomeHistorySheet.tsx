@@ -6,7 +6,7 @@
  */
 import { useMemo } from 'react';
 import { useLoadProgress } from '../../data/loadProgress.ts';
-import type { HouseWithPeople } from '../../data/queries.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { formatCreated, formatDateTime } from '../../ui/format.ts';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -22,7 +22,7 @@ import {
   type ChangeGroup,
   type ChangeLine,
 } from './homeHistory.ts';
-import { useHomeHistory } from './useHomeHistory.ts';
+import { useHomeHistory } from '../../data/resources/homeHistory.ts';
 
 function Change({ line }: { line: ChangeLine }) {
   if (line.kind === 'text') return <li className="py-1 break-words text-gray-900">{line.text}</li>;

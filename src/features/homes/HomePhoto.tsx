@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { HouseRecord } from '../../api/records.ts';
 import { useFileToken, withFileToken } from '../../data/fileToken.ts';
 import { usePendingFile } from '../../data/hooks.ts';
-import { isPendingFileName } from '../../data/mirror.ts';
+import { isPendingFileName } from '../../data/hooks.ts';
 import { BlobImage } from '../../ui/BlobImage.tsx';
 import { DEFAULT_HOME_IMAGE } from './homeImage.ts';
 

@@ -9,7 +9,7 @@
  */
 import { streetLine } from '../../domain/address.ts';
 import { memo } from 'react';
-import type { HouseWithPeople } from '../../data/queries.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import {

@@ -11,7 +11,7 @@ import { errorMessage } from '../../api/errorMessage.ts';
 import type { HouseRecord } from '../../api/records.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useReportPosition } from '../../data/devicePosition.ts';
-import { queueHouseCheck } from '../../data/writes.ts';
+import { queueHouseCheck } from '../../data/resources/houseChecks.ts';
 import { houseCheckSchema, type HouseCheckValues } from '../../domain/schemas.ts';
 import { FieldError, TextArea } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';

@@ -10,7 +10,7 @@
  * when a home changes); a search then puts only its results in that order
  * by rank, a numeric sort of what it found, never a re-sort of every home.
  */
-import type { HouseWithPeople } from '../../data/queries.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { cardCallState, homeNotices, NOTICE_WORDS } from './homeNotices.ts';
 
 export const HOME_COLUMNS = ['address', 'residents', 'phones', 'notices', 'last-call'] as const;

@@ -4,8 +4,7 @@
  * shape queueSaveHome takes.
  */
 import type { PhoneType } from '../../api/records.ts';
-import type { HouseWithPeople } from '../../data/queries.ts';
-import type { HomeForm } from '../../data/writes.ts';
+import type { HomeForm, HouseWithPeople } from '../../data/resources/homes.ts';
 import type { PhoneValues, ResidentValues, UpdateHouseValues } from '../../domain/schemas.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { DEFAULT_STATE, STATE_VALUES } from '../../domain/states.ts';

@@ -1,5 +1,5 @@
 import type { HouseRecord } from '../../api/records.ts';
-import { isPendingFileName } from '../../data/mirror.ts';
+import { isPendingFileName } from '../../data/hooks.ts';
 
 /** Shown when a home has no image, or its image does not load (docs/product.md#home-cards-and-the-desk-table). */
 export const DEFAULT_HOME_IMAGE = '/default-home.svg';

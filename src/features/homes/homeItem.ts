@@ -3,7 +3,7 @@
  * they offer and what they show of the home's state, decided once here.
  */
 import { useEffect } from 'react';
-import type { HouseWithPeople } from '../../data/queries.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import type { RetriesControl } from './HomeCard.tsx';
 import { cardCallState, homeNotices, type HomeNotice } from './homeNotices.ts';
 import { NO_PHONE_CALL_REASON, OFFLINE_CALL_REASON, OFFLINE_CANCEL_RETRIES_REASON } from './hooks.ts';

@@ -1,9 +1,5 @@
-/** The Homes screen's hooks over the mirror. */
+/** The Homes screen's call markers and the words of its disabled call buttons. */
 import { useCallback, useEffect, useState } from 'react';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
-import { homeReportCount } from '../../data/writes.ts';
-import type { CallAttemptRecord } from '../../api/records.ts';
 
 /** The call-in-progress marker is reset by a repeating 20-second timer. */
 export const CALL_MARKER_RESET_MS = 20_000;
@@ -47,39 +43,7 @@ export function useCallMarkers(): CallMarkers {
   return { marked, mark, settle };
 }
 
-/**
- * The attempts of one call, in order; only asked for (`needed`) when the
- * card's word depends on them ('Answered 10:42', 'No answer after 3 tries'),
- * so a keystroke that brings new cards into the list reads nothing more.
- */
-export function useCallAttempts(callId: string, needed: boolean): CallAttemptRecord[] | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(
-    db,
-    ['call_attempts'],
-    async () => (needed ? db.call_attempts.where('call').equals(callId).sortBy('sequence') : []),
-    [callId, needed],
-  );
-}
-
 export const OFFLINE_CALL_REASON = 'You are offline — calls need a connection.';
 export const OFFLINE_CANCEL_RETRIES_REASON = 'You are offline — cancelling retries needs a connection.';
 /** A home without a phone cannot be called: said on the card before the concerns are chosen, not after. */
 export const NO_PHONE_CALL_REASON = 'No phone number to call: add one with Edit.';
-
-/** How many reports the mirror holds for a home (undefined while counting, or with no home). */
-export function useHomeReportCount(houseId: string | undefined): number | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(db, ['reports'], async () => (houseId ? homeReportCount(db, houseId) : undefined), [houseId]);
-}
-
-/** The community's name for the call script (from the mirror). */
-export function useCommunityName(communityId: string | undefined): string | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(
-    db,
-    ['communities'],
-    async () => (communityId ? (await db.communities.get(communityId))?.name : undefined),
-    [communityId],
-  );
-}

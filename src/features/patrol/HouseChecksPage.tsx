@@ -5,7 +5,7 @@
  * A home checked today moves to Done with the time, the officer and the
  * answer to 'Is everything ok?'. Read
  * from the mirror, so it works offline and follows the checks logged on
- * every device (src/data/todaysHouseChecks.ts; which homes count:
+ * every device (src/data/resources/houseChecks.ts; which homes count:
  * src/domain/todaysHouseChecks.ts).
  *
  * The House check dialog is the Homes screen's own: the app hands it in
@@ -16,8 +16,8 @@ import { Link } from 'react-router-dom';
 import type { HouseRecord } from '../../api/records.ts';
 import { useOnline } from '../../data/hooks.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
-import type { HouseWithPeople } from '../../data/queries.ts';
-import { useTodaysHouseChecks, type DayChecks } from '../../data/todaysHouseChecks.ts';
+import type { HouseWithPeople } from '../../data/resources/homes.ts';
+import { useTodaysHouseChecks, type DayChecks } from '../../data/resources/houseChecks.ts';
 import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { checkProgress } from '../../domain/todaysHouseChecks.ts';

@@ -8,7 +8,7 @@ import { Combobox, ComboboxInput, ComboboxOption, ComboboxOptions, Field, Label 
 import { useState } from 'react';
 import type { HouseRecord } from '../../api/records.ts';
 import { streetLine } from '../../domain/address.ts';
-import { useHouses } from '../../data/hooks.ts';
+import { useHouses } from '../../data/resources/homes.ts';
 import { inputClass } from '../../ui/Field.tsx';
 
 /** Enough to choose from while typing; the list scrolls within 40 units. */

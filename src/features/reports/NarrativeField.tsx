@@ -5,7 +5,7 @@
  */
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import type { AiSource } from '../../data/onlineActions.ts';
+import type { AiSource } from '../../data/resources/reports.ts';
 import { FieldError, inputClass } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 

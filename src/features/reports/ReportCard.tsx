@@ -9,7 +9,7 @@
  * virtualised card is unmounted when it scrolls away, and the printed copy
  * of a card is another instance; both must show the same version.
  */
-import type { ReportWithLinks } from '../../data/queries.ts';
+import type { ReportWithLinks } from '../../data/resources/reports.ts';
 import { answerOf, everythingOkLine } from '../../domain/houseCheckAnswer.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatCreated, formatDateTime } from '../../ui/format.ts';

@@ -6,7 +6,7 @@
  * report's Print has them): the row says how many there are. A row is never
  * cut by a page break.
  */
-import type { ReportWithLinks } from '../../data/queries.ts';
+import type { ReportWithLinks } from '../../data/resources/reports.ts';
 import { answerOf, everythingOkLine } from '../../domain/houseCheckAnswer.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatDateTime } from '../../ui/format.ts';

@@ -2,7 +2,7 @@
  * CSV export of the filtered report list (RFC 4180: comma separated, CRLF
  * rows, fields with a comma, quote or line break quoted, quotes doubled).
  */
-import type { ReportWithLinks } from '../../data/queries.ts';
+import type { ReportWithLinks } from '../../data/resources/reports.ts';
 import { everythingOkWord } from '../../domain/houseCheckAnswer.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import {

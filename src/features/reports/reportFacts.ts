@@ -3,7 +3,7 @@
  * of the printed list alike: the facts with their labels, when it was
  * written and sent, where, and how many photos.
  */
-import type { ReportWithLinks } from '../../data/queries.ts';
+import type { ReportWithLinks } from '../../data/resources/reports.ts';
 import type { EverythingOkValue } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { loggedAndSent, positionMapUrl, type ReportPosition } from '../../domain/whereAndWhen.ts';

@@ -3,9 +3,7 @@
  * outbox. Validation is reportSchema's (src/domain/schemas.ts); this file
  * only turns valid values into a report.
  */
-import type { PhoneRecord } from '../../api/records.ts';
-import type { ScmsDatabase } from '../../data/db.ts';
-import type { NewReport } from '../../data/writes.ts';
+import type { NewReport } from '../../data/resources/reports.ts';
 import { DEFAULT_WEATHER, type ReportType } from '../../domain/reportTypes.ts';
 import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import { parseHourMinute, type ReportValues } from '../../domain/schemas.ts';
@@ -37,16 +35,6 @@ export function incidentTime(date: Date, hour: string, minute: string): Date {
   const time = parseHourMinute(hour, minute);
   if (!time) throw new Error('Incorrect hour and/or minute');
   return new Date(date.getFullYear(), date.getMonth(), date.getDate(), time.hour, time.minute);
-}
-
-/** The home's primary phone, else its first (oldest). */
-export function primaryPhone(phones: readonly PhoneRecord[]): PhoneRecord | undefined {
-  const oldestFirst = [...phones].sort((a, b) => a.created.localeCompare(b.created));
-  return oldestFirst.find((p) => p.primary) ?? oldestFirst[0];
-}
-
-export async function housePhoneNumber(db: ScmsDatabase, houseId: string): Promise<string> {
-  return primaryPhone(await db.phones.where('house').equals(houseId).toArray())?.phone_number ?? '';
 }
 
 export function toNewReport(

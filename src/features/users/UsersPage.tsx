@@ -5,7 +5,8 @@
 import { useState } from 'react';
 import type { UserRecord } from '../../api/records.ts';
 import { useSignedInStaff } from '../../data/auth.ts';
-import { useManagement, useUsers } from '../../data/hooks.ts';
+import { useManagement } from '../../data/hooks.ts';
+import { useUsers } from '../../data/resources/users.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ListScreen } from '../../ui/ListScreen.tsx';

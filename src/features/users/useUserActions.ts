@@ -1,14 +1,14 @@
 /**
  * The users screen's side of creating, updating and deleting users
  * (directors only, online only): the words of docs/product.md#users around the data
- * layer's online actions (src/data/onlineActions.ts), which write to the
+ * layer's online actions (src/data/resources/users.ts), which write to the
  * server and put the answer into the mirror.
  */
 import { errorMessage, fieldErrors } from '../../api/errorMessage.ts';
 import type { UserRecord } from '../../api/records.ts';
 import type { Staff } from '../../data/auth.ts';
-import { useOnlineActions } from '../../data/hooks.ts';
-import type { CreatedUser, UserUpdate } from '../../data/onlineActions.ts';
+import { useOnlineActions } from '../../data/onlineActions.ts';
+import type { CreatedUser, UserUpdate } from '../../data/resources/users.ts';
 import type { AddUserValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
 

@@ -9,15 +9,16 @@
 import { startOfMonth, subMonths } from 'date-fns';
 import Dexie from 'dexie';
 import PocketBase, { type RecordModel } from 'pocketbase';
-import { databaseName, ScmsDatabase } from '../../../src/data/db.ts';
-import { newRecordId } from '../../../src/data/ids.ts';
-import { enqueue } from '../../../src/data/outbox.ts';
-import { ensureReportRange, pbDate, pullAll } from '../../../src/data/pull.ts';
-import { queryHouses, queryReports } from '../../../src/data/queries.ts';
-import { reconcileAll } from '../../../src/data/reconcile.ts';
-import { searchIndexOf } from '../../../src/data/searchIndex.ts';
+import { databaseName, ScmsDatabase } from '../../../src/data/mirror/db.ts';
+import { newRecordId } from '../../../src/data/mirror/ids.ts';
+import { enqueue } from '../../../src/data/sync/outbox.ts';
+import { ensureReportRange, pbDate, pullAll } from '../../../src/data/sync/pull.ts';
+import { queryHouses } from '../../../src/data/resources/homes.ts';
+import { queryReports } from '../../../src/data/resources/reports.ts';
+import { reconcileAll } from '../../../src/data/sync/reconcile.ts';
+import { searchIndexOf } from '../../../src/data/mirror/searchIndex.ts';
 import { MIRRORED_COLLECTIONS } from '../../../src/api/records.ts';
-import { replayOutbox, type ReplayOutcome } from '../../../src/data/replay.ts';
+import { replayOutbox, type ReplayOutcome } from '../../../src/data/sync/replay.ts';
 import { searchWords } from '../../../src/domain/search.ts';
 
 /** One timed piece of work: wall time, records handled, and the API traffic it caused. */
@@ -72,7 +73,7 @@ export interface BenchApi {
   /**
    * The cost of the server's conflict check: `n` home updates sent one
    * after another as before (no base: applied as sent), and `n` others with
-   * the base the app now sends (src/data/conflicts.ts), each a note change.
+   * the base the app now sends (src/data/sync/conflicts.ts), each a note change.
    */
   conflictCheckCost(n: number): Promise<{ blind: Measured; based: Measured }>;
 }

@@ -7,8 +7,8 @@
  * make the screen's cost grow with the history. The rows are kept in step
  * inside the same transactions that write the calls (mirror.ts).
  */
-import type { CallRecord } from '../api/records.ts';
-import { newestCallByHouse } from '../domain/callOutcome.ts';
+import type { CallRecord } from '../../api/records.ts';
+import { newestCallByHouse } from '../../domain/callOutcome.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 
 /**

@@ -12,7 +12,7 @@
  * it then waits for that one, whichever lane it is in. Order within a lane
  * is the order of creation, as before.
  */
-import type { OutboxEntry, ScmsDatabase } from './db.ts';
+import type { OutboxEntry, ScmsDatabase } from '../mirror/db.ts';
 
 export type Lane = 'text' | 'uploads';
 

@@ -3,7 +3,7 @@
  * entry carries the id of the record it creates, so a replayed create can
  * be recognised on the server instead of creating a twin.
  */
-import { RECORD_ID_ALPHABET, RECORD_ID_LENGTH } from '../domain/recordId.ts';
+import { RECORD_ID_ALPHABET, RECORD_ID_LENGTH } from '../../domain/recordId.ts';
 
 export function newRecordId(): string {
   let id = '';

@@ -18,11 +18,11 @@
  *   is queued as a new write based on the values the server holds now.
  */
 import { ClientResponseError } from 'pocketbase';
-import { failedRequestIndex } from '../api/errorMessage.ts';
-import type { CollectionName } from '../api/records.ts';
-import { DIRECTORY_FIELDS, isDirectoryCollection } from '../domain/directoryFields.ts';
-import type { FieldConflict, OutboxEntry, OutboxOperation, RecordConflict, ScmsDatabase } from './db.ts';
-import { newRecordId } from './ids.ts';
+import { failedRequestIndex } from '../../api/errorMessage.ts';
+import type { CollectionName } from '../../api/records.ts';
+import { DIRECTORY_FIELDS, isDirectoryCollection } from '../../domain/directoryFields.ts';
+import type { FieldConflict, OutboxEntry, OutboxOperation, RecordConflict, ScmsDatabase } from '../mirror/db.ts';
+import { newRecordId } from '../mirror/ids.ts';
 import { enqueue } from './outbox.ts';
 
 /** The field error code of an overtaken field (the server's CONFLICT_CODE). */

@@ -30,15 +30,21 @@
  */
 import type PocketBase from 'pocketbase';
 import { ClientResponseError, type RecordModel } from 'pocketbase';
-import { errorMessage, failedRequestIndex, fieldErrors } from '../api/errorMessage.ts';
-import type { CollectionName } from '../api/records.ts';
+import { errorMessage, failedRequestIndex, fieldErrors } from '../../api/errorMessage.ts';
+import type { CollectionName } from '../../api/records.ts';
 import { BASE_KEY, overtakenWrite, setAside } from './conflicts.ts';
 import { carriesFiles, nextInLane, type Lane } from './lanes.ts';
 import { isUploadStalled, uploadFetch } from './upload.ts';
-import { recordKey, type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from './db.ts';
+import {
+  recordKey,
+  type OutboxEntry,
+  type OutboxOperation,
+  type RecordConflict,
+  type ScmsDatabase,
+} from '../mirror/db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { acquireLease, LEASE_TTL_MS, releaseLease, renewLease } from './lease.ts';
-import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import { applyServerRecords, removeServerRecords } from '../mirror/mirror.ts';
 import { refreshSession } from './session.ts';
 
 export const BACKOFF_BASE_MS = 2_000;

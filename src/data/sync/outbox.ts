@@ -4,9 +4,9 @@
  * outbox only when the server confirmed them (replay.ts), or when the user
  * discards a parked one. Signing out never clears it.
  */
-import type { CollectionName } from '../api/records.ts';
-import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
-import { pendingFileNames } from './mirror.ts';
+import type { CollectionName } from '../../api/records.ts';
+import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from '../mirror/db.ts';
+import { pendingFileNames } from '../mirror/mirror.ts';
 import { pbDate } from './pull.ts';
 
 export interface NewOutboxEntry {

@@ -4,7 +4,7 @@
  * IndexedDB transactions (which are atomic across every context of the
  * origin). A replayer that dies leaves a lease that simply expires.
  */
-import type { ScmsDatabase } from './db.ts';
+import type { ScmsDatabase } from '../mirror/db.ts';
 
 const LEASE_KEY = 'lease:replay';
 

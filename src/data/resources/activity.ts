@@ -5,13 +5,13 @@
  * period, never the community (tens of thousands of reports at 20,000
  * homes), and they work offline for every range the mirror holds.
  */
-import type { CommunityRecord, ConcernRecord, HouseRecord, ResidentRecord, UserRecord } from '../api/records.ts';
-import { communityCountry } from '../domain/paper.ts';
-import { pbDate } from '../domain/pbDate.ts';
-import { useSignedInStaff } from './auth.ts';
-import { useSyncEngine } from './DataProvider.tsx';
-import type { MirrorRow, ScmsDatabase } from './db.ts';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import type { CommunityRecord, ConcernRecord, HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
+import { communityCountry } from '../../domain/paper.ts';
+import { pbDate } from '../../domain/pbDate.ts';
+import { useSignedInStaff } from '../auth.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 
 /**
  * A call as the mirror holds it. The job's fields (progress,

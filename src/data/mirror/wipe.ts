@@ -16,7 +16,7 @@
  */
 import Dexie from 'dexie';
 import { closeUserDatabase, databaseName, userDatabase, type ScmsDatabase } from './db.ts';
-import { IMAGE_CACHE_PREFIX, imageCacheName } from '../domain/imageCache.ts';
+import { IMAGE_CACHE_PREFIX, imageCacheName } from '../../domain/imageCache.ts';
 import { forgetSearchIndex } from './searchIndex.ts';
 
 const KEPT_TABLE = 'outbox';

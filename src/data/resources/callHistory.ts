@@ -3,8 +3,8 @@
  * loads with the history sheet, not with the Homes screen.
  */
 import type { CallAttemptRecord, CallRecord, ConcernRecord, UserRecord } from '../../api/records.ts';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 
 export interface CallHistory {
   /** Newest first. */

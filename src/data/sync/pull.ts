@@ -30,10 +30,10 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
-import type { CollectionName } from '../api/records.ts';
-import { pbDate } from '../domain/pbDate.ts';
-import { getSyncState, setSyncState, type ScmsDatabase } from './db.ts';
-import { applyServerRecords } from './mirror.ts';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
+import { pbDate } from '../../domain/pbDate.ts';
+import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
+import { applyServerRecords } from '../mirror/mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 
 /** Lists are read in batches of 500. */
@@ -63,23 +63,11 @@ export interface PullContext {
 }
 
 /**
- * Collections in pull order: parents before children, so that during a
- * first load homes arrive before their residents and phones. Requests of
- * all of them share the PULL_CONCURRENCY slots in this order.
+ * Collections in pull order (MIRRORED_COLLECTIONS, parents before
+ * children). Requests of all of them share the PULL_CONCURRENCY slots in
+ * this order.
  */
-export const PULL_ORDER: readonly CollectionName[] = [
-  'communities',
-  'users',
-  'concerns',
-  'houses',
-  'residents',
-  'phones',
-  'calls',
-  'call_attempts',
-  'call_settings',
-  'home_changes',
-  'reports',
-];
+export const PULL_ORDER: readonly CollectionName[] = MIRRORED_COLLECTIONS;
 
 const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 export const REPORT_RANGES_KEY = 'reports:ranges';

@@ -1,4 +1,12 @@
 /**
+ * src/data/sync/ is the sync machinery, which the screens never import: this
+ * engine, the pulls (pull.ts, the id ranges of ranges.ts), realtime
+ * (realtime.ts), the reconciliation that finds deletions (reconcile.ts), the
+ * outbox (outbox.ts) and its replay (replay.ts: lanes.ts, upload.ts, the
+ * lease of lease.ts, the conflicts of conflicts.ts), the session it watches
+ * (session.ts), the Background Sync tag (syncTag.ts). The screens see its
+ * state through src/data/hooks.ts.
+ *
  * The window's sync engine for one signed-in user: first and incremental
  * pulls, realtime, periodic id reconciliation, and the outbox replay on
  * every occasion a browser gives (start, `online`, `visibilitychange`, a
@@ -14,8 +22,8 @@
  * the user signs in again. A network error is never taken for an expiry.
  */
 import type PocketBase from 'pocketbase';
-import { MIRRORED_COLLECTIONS, type CollectionName } from '../api/records.ts';
-import { userDatabase, type ScmsDatabase } from './db.ts';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
+import { userDatabase, type ScmsDatabase } from '../mirror/db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';

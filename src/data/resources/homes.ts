@@ -1,123 +1,57 @@
 /**
- * The offline-capable writes of the screens (docs/architecture.md#writing-the-outbox), each one outbox
- * entry: create a report, log a house check (report + last-checked date in
- * one transactional batch), add or update a home with its residents and
- * phones, delete a home. The mirror shows the result at once; replay sends
- * it later.
+ * src/data/resources/ holds one module per resource, its reads (hooks over
+ * the mirror, plain queries for tests and benchmarks) and its writes (the
+ * outbox's, or online-only) together: homes (this one), reports, house
+ * checks, calls (with callSettings.ts and callHistory.ts, which load with
+ * their sheets), users, concerns, the community, activity and a home's
+ * history. The features read and write only through them.
+ *
+ * Homes (docs/product.md#homes): the list with their residents and phones
+ * from the mirror's search index, a home's reports count and first phone
+ * number, and the offline writes (add or update a home with its residents
+ * and phones, delete a home), each one outbox entry. The mirror shows a
+ * write at once; replay sends it later. Plain async functions of the
+ * database sit beside the hooks, so the benchmarks and tests measure the
+ * same code the screens run.
  */
-import type { HouseRecord, PhoneRecord, ResidentRecord } from '../api/records.ts';
-import { houseCheckNarrative } from '../domain/houseCheck.ts';
-import { everythingOkOf } from '../domain/houseCheckAnswer.ts';
-import { DEFAULT_WEATHER } from '../domain/reportTypes.ts';
-import type { ReportPosition } from '../domain/whereAndWhen.ts';
-import type { OutboxOperation, ScmsDatabase } from './db.ts';
-import { newRecordId } from './ids.ts';
-import { enqueue } from './outbox.ts';
-import { pbDate } from './pull.ts';
-import { changeOf, deleteOf } from './conflicts.ts';
+import { useMemo } from 'react';
+import type { HouseRecord, PhoneRecord, ResidentRecord } from '../../api/records.ts';
+import type { SignedInUser } from '../auth.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import { useSearchIndex } from '../hooks.ts';
+import type { MirrorRow, OutboxOperation, ScmsDatabase } from '../mirror/db.ts';
+import { newRecordId } from '../mirror/ids.ts';
+import type { LatestCallRow } from '../mirror/latestCalls.ts';
 
-export interface SignedInUser {
-  id: string;
-  community: string;
-}
+export type { LatestCallRow };
+import { searchIndexOf } from '../mirror/searchIndex.ts';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
+import { changeOf, deleteOf } from '../sync/conflicts.ts';
+import { enqueue } from '../sync/outbox.ts';
 
-export interface NewReport {
-  type: string;
-  weather: string;
-  incidentTime: Date;
-  narative: string;
-  aiGeneratedNarative?: string;
-  houseId?: string;
-  residentId?: string;
-  phoneNumber?: string;
-  injury?: boolean;
-  emsPbso?: boolean;
-  photos?: Blob[];
-  /** The device's position; null or left out when there is none. */
-  position?: ReportPosition | null;
-}
-
-/** `loggedAt`: the device time of the outbox entry, kept on the report beside the server's `created`. */
-function reportOperation(user: SignedInUser, report: NewReport, loggedAt: Date): OutboxOperation {
-  return {
-    action: 'create',
-    collection: 'reports',
-    id: newRecordId(),
-    body: {
-      narative: report.narative,
-      ai_generated_narative: report.aiGeneratedNarative ?? '',
-      type: report.type,
-      weather: report.weather,
-      incident_time: pbDate(report.incidentTime),
-      phone_number: report.phoneNumber ?? '',
-      injury: report.injury ?? false,
-      ems_pbso: report.emsPbso ?? false,
-      community: user.community,
-      house: report.houseId ?? '',
-      resident: report.residentId ?? '',
-      // The creator is always the signed-in user (the server enforces it too).
-      created_by: user.id,
-      position: report.position ?? null,
-      logged_at: pbDate(loggedAt),
-    },
-    files: report.photos && report.photos.length > 0 ? { photos: report.photos } : undefined,
-  };
-}
-
-/** Queues a report; returns its id. */
-export async function queueReport(
-  db: ScmsDatabase,
-  user: SignedInUser,
-  report: NewReport,
-  label = 'Report',
-  now: Date = new Date(),
-): Promise<string> {
-  const op = reportOperation(user, report, now);
-  await enqueue(db, { userId: user.id, label, ops: [op] }, now);
-  return op.id;
-}
-
-/** The first resident of a home (the report's resident), oldest first. */
-export async function firstResident(db: ScmsDatabase, houseId: string): Promise<ResidentRecord | undefined> {
-  const residents = await db.residents.where('house').equals(houseId).toArray();
-  return residents.sort((a, b) => a.created.localeCompare(b.created))[0];
+export interface HouseWithPeople {
+  house: MirrorRow<'houses'>;
+  residents: ResidentRecord[];
+  phones: PhoneRecord[];
+  /** The home's newest call, when it was ever called (the card says how it went). */
+  latestCall?: LatestCallRow;
 }
 
 /**
- * Logs a house check (docs/product.md#house-checks): a house_check report and the home's
- * last-checked date, sent together so neither lands without the other.
+ * Homes in address order (street, number, apt), with their residents and
+ * phones (oldest first, so the first is the one the forms edit first),
+ * filtered by the list search: answered by the in-memory search index.
  */
-export async function queueHouseCheck(
-  db: ScmsDatabase,
-  user: SignedInUser,
-  house: Pick<HouseRecord, 'id' | 'address'>,
-  answer: { everythingOk: boolean; remark?: string; position?: ReportPosition | null },
-  now: Date = new Date(),
-): Promise<string> {
-  const resident = await firstResident(db, house.id);
-  const report = reportOperation(
-    user,
-    {
-      type: 'house_check',
-      weather: DEFAULT_WEATHER,
-      incidentTime: now,
-      narative: houseCheckNarrative(answer.everythingOk, answer.remark),
-      houseId: house.id,
-      residentId: resident?.id ?? '',
-      position: answer.position,
-    },
-    now,
-  );
-  // The answer itself, beside the narrative (docs/product.md#house-checks): the card, the lists and the figures read this.
-  report.body.everything_ok = everythingOkOf(answer.everythingOk);
-  const houseUpdate: OutboxOperation = {
-    action: 'update',
-    collection: 'houses',
-    id: house.id,
-    body: { house_check_last_date: pbDate(now) },
-  };
-  await enqueue(db, { userId: user.id, label: `House check: ${house.address}`, ops: [report, houseUpdate] }, now);
-  return report.id;
+export async function queryHouses(db: ScmsDatabase, search = ''): Promise<HouseWithPeople[]> {
+  const index = searchIndexOf(db);
+  await index.ready('homes');
+  return index.homes.search(search);
+}
+
+/** Homes with their residents and phones in address order, filtered by the list search; undefined while loading. */
+export function useHouses(search = ''): HouseWithPeople[] | undefined {
+  const { index, version } = useSearchIndex('homes');
+  return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
 }
 
 export interface HomeForm {
@@ -158,7 +92,7 @@ async function mirrorSnapshot(db: ScmsDatabase, houseId: string): Promise<HomeSn
  * person saw it when they opened the form; the mirror's copy when not
  * given), with those values as its base, so the server merges it with other
  * people's changes field by field and refuses it when someone changed the
- * same field since (src/data/conflicts.ts). Nothing changed: nothing queued.
+ * same field since (src/data/sync/conflicts.ts). Nothing changed: nothing queued.
  * Returns the home's id.
  */
 export async function queueSaveHome(
@@ -251,4 +185,27 @@ export async function queueDeleteHome(
     label: `Delete home: ${house.address}`,
     ops: [deleteOf('houses', house.id, await db.houses.get(house.id))],
   });
+}
+
+/** The home's primary phone, else its first (oldest). */
+export function primaryPhone(phones: readonly PhoneRecord[]): PhoneRecord | undefined {
+  const oldestFirst = [...phones].sort((a, b) => a.created.localeCompare(b.created));
+  return oldestFirst.find((p) => p.primary) ?? oldestFirst[0];
+}
+
+/** How many reports the mirror holds for a home (undefined while counting, or with no home). */
+export function useHomeReportCount(houseId: string | undefined): number | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(db, ['reports'], async () => (houseId ? homeReportCount(db, houseId) : undefined), [houseId]);
+}
+
+/** The phone number a report about the home records: its primary phone's, else its first's ('' without one). */
+export async function housePhoneNumber(db: ScmsDatabase, houseId: string): Promise<string> {
+  return primaryPhone(await db.phones.where('house').equals(houseId).toArray())?.phone_number ?? '';
+}
+
+/** The first resident of a home (the report's resident), oldest first. */
+export async function firstResident(db: ScmsDatabase, houseId: string): Promise<ResidentRecord | undefined> {
+  const residents = await db.residents.where('house').equals(houseId).toArray();
+  return residents.sort((a, b) => a.created.localeCompare(b.created))[0];
 }

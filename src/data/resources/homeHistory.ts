@@ -5,8 +5,8 @@
  * History sheet, not with the Homes screen.
  */
 import type { HomeChangeRecord } from '../../api/records.ts';
-import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useMirrorQuery } from '../../data/useMirrorQuery.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 
 /** Every history row of a home (in no order); undefined while reading. */
 export function useHomeHistory(houseId: string): HomeChangeRecord[] | undefined {

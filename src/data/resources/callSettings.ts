@@ -3,10 +3,10 @@
  * sheet's quiet-hours question and the directors' form. Its own module, so
  * it loads with them and not with the Homes screen.
  */
-import type { CallSettingsRecord } from '../api/records.ts';
-import { DEFAULT_CALL_SETTINGS, type CallSettings } from '../domain/quietHours.ts';
-import { useSyncEngine } from './DataProvider.tsx';
-import { useMirrorQuery } from './useMirrorQuery.ts';
+import type { CallSettingsRecord } from '../../api/records.ts';
+import { DEFAULT_CALL_SETTINGS, type CallSettings } from '../../domain/quietHours.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 
 export interface CommunityCallSettings {
   settings: CallSettings;

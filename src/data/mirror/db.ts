@@ -1,10 +1,19 @@
 /**
+ * src/data/mirror/ is the database on the device: this schema (db.ts), the
+ * server's records written into it with the outbox's pending changes laid
+ * over them (mirror.ts), the newest call per home kept in the same
+ * transactions (latestCalls.ts), the live query the screens read it with
+ * (useMirrorQuery.ts), the in-memory search index (searchIndex.ts), the ids
+ * made on the device (ids.ts), Log out's wipe (wipe.ts) and the browser's
+ * promise to keep it (storageKeep.ts). It knows nothing of the server: the
+ * sync machinery (src/data/sync/) fills it.
+ *
  * The local mirror: one IndexedDB database per signed-in user (so two
  * officers sharing a phone never see each other's queued work), holding the
  * community's records, the outbox and the sync bookkeeping.
  */
 import Dexie, { type Table, type Transaction } from 'dexie';
-import type { CollectionName, RecordsByCollection } from '../api/records.ts';
+import type { CollectionName, RecordsByCollection } from '../../api/records.ts';
 import { latestCallRows, type LatestCallRow } from './latestCalls.ts';
 
 /** A mirrored record; `_pending` marks local changes the server has not confirmed. */
@@ -27,7 +36,7 @@ export interface OutboxOperation {
    * An update or delete of the homes directory: the values the changed
    * fields (a delete: the record's fields) held when the person started
    * editing. The server refuses the write as a conflict when one of them
-   * changed since (src/data/conflicts.ts). Entries queued before writes
+   * changed since (src/data/sync/conflicts.ts). Entries queued before writes
    * carried it have none, and are applied as sent.
    */
   base?: Record<string, unknown>;
@@ -145,7 +154,7 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     },
   },
   {
-    // The newest call of each home (src/data/latestCalls.ts; `id` is the
+    // The newest call of each home (src/data/mirror/latestCalls.ts; `id` is the
     // home's), so the Homes cards no longer read every call ever placed.
     // Filled here from the calls the phone already holds; kept in step by
     // mirror.ts after that.

@@ -13,8 +13,8 @@
  * deletion a few dozen counts and a page of ids, at 5,000 homes as at
  * 20,000 (reading every id was 200 pages at 20,000 homes).
  */
-import type { CollectionName } from '../api/records.ts';
-import { removeServerRecords } from './mirror.ts';
+import type { CollectionName } from '../../api/records.ts';
+import { removeServerRecords } from '../mirror/mirror.ts';
 import {
   incidentFilter,
   PAGE_SIZE,

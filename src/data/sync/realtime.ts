@@ -6,22 +6,12 @@
  */
 import type PocketBase from 'pocketbase';
 import type { RecordSubscription, RecordModel, UnsubscribeFunc } from 'pocketbase';
-import type { CollectionName } from '../api/records.ts';
-import type { ScmsDatabase } from './db.ts';
-import { applyServerRecords, removeServerRecords } from './mirror.ts';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
+import type { ScmsDatabase } from '../mirror/db.ts';
+import { applyServerRecords, removeServerRecords } from '../mirror/mirror.ts';
 
-export const REALTIME_COLLECTIONS: readonly CollectionName[] = [
-  'houses',
-  'residents',
-  'phones',
-  'calls',
-  'call_attempts',
-  'call_settings',
-  'home_changes',
-  'reports',
-  'concerns',
-  'users',
-];
+/** Every mirrored collection but the community's own record, which is pulled, not followed live. */
+export const REALTIME_COLLECTIONS: readonly CollectionName[] = MIRRORED_COLLECTIONS.filter((c) => c !== 'communities');
 
 export async function applyRealtimeEvent(
   db: ScmsDatabase,

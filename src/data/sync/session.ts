@@ -7,7 +7,7 @@
 import Dexie, { type Table } from 'dexie';
 import { ClientResponseError, type AuthRecord } from 'pocketbase';
 import type PocketBase from 'pocketbase';
-import { pb as appClient } from '../api/client.ts';
+import { pb as appClient } from '../../api/client.ts';
 
 interface SessionRow {
   key: 'current';

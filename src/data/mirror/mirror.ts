@@ -5,7 +5,7 @@
  * makes a queued edit flicker away.
  */
 import type { RecordModel } from 'pocketbase';
-import { SINGLE_FILE_FIELDS, type CollectionName } from '../api/records.ts';
+import { SINGLE_FILE_FIELDS, type CollectionName } from '../../api/records.ts';
 import { keepLatestCallsAfterRemoval, keepLatestCallsAfterWrite } from './latestCalls.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from './db.ts';
 
@@ -66,7 +66,7 @@ async function entriesTouching(
   ids: readonly string[],
 ): Promise<OutboxEntry[]> {
   // A conflict entry is not on its way: the record shows the server's
-  // values until the person decides (src/data/conflicts.ts).
+  // values until the person decides (src/data/sync/conflicts.ts).
   return db.outbox
     .where('recordKeys')
     .anyOf(ids.map((id) => recordKey(collection, id)))

@@ -23,13 +23,14 @@
  * both on random data).
  */
 import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
-import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../api/records.ts';
-import { compareHomeKeys, homeAddressKey, type HomeKey } from '../domain/homeOrder.ts';
-import { reportTypeLabel } from '../domain/reportTypes.ts';
-import { phoneDigits, searchWords } from '../domain/search.ts';
+import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
+import { compareHomeKeys, homeAddressKey, type HomeKey } from '../../domain/homeOrder.ts';
+import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import { phoneDigits, searchWords } from '../../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
-import type { HouseWithPeople, ReportWithLinks } from './queries.ts';
+import type { HouseWithPeople } from '../resources/homes.ts';
+import type { ReportWithLinks } from '../resources/reports.ts';
 
 type Field = string | number | null | undefined;
 
@@ -195,7 +196,7 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
   reports: ['reports'],
 };
 
-/** Search fields of docs/product.md#homes (queries.ts names them for the homes). */
+/** Search fields of docs/product.md#homes for the homes list. */
 export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
 
 /**
@@ -280,7 +281,7 @@ export class MirrorSearchIndex {
     houses: new Map() as Rows<MirrorRow<'houses'>>,
     residents: new Map() as Rows<MirrorRow<'residents'>>,
     phones: new Map() as Rows<MirrorRow<'phones'>>,
-    /** By home: the newest call's state (src/data/latestCalls.ts). */
+    /** By home: the newest call's state (src/data/mirror/latestCalls.ts). */
     latest_calls: new Map() as Rows<LatestCallRow>,
     users: new Map() as Rows<MirrorRow<'users'>>,
     concerns: new Map() as Rows<MirrorRow<'concerns'>>,
