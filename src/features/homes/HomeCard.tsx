@@ -284,8 +284,11 @@ export function HomeCard({
           latestCall={latestCall}
           retries={retries}
         />
-        {/* Lines 24 px apart when they wrap: the 44 px boxes of their buttons never overlap. */}
-        <p className="flex flex-wrap items-center gap-x-2 gap-y-6 text-sm text-gray-800 md:gap-y-0">
+        {/* Lines 24 px apart when they wrap, and clear of the Notice area's buttons above: the 44 px boxes of
+            their buttons (TEXT_BUTTON_TARGET) never overlap another control. */}
+        <p
+          className={`flex flex-wrap items-center gap-x-2 gap-y-6 text-sm text-gray-800 md:gap-y-0 ${notices.length > 0 ? 'mt-1.5 md:mt-0' : ''}`}
+        >
           {latestCall && <LastCall call={latestCall} running={callRunning} onCallHistory={onCallHistory} />}
           <HomeHistoryButton address={address} onHistory={onHistory} />
         </p>
