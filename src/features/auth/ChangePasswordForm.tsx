@@ -18,7 +18,8 @@ import {
 } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from './passwords.ts';
+import { changePasswordFailure } from './passwords.ts';
+import { OFFLINE_SETTING_PASSWORD } from '../../ui/offlineWords.ts';
 
 export function ChangePasswordForm({
   temporary = false,
@@ -51,7 +52,7 @@ export function ChangePasswordForm({
     <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
       {!online && (
         <p role="status" className="rounded bg-amber-100 px-3 py-2 text-sm text-amber-950">
-          {PASSWORD_OFFLINE_REASON}
+          {OFFLINE_SETTING_PASSWORD}
         </p>
       )}
       {failure && (

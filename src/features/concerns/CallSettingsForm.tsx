@@ -14,7 +14,6 @@ import { SelectInput, TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 
 export const CALL_SETTINGS_TITLE = 'Call settings';
-export const CALL_SETTINGS_OFFLINE_REASON = 'You are offline — saving call settings needs a connection.';
 export const QUIET_HOURS_HINT =
   'A call placed in quiet hours asks first; retries wait until quiet hours end. The same start and end: no quiet hours.';
 
