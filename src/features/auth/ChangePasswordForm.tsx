@@ -17,7 +17,7 @@ import {
   type FirstPasswordValues,
 } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { changePasswordFailure } from './passwords.ts';
 import { OFFLINE_SETTING_PASSWORD } from '../../ui/offlineWords.ts';
 
@@ -83,14 +83,9 @@ export function ChangePasswordForm({
         error={errors.passwordConfirm?.message}
         {...register('passwordConfirm')}
       />
-      <button
-        type="submit"
-        disabled={formState.isSubmitting || !online}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Changing password" />}
+      <SubmitButton busy={formState.isSubmitting} busyLabel="Changing password" disabled={!online}>
         Change password
-      </button>
+      </SubmitButton>
     </form>
   );
 }

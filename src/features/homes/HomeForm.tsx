@@ -20,7 +20,7 @@ import {
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
@@ -354,14 +354,9 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, cu
         </Section>
       )}
 
-      <button
-        type="submit"
-        disabled={formState.isSubmitting}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+      <SubmitButton busy={formState.isSubmitting}>
         {formState.isSubmitting && photo.kind === 'new' && !photo.ready ? 'Preparing image…' : submitLabel}
-      </button>
+      </SubmitButton>
     </form>
   );
 }
