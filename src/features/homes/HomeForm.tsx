@@ -35,7 +35,7 @@ import {
   showsResidentDetails,
   type HomeFormMode,
   type HomeFormValues,
-} from './homeForm.ts';
+} from './homeFormValues.ts';
 import { HomePhotoField, KEEP_PHOTO, photoToSave, type PhotoChoice } from './HomePhotoField.tsx';
 import { PhoneField } from './PhoneField.tsx';
 
