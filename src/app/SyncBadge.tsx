@@ -21,15 +21,13 @@ import type { OutboxEntry } from '../data/mirror/db.ts';
 import type { SendingProgress } from '../data/sync/replay.ts';
 import { lazyPart } from '../ui/lazyPart.tsx';
 import { StorageStatus } from './StorageStatus.tsx';
+import { OFFLINE_SYNC_NOW } from '../ui/offlineWords.ts';
 
 /** 'Sending 2 of 5 · photo 40 %': an entry with photos on its way. */
 export function sendingText({ entry, of, sent, total }: SendingProgress): string {
   const percent = total > 0 ? Math.min(100, Math.floor((100 * sent) / total)) : 0;
   return `Sending ${entry} of ${of} · photo ${percent} %`;
 }
-
-export const SYNC_NOW_OFFLINE =
-  'You are offline: nothing can be sent now. Your changes are kept and sent once you are back online.';
 
 /**
  * What the badge says, and its colour: the first state that holds, in
@@ -156,7 +154,7 @@ export function SyncBadge() {
               type="button"
               className="mt-3 min-h-11 w-full rounded border border-gray-300 py-1"
               onClick={() => {
-                setSyncNote(online ? null : SYNC_NOW_OFFLINE);
+                setSyncNote(online ? null : OFFLINE_SYNC_NOW);
                 if (online) void engine.syncNow();
               }}
             >

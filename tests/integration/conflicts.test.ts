@@ -16,7 +16,7 @@ import { databaseName, DATABASE_VERSION, ScmsDatabase, type OutboxEntry } from '
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
 import { replayOutbox } from '../../src/data/sync/replay.ts';
-import { queueDeleteHome, queueSaveHome, type HomeForm } from '../../src/data/resources/homes.ts';
+import { queueDeleteHome, queueSaveHome, type HomeChanges } from '../../src/data/resources/homes.ts';
 import { type SignedInUser } from '../../src/data/auth.ts';
 import {
   createCommunity,
@@ -50,7 +50,7 @@ interface Device {
   /** Brings the mirror up to date (a pull). */
   sync: () => Promise<void>;
   replay: () => ReturnType<typeof replayOutbox>;
-  save: (houseId: string, form: HomeForm) => Promise<string>;
+  save: (houseId: string, form: HomeChanges) => Promise<string>;
 }
 
 async function device(email: string, id: string, f: CommunityFixture = a): Promise<Device> {

@@ -7,7 +7,7 @@ import type { HouseRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import { HomeCard } from '../../src/features/homes/HomeCard.tsx';
 import { HomeForm } from '../../src/features/homes/HomeForm.tsx';
-import { addDefaults, DO_NOT_CALL_HINT, type HomeFormValues } from '../../src/features/homes/homeForm.ts';
+import { addDefaults, DO_NOT_CALL_HINT, type HomeFormValues } from '../../src/features/homes/homeFormValues.ts';
 import { houseRecord } from '../support/records.ts';
 
 afterEach(() => {

@@ -15,9 +15,9 @@ import {
   showsMemberFields,
   showsPhoneDetails,
   showsResidentDetails,
-  toHomeForm,
+  toHomeChanges,
   updateDefaults,
-} from '../../src/features/homes/homeForm.ts';
+} from '../../src/features/homes/homeFormValues.ts';
 import { homeImageUrl } from '../../src/features/homes/homeImage.ts';
 import { callJobFields, homeNotices, pendingConcernIds } from '../../src/features/homes/homeNotices.ts';
 import { isCallJobActive, newestCallByHouse } from '../../src/domain/callOutcome.ts';
@@ -274,11 +274,11 @@ describe('home form values', () => {
       house_check_start_date: new Date(2026, 11, 1, 12),
       house_check_end_date: new Date(2026, 11, 5, 12),
     };
-    const added = toHomeForm(values, 'add');
+    const added = toHomeChanges(values, 'add');
     expect(added.house).not.toHaveProperty('house_check');
     expect(added.house.address).toBe('1 A St');
     expect(added.removed).toBeUndefined();
-    const updated = toHomeForm(values, 'update');
+    const updated = toHomeChanges(values, 'update');
     expect(updated.house).toMatchObject({
       house_check: true,
       house_check_start_date: iso(new Date(2026, 11, 1)),
@@ -314,7 +314,7 @@ describe('home form values', () => {
       ],
       phones: [initial.phones[0]!],
     };
-    const form = toHomeForm(values, 'update', initial);
+    const form = toHomeChanges(values, 'update', initial);
     expect(form.house).toEqual({ note: 'Dog in the yard' });
     expect(form.residents).toEqual([
       { id: 'r2', first_name: 'Bobby' },
@@ -324,7 +324,7 @@ describe('home form values', () => {
     expect(form.phones).toEqual([]);
     expect(form.removed).toEqual({ residents: ['r1'], phones: ['p2'] });
     // Nothing changed: nothing to send.
-    const same = toHomeForm(initial, 'update', initial);
+    const same = toHomeChanges(initial, 'update', initial);
     expect(same.house).toEqual({});
     expect(same.residents).toEqual([]);
     expect(same.phones).toEqual([]);

@@ -6,7 +6,8 @@
 import { ClientResponseError } from 'pocketbase';
 import { describe, expect, it } from 'vitest';
 import { changePasswordSchema } from '../../src/domain/loginSchema.ts';
-import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from '../../src/features/auth/passwords.ts';
+import { changePasswordFailure } from '../../src/features/auth/passwords.ts';
+import { OFFLINE_SETTING_PASSWORD } from '../../src/ui/offlineWords.ts';
 
 const messages = (values: Record<string, string>) => {
   const result = changePasswordSchema.safeParse(values);
@@ -82,7 +83,7 @@ describe('changePasswordFailure', () => {
   });
   it('offline, says a connection is needed', () => {
     expect(changePasswordFailure(new ClientResponseError(new TypeError('Failed to fetch')))).toBe(
-      PASSWORD_OFFLINE_REASON,
+      OFFLINE_SETTING_PASSWORD,
     );
   });
   it('other refusals use the common builder', () => {

@@ -8,11 +8,12 @@ import 'fake-indexeddb/auto';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { SyncBadge, SYNC_NOW_OFFLINE } from '../../src/app/SyncBadge.tsx';
+import { SyncBadge } from '../../src/app/SyncBadge.tsx';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import type { EngineStatus } from '../../src/data/sync/engine.ts';
 import { enqueue } from '../../src/data/sync/outbox.ts';
 import { ToastProvider } from '../../src/ui/toast.tsx';
+import { OFFLINE_SYNC_NOW } from '../../src/ui/offlineWords.ts';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));
 vi.mock('../../src/data/DataProvider.tsx', () => ({ useSyncEngine: () => engine.current }));
@@ -57,7 +58,7 @@ test('offline: the badge counts what waits, the time is 24-hour, and Sync now sa
   expect(within(panel).getByText('Nov 25, 2026 17:39')).toBeTruthy();
   expect(within(panel).queryByText(/PM|AM/)).toBeNull();
   await user.click(within(panel).getByRole('button', { name: 'Sync now' }));
-  expect(within(panel).getByRole('status').textContent).toBe(SYNC_NOW_OFFLINE);
+  expect(within(panel).getByRole('status').textContent).toBe(OFFLINE_SYNC_NOW);
   expect(syncNow).not.toHaveBeenCalled();
 });
 
@@ -73,5 +74,5 @@ test('online: Sync now syncs and says nothing more', async () => {
   const panel = await screen.findByRole('dialog', { name: 'Sync' });
   await user.click(within(panel).getByRole('button', { name: 'Sync now' }));
   expect(syncNow).toHaveBeenCalledOnce();
-  expect(within(panel).queryByText(SYNC_NOW_OFFLINE)).toBeNull();
+  expect(within(panel).queryByText(OFFLINE_SYNC_NOW)).toBeNull();
 });

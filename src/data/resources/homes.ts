@@ -54,7 +54,8 @@ export function useHouses(search = ''): HouseWithPeople[] | undefined {
   return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
 }
 
-export interface HomeForm {
+/** The changes queued for a home: its fields, its residents and phones added, changed or removed, its photo. */
+export interface HomeChanges {
   house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
   /** With `id`: a saved one to update (only the fields the person changed need be given); without: a new one. */
   residents?: Array<Partial<Pick<ResidentRecord, 'first_name' | 'last_name' | 'owner'>> & { id?: string }>;
@@ -98,7 +99,7 @@ async function mirrorSnapshot(db: ScmsDatabase, houseId: string): Promise<HomeSn
 export async function queueSaveHome(
   db: ScmsDatabase,
   user: SignedInUser,
-  form: HomeForm,
+  form: HomeChanges,
   houseId?: string,
   started?: HomeSnapshot,
 ): Promise<string> {

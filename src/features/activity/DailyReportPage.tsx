@@ -33,6 +33,7 @@ import {
   type DayModel,
 } from './dayModel.ts';
 import type { PdfPhoto } from './dayPdf.ts';
+import { OFFLINE_DAY_NOT_ON_DEVICE } from '../../ui/offlineWords.ts';
 
 const isFutureDay = (day: Date) => day > endOfDay(new Date());
 
@@ -112,7 +113,7 @@ export function DailyReportPage() {
         onRetry={range.retry}
         words={{
           loading: 'Loading this day’s reports…',
-          offline: 'You are offline — this day is not on this device yet. Showing what the device holds.',
+          offline: OFFLINE_DAY_NOT_ON_DEVICE,
           failed: 'This day’s reports could not be loaded. Showing what the device holds.',
         }}
       />

@@ -17,8 +17,9 @@ import {
   type FirstPasswordValues,
 } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { changePasswordFailure, PASSWORD_OFFLINE_REASON } from './passwords.ts';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
+import { changePasswordFailure } from './passwords.ts';
+import { OFFLINE_SETTING_PASSWORD } from '../../ui/offlineWords.ts';
 
 export function ChangePasswordForm({
   temporary = false,
@@ -51,7 +52,7 @@ export function ChangePasswordForm({
     <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
       {!online && (
         <p role="status" className="rounded bg-amber-100 px-3 py-2 text-sm text-amber-950">
-          {PASSWORD_OFFLINE_REASON}
+          {OFFLINE_SETTING_PASSWORD}
         </p>
       )}
       {failure && (
@@ -82,14 +83,9 @@ export function ChangePasswordForm({
         error={errors.passwordConfirm?.message}
         {...register('passwordConfirm')}
       />
-      <button
-        type="submit"
-        disabled={formState.isSubmitting || !online}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Changing password" />}
+      <SubmitButton busy={formState.isSubmitting} busyLabel="Changing password" disabled={!online}>
         Change password
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -9,7 +9,8 @@ import { loadAuthOptions, requestPasswordReset } from '../../data/auth.ts';
 import { loginSchema } from '../../domain/loginSchema.ts';
 import { TextInput } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { ASK_YOUR_DIRECTOR, RESET_OFFLINE_REASON } from './passwords.ts';
+import { ASK_YOUR_DIRECTOR } from './passwords.ts';
+import { OFFLINE_RESETTING_PASSWORD } from '../../ui/offlineWords.ts';
 
 type Step =
   | { kind: 'closed' }
@@ -49,7 +50,7 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
         kind: 'email',
         sending: false,
         error: offline
-          ? RESET_OFFLINE_REASON
+          ? OFFLINE_RESETTING_PASSWORD
           : 'The reset e-mail could not be sent. Try again later, or ask your director to reset your password.',
       });
     }
@@ -72,7 +73,7 @@ export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
       )}
       <div aria-live="polite" className="text-sm">
         {step.kind === 'director' && <p className="mt-2 text-gray-700">{ASK_YOUR_DIRECTOR}</p>}
-        {step.kind === 'offline' && <p className="mt-2 text-gray-700">{RESET_OFFLINE_REASON}</p>}
+        {step.kind === 'offline' && <p className="mt-2 text-gray-700">{OFFLINE_RESETTING_PASSWORD}</p>}
         {step.kind === 'sent' && (
           <p className="mt-2 text-gray-700">
             If {step.email} belongs to an account, an e-mail with a link to reset the password is on its way. The link

@@ -7,7 +7,7 @@ import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
 import { TEMPORARY_PASSWORD_EXPIRED, TEMPORARY_PASSWORD_EXPIRED_CODE } from '../../domain/temporaryPassword.ts';
 import { fieldErrorCode } from '../../api/errorMessage.ts';
 import { TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { ForgotPassword } from './ForgotPassword.tsx';
 
 interface DemoAccount {
@@ -86,14 +86,9 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
             error={formState.errors.password?.message}
             {...register('password')}
           />
-          <button
-            type="submit"
-            disabled={formState.isSubmitting}
-            className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-          >
-            {formState.isSubmitting && <Spinner size={18} label="Logging in" />}
+          <SubmitButton busy={formState.isSubmitting} busyLabel="Logging in">
             Login
-          </button>
+          </SubmitButton>
         </form>
         <ForgotPassword typedEmail={() => getValues('email')} />
         {demo && (

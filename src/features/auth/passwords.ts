@@ -5,16 +5,15 @@
  * queued in the outbox.
  */
 import { errorMessage, fieldErrors } from '../../api/errorMessage.ts';
+import { OFFLINE_SETTING_PASSWORD } from '../../ui/offlineWords.ts';
 
-export const PASSWORD_OFFLINE_REASON = 'You are offline — setting a new password needs a connection.';
-export const RESET_OFFLINE_REASON = 'You are offline — resetting a password needs a connection.';
 export const ASK_YOUR_DIRECTOR =
   'Ask your director to reset your password. You will get a temporary password to log in with, and choose your own after.';
 
 /** The words for a refused change. */
 export function changePasswordFailure(error: unknown): string {
   const status = (error as { status?: number } | null)?.status;
-  if (status === 0) return PASSWORD_OFFLINE_REASON;
+  if (status === 0) return OFFLINE_SETTING_PASSWORD;
   const fields = fieldErrors(error);
   if ('oldPassword' in fields) return 'The current password is not correct.';
   if ('passwordConfirm' in fields) return 'Passwords do not match';

@@ -11,10 +11,9 @@ import type { CallSettingsRecord } from '../../api/records.ts';
 import { DEFAULT_CALL_SETTINGS, TIME_ZONES } from '../../domain/quietHours.ts';
 import { CALL_SETTINGS_LIMITS, callSettingsSchema, type CallSettingsValues } from '../../domain/schemas.ts';
 import { SelectInput, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 
 export const CALL_SETTINGS_TITLE = 'Call settings';
-export const CALL_SETTINGS_OFFLINE_REASON = 'You are offline — saving call settings needs a connection.';
 export const QUIET_HOURS_HINT =
   'A call placed in quiet hours asks first; retries wait until quiet hours end. The same start and end: no quiet hours.';
 
@@ -123,14 +122,9 @@ export function CallSettingsForm({
         <p className="text-xs text-gray-700">{QUIET_HOURS_HINT}</p>
       </fieldset>
       {blockedReason && <p className="text-sm text-amber-900">{blockedReason}</p>}
-      <button
-        type="submit"
-        disabled={formState.isSubmitting || blockedReason !== null}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+      <SubmitButton busy={formState.isSubmitting} disabled={blockedReason !== null}>
         Save
-      </button>
+      </SubmitButton>
     </form>
   );
 }

@@ -9,7 +9,7 @@ import type { ConcernRecord } from '../../api/records.ts';
 import { composeScript, plainText } from '../../domain/callScript.ts';
 import { concernSchema, LIMITS, type ConcernValues } from '../../domain/schemas.ts';
 import { TextArea, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 
 export function ConcernForm({
   concern,
@@ -47,14 +47,9 @@ export function ConcernForm({
         </p>
       </div>
       {blockedReason && <p className="text-sm text-amber-900">{blockedReason}</p>}
-      <button
-        type="submit"
-        disabled={formState.isSubmitting || blockedReason !== null}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+      <SubmitButton busy={formState.isSubmitting} disabled={blockedReason !== null}>
         {concern ? 'Save' : 'Add Concern'}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

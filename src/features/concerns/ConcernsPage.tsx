@@ -18,9 +18,10 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { ConcernCard } from './ConcernCard.tsx';
 import { ConcernForm } from './ConcernForm.tsx';
-import { CALL_SETTINGS_OFFLINE_REASON, CALL_SETTINGS_TITLE, CallSettingsForm } from './CallSettingsForm.tsx';
+import { CALL_SETTINGS_TITLE, CallSettingsForm } from './CallSettingsForm.tsx';
 import { NoUserLogout } from './NoUserLogout.tsx';
-import { CONCERNS_OFFLINE_REASON, useConcernActions } from './useConcernActions.ts';
+import { useConcernActions } from './useConcernActions.ts';
+import { OFFLINE_MANAGING_CONCERNS, OFFLINE_SAVING_CALL_SETTINGS } from '../../ui/offlineWords.ts';
 
 export function ConcernsPage() {
   const me = useSignedInStaff();
@@ -39,7 +40,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
   const community = useCommunity(me.community);
   // The mirror pulls the community first; until then the intro has no name to say.
   const communityName = community?.name ?? '…';
-  const { director, canManage, blockedReason } = useManagement(CONCERNS_OFFLINE_REASON);
+  const { director, canManage, blockedReason } = useManagement(OFFLINE_MANAGING_CONCERNS);
   const actions = useConcernActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
   const callSettings = useCallSettings(me.community);
@@ -107,7 +108,7 @@ function ConcernsScreen({ me }: { me: Staff }) {
         {sheet?.kind === 'call-settings' && callSettings && (
           <CallSettingsForm
             saved={callSettings.record}
-            blockedReason={blockedReason ? CALL_SETTINGS_OFFLINE_REASON : null}
+            blockedReason={blockedReason ? OFFLINE_SAVING_CALL_SETTINGS : null}
             onSubmit={async (values) => {
               if (await actions.saveCallSettings(values, callSettings.record)) setSheet(null);
             }}

@@ -11,8 +11,6 @@ import { useOnlineActions } from '../../data/onlineActions.ts';
 import type { CallSettingsValues, ConcernValues } from '../../domain/schemas.ts';
 import { useToast } from '../../ui/toast.tsx';
 
-export const CONCERNS_OFFLINE_REASON = 'You are offline — managing concerns needs a connection.';
-
 export function useConcernActions(director: Staff) {
   const actions = useOnlineActions();
   const toast = useToast();

@@ -21,6 +21,7 @@ import { useShownTheme } from '../../ui/theme.ts';
 import { useNow } from '../../ui/useNow.ts';
 import { BarChartCard } from './BarChartCard.tsx';
 import { checksSince, dashboardFigures, type DashboardFigures } from './figures.ts';
+import { OFFLINE_PERIOD_NOT_ON_DEVICE } from '../../ui/offlineWords.ts';
 
 const DASHBOARD_TITLE = 'Dashboard';
 
@@ -125,8 +126,7 @@ function Dashboard() {
         onRetry={range.retry}
         words={{
           loading: 'Loading the reports of this period…',
-          offline:
-            'You are offline — part of this period is not on this device. The figures count what the device holds.',
+          offline: OFFLINE_PERIOD_NOT_ON_DEVICE,
           failed: 'Part of this period could not be loaded. The figures count what the device holds.',
         }}
       />

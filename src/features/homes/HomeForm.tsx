@@ -5,7 +5,7 @@
  * (docs/product.md#validation-limits); the messages show under the fields.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Controller,
   useFieldArray,
@@ -20,7 +20,8 @@ import {
 import { addHouseSchema, updateHouseSchema } from '../../domain/schemas.ts';
 import { STATE_VALUES, stateLabel } from '../../domain/states.ts';
 import { FieldError, SelectInput, TextArea, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { AddButton, Checkbox, RemoveButton, Section } from '../../ui/FormParts.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { isEndDayDisabled, isStartDayDisabled } from './checkDates.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
@@ -34,7 +35,7 @@ import {
   showsResidentDetails,
   type HomeFormMode,
   type HomeFormValues,
-} from './homeForm.ts';
+} from './homeFormValues.ts';
 import { HomePhotoField, KEEP_PHOTO, photoToSave, type PhotoChoice } from './HomePhotoField.tsx';
 import { PhoneField } from './PhoneField.tsx';
 
@@ -45,49 +46,6 @@ const resolvers: Record<HomeFormMode, Resolver<HomeFormValues>> = {
 };
 
 const PHONE_TYPE_LABELS: Record<string, string> = { cell: 'Cell', home: 'Home', business: 'Business' };
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="space-y-3 rounded-lg border border-gray-200 p-4">
-      <legend className="px-1 text-base font-semibold">{title}</legend>
-      {children}
-    </fieldset>
-  );
-}
-
-function Checkbox({ label, ...props }: { label: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return (
-    <label className="flex items-center gap-2 text-sm font-medium">
-      <input type="checkbox" className="h-4 w-4 accent-black" {...props} />
-      {label}
-    </label>
-  );
-}
-
-function RemoveButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      aria-label={label}
-      className="rounded border border-gray-300 px-3 py-1 text-sm font-medium hover:bg-gray-100"
-    >
-      Remove
-    </button>
-  );
-}
-
-function AddButton({ label, onClick }: { label: string; onClick: () => void }) {
-  return (
-    <button
-      type="button"
-      onClick={onClick}
-      className="rounded border border-dashed border-gray-400 px-3 py-2 text-sm font-medium hover:bg-gray-100"
-    >
-      {label}
-    </button>
-  );
-}
 
 /** One block per row, named 'Resident 1', 'Phone 2'…, so each row's fields and Remove are told apart. */
 function Row({ name, onRemove, children }: { name: string; onRemove: () => void; children: ReactNode }) {
@@ -354,14 +312,9 @@ export function HomeForm({ mode, defaultValues, submitLabel, onSubmit, today, cu
         </Section>
       )}
 
-      <button
-        type="submit"
-        disabled={formState.isSubmitting}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+      <SubmitButton busy={formState.isSubmitting}>
         {formState.isSubmitting && photo.kind === 'new' && !photo.ready ? 'Preparing image…' : submitLabel}
-      </button>
+      </SubmitButton>
     </form>
   );
 }

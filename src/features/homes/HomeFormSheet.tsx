@@ -17,7 +17,7 @@ import { HomeForm } from './HomeForm.tsx';
 import { HomePhoto } from './HomePhoto.tsx';
 import { PHOTO_PREVIEW_CLASS } from './HomePhotoField.tsx';
 import { homeImageUrl } from './homeImage.ts';
-import { addDefaults, toHomeForm, updateDefaults, type HomeFormValues } from './homeForm.ts';
+import { addDefaults, toHomeChanges, updateDefaults, type HomeFormValues } from './homeFormValues.ts';
 import { useSignedInUser } from '../../data/auth.ts';
 
 type HomeFormSheetProps =
@@ -39,7 +39,13 @@ export function HomeFormSheet({ mode, home, onClose }: HomeFormSheetProps) {
   async function save(values: HomeFormValues, image: File | null | undefined) {
     try {
       if (!user) throw new Error('Not signed in');
-      await queueSaveHome(db, user, { ...toHomeForm(values, mode, defaultValues), image }, started?.house.id, started);
+      await queueSaveHome(
+        db,
+        user,
+        { ...toHomeChanges(values, mode, defaultValues), image },
+        started?.house.id,
+        started,
+      );
       toast({
         title: 'Success',
         description:

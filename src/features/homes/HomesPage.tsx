@@ -31,11 +31,12 @@ import { lazyPart } from '../../ui/lazyPart.tsx';
 import { VirtualList } from '../../ui/VirtualList.tsx';
 import { addressLine, HomeCard } from './HomeCard.tsx';
 import { homeImageUrl } from './homeImage.ts';
-import { OFFLINE_CALL_REASON, useCallMarkers } from './hooks.ts';
+import { useCallMarkers } from './hooks.ts';
 import { savedWords } from '../../ui/savedWords.ts';
 import { DESK_QUERY, useMediaQuery } from '../../ui/useMediaQuery.ts';
 import { useHomeItem, type HomeAction, type HomeItemProps } from './homeItem.ts';
 import { ADDRESS_ORDER, nextSort, orderHomes, sortFound, type HomeColumn, type HomeSort } from './homeColumns.ts';
+import { OFFLINE_CALLS } from '../../ui/offlineWords.ts';
 
 // The desk's table, loaded when a wide screen first shows it: a phone never needs it (scripts/bundle-budget.ts).
 const HomesTable = lazyPart(() => import('./HomesTable.tsx').then((m) => m.HomesTable));
@@ -271,7 +272,7 @@ export function HomesPage() {
       </div>
       {!online && (
         <p role="status" className="rounded border border-gray-300 bg-gray-100 px-3 py-2 text-sm text-gray-800">
-          {OFFLINE_CALL_REASON}
+          {OFFLINE_CALLS}
         </p>
       )}
       {loading ? (

@@ -15,7 +15,7 @@ import { queueHouseCheck } from '../../data/resources/houseChecks.ts';
 import { houseCheckSchema, type HouseCheckValues } from '../../domain/schemas.ts';
 import { FieldError, TextArea } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { addressLine } from './HomeCard.tsx';
 import { useSignedInUser } from '../../data/auth.ts';
@@ -104,14 +104,9 @@ export function HouseCheckDialog({ house, onClose }: { house: HouseRecord; onClo
           <FieldError id="everything-ok-error" message={formState.errors.everything_ok?.message} />
         </fieldset>
         <TextArea label="Remark" rows={4} error={formState.errors.remark?.message} {...register('remark')} />
-        <button
-          type="submit"
-          disabled={!answer || formState.isSubmitting}
-          className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:bg-gray-400 disabled:text-gray-900"
-        >
-          {formState.isSubmitting && <Spinner size={18} label="Saving" />}
+        <SubmitButton busy={formState.isSubmitting} disabled={!answer} variant="full-grey">
           Submit
-        </button>
+        </SubmitButton>
       </form>
     </Sheet>
   );

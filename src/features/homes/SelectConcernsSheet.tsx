@@ -30,8 +30,8 @@ import { useToast } from '../../ui/toast.tsx';
 import { initialSelection, LIMIT_EXCEEDED_MESSAGE, toggleConcern } from './concernSelection.ts';
 import { addressLine } from './HomeCard.tsx';
 import { pendingConcernIds } from './homeNotices.ts';
-import { OFFLINE_CALL_REASON } from './hooks.ts';
 import { useCommunityName } from '../../data/resources/community.ts';
+import { OFFLINE_CALLS } from '../../ui/offlineWords.ts';
 
 const speechSupported = () =>
   typeof window !== 'undefined' && 'speechSynthesis' in window && typeof SpeechSynthesisUtterance !== 'undefined';
@@ -245,7 +245,7 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
           >
             Reach Out To Resident
           </button>
-          {!online && <p className="mt-2 text-sm text-gray-800">{OFFLINE_CALL_REASON}</p>}
+          {!online && <p className="mt-2 text-sm text-gray-800">{OFFLINE_CALLS}</p>}
           {allDoNotCall && <p className="mt-2 text-sm text-gray-800">{CALL_HISTORY_WORDS.noCallableNumber}</p>}
         </div>
       </div>

@@ -6,7 +6,8 @@ import { useEffect } from 'react';
 import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import type { RetriesControl } from './HomeCard.tsx';
 import { cardCallState, homeNotices, type HomeNotice } from './homeNotices.ts';
-import { NO_PHONE_CALL_REASON, OFFLINE_CALL_REASON, OFFLINE_CANCEL_RETRIES_REASON } from './hooks.ts';
+import { NO_PHONE_CALL_REASON } from './hooks.ts';
+import { OFFLINE_CALLS, OFFLINE_CANCELLING_RETRIES } from '../../ui/offlineWords.ts';
 
 /** 'history': the calls; 'changes': the History of the home's records. */
 export type HomeAction = 'update' | 'call' | 'check' | 'history' | 'changes' | 'delete' | 'cancel-retries';
@@ -50,11 +51,11 @@ export function useHomeItem({
   const call = cardCallState(home.latestCall, placedCallId);
   return {
     notices: homeNotices({ house: home.house, phoneCount: home.phones.length, call, now }),
-    callDisabledReason: !online ? OFFLINE_CALL_REASON : home.phones.length === 0 ? NO_PHONE_CALL_REASON : null,
+    callDisabledReason: !online ? OFFLINE_CALLS : home.phones.length === 0 ? NO_PHONE_CALL_REASON : null,
     retries: canCancelRetries
       ? {
           onCancel: () => onAction('cancel-retries', home),
-          disabledReason: online ? null : OFFLINE_CANCEL_RETRIES_REASON,
+          disabledReason: online ? null : OFFLINE_CANCELLING_RETRIES,
           busy: cancelling,
         }
       : undefined,

@@ -43,7 +43,5 @@ export function useCallMarkers(): CallMarkers {
   return { marked, mark, settle };
 }
 
-export const OFFLINE_CALL_REASON = 'You are offline — calls need a connection.';
-export const OFFLINE_CANCEL_RETRIES_REASON = 'You are offline — cancelling retries needs a connection.';
 /** A home without a phone cannot be called: said on the card before the concerns are chosen, not after. */
 export const NO_PHONE_CALL_REASON = 'No phone number to call: add one with Edit.';

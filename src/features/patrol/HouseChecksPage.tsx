@@ -27,6 +27,7 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { VirtualList } from '../../ui/VirtualList.tsx';
+import { OFFLINE_HOUSE_CHECKS_NOTE } from '../../ui/offlineWords.ts';
 
 export interface HouseCheckDialogProps {
   house: HouseRecord;
@@ -36,8 +37,6 @@ export interface HouseCheckDialogProps {
 const homeKey = (home: HouseWithPeople) => home.house.id;
 /** One card a row on a phone, up to three on a desktop (as on Homes). */
 const columns = (width: number) => Math.max(1, Math.min(3, Math.floor((width + 16) / 296)));
-
-const OFFLINE_NOTE = 'You are offline: checks are saved on this device and sent when you are back online.';
 
 function windowText(house: HouseRecord): string {
   const day = (value: string) => formatDateTime(value, 'MMM d');
@@ -133,7 +132,7 @@ export function HouseChecksPage({ CheckDialog }: { CheckDialog: ComponentType<Ho
       </div>
       {!online && (
         <p role="status" className="rounded border border-gray-300 bg-gray-100 px-3 py-2 text-sm text-gray-800">
-          {OFFLINE_NOTE}
+          {OFFLINE_HOUSE_CHECKS_NOTE}
         </p>
       )}
       {loading ? (

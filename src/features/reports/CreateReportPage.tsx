@@ -23,7 +23,7 @@ import { reportSchema, type ReportValues } from '../../domain/schemas.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { DateField } from '../../ui/DateField.tsx';
 import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { forgetScrollPosition } from '../../ui/VirtualList.tsx';
 import { weatherLabel } from '../../ui/format.ts';
@@ -250,14 +250,9 @@ export function CreateReportPage() {
           >
             Cancel
           </button>
-          <button
-            type="submit"
-            disabled={formState.isSubmitting}
-            className="flex flex-1 items-center justify-center gap-2 rounded bg-black py-2.5 font-medium text-white disabled:opacity-60"
-          >
-            {formState.isSubmitting && <Spinner size={18} label="Creating report" />}
+          <SubmitButton busy={formState.isSubmitting} busyLabel="Creating report" variant="fill">
             {formState.isSubmitting && photos.preparing > 0 ? 'Preparing photos…' : 'Create report'}
-          </button>
+          </SubmitButton>
         </div>
       </form>
       <ConfirmDialog

@@ -8,8 +8,7 @@ import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { AiSource } from '../../data/resources/reports.ts';
 import { FieldError, inputClass } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-
-export const OFFLINE_AI_REASON = 'You are offline — Ai Assist needs a connection.';
+import { OFFLINE_AI_ASSIST } from '../../ui/offlineWords.ts';
 
 const tabClass =
   'rounded-t border border-b-0 px-3 py-1.5 text-sm font-medium data-[selected]:border-gray-300 data-[selected]:bg-white border-transparent text-gray-700 data-[selected]:text-black';
@@ -59,7 +58,7 @@ export function NarrativeField({
       </div>
       {!online && (
         <p id="ai-assist-offline" className="mt-1 text-sm text-gray-700">
-          {OFFLINE_AI_REASON}
+          {OFFLINE_AI_ASSIST}
         </p>
       )}
       <TabGroup selectedIndex={hasAi ? tab : 0} onChange={onTabChange} className="mt-2">

@@ -24,6 +24,7 @@ import type { NarrativeChoice } from './narrative.ts';
 import { ReportCard } from './ReportCard.tsx';
 import { ReportPrintRow } from './ReportPrintRow.tsx';
 import { defaultFilter, type ListFilter } from './reportFilter.ts';
+import { OFFLINE_OLDER_REPORTS } from '../../ui/offlineWords.ts';
 
 const buttonClass = 'rounded border border-gray-300 bg-white px-3 py-2 text-sm font-medium hover:bg-gray-100';
 
@@ -204,7 +205,7 @@ export function ReportsPage() {
         onRetry={range.retry}
         words={{
           loading: 'Loading older reports…',
-          offline: 'You are offline — older reports need a connection. Showing the reports on this device.',
+          offline: OFFLINE_OLDER_REPORTS,
           failed: 'Older reports could not be loaded. Showing the reports on this device.',
         }}
       />

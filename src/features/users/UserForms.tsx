@@ -13,7 +13,7 @@ import {
   type UpdateUserValues,
 } from '../../domain/schemas.ts';
 import { SelectInput, TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
+import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import type { UserUpdate } from './useUserActions.ts';
 
 const TYPE_LABELS: Record<string, string> = { director: 'Director', manager: 'Manager', regular: 'Regular' };
@@ -37,7 +37,7 @@ function TypeOptions() {
   );
 }
 
-function SubmitButton({
+function SubmitRow({
   label,
   submitting,
   blockedReason,
@@ -49,14 +49,9 @@ function SubmitButton({
   return (
     <div className="pt-2">
       {blockedReason && <p className="mb-2 text-sm text-amber-900">{blockedReason}</p>}
-      <button
-        type="submit"
-        disabled={submitting || blockedReason !== null}
-        className="flex w-full items-center justify-center gap-2 rounded bg-black py-2 font-medium text-white disabled:opacity-60"
-      >
-        {submitting && <Spinner size={18} label="Saving" />}
+      <SubmitButton busy={submitting} disabled={blockedReason !== null}>
         {label}
-      </button>
+      </SubmitButton>
     </div>
   );
 }
@@ -88,7 +83,7 @@ export function AddUserForm({ onSubmit, blockedReason }: FormProps<AddUserValues
         <TypeOptions />
       </SelectInput>
       <TextInput label="Email" type="email" autoComplete="off" error={errors.email?.message} {...register('email')} />
-      <SubmitButton label="Add User" submitting={formState.isSubmitting} blockedReason={blockedReason} />
+      <SubmitRow label="Add User" submitting={formState.isSubmitting} blockedReason={blockedReason} />
     </form>
   );
 }
@@ -130,7 +125,7 @@ export function EditUserForm({ user, onSubmit, blockedReason }: FormProps<UserUp
           <TypeOptions />
         </SelectInput>
       )}
-      <SubmitButton label="Save" submitting={formState.isSubmitting} blockedReason={blockedReason} />
+      <SubmitRow label="Save" submitting={formState.isSubmitting} blockedReason={blockedReason} />
     </form>
   );
 }

@@ -16,7 +16,8 @@ import { VirtualList } from '../../ui/VirtualList.tsx';
 import { TemporaryPasswordDialog } from './TemporaryPasswordDialog.tsx';
 import { UserCard, userDisplayName } from './UserCard.tsx';
 import { AddUserForm, EditUserForm } from './UserForms.tsx';
-import { USERS_OFFLINE_REASON, useUserActions, type CreatedUser } from './useUserActions.ts';
+import { useUserActions, type CreatedUser } from './useUserActions.ts';
+import { OFFLINE_MANAGING_USERS } from '../../ui/offlineWords.ts';
 
 type SheetState = { kind: 'add' } | { kind: 'edit'; user: UserRecord } | null;
 
@@ -28,7 +29,7 @@ export function UsersPage() {
   const [search, setSearch] = useState('');
   const users = useUsers(search);
   const me = useSignedInStaff();
-  const { director, canManage, blockedReason } = useManagement(USERS_OFFLINE_REASON);
+  const { director, canManage, blockedReason } = useManagement(OFFLINE_MANAGING_USERS);
   const actions = useUserActions(me);
   const [sheet, setSheet] = useState<SheetState>(null);
   const [created, setCreated] = useState<CreatedUser | null>(null);

@@ -15,8 +15,6 @@ import { useToast } from '../../ui/toast.tsx';
 // The users screen's parts name these types from here.
 export type { CreatedUser, UserUpdate };
 
-export const USERS_OFFLINE_REASON = 'You are offline — managing users needs a connection.';
-
 type UserAction = 'create' | 'update' | 'delete' | 'reset';
 
 /** The failure texts of the users screen (docs/product.md#messages). */

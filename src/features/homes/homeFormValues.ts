@@ -1,10 +1,10 @@
 /**
  * The Add Home / Update Home form's values: defaults, pre-fill from a home
  * (all its residents and phones), which fields show (docs/product.md#the-home-form), and the
- * shape queueSaveHome takes.
+ * changes queueSaveHome takes (HomeChanges).
  */
 import type { PhoneType } from '../../api/records.ts';
-import type { HomeForm, HouseWithPeople } from '../../data/resources/homes.ts';
+import type { HomeChanges, HouseWithPeople } from '../../data/resources/homes.ts';
 import type { PhoneValues, ResidentValues, UpdateHouseValues } from '../../domain/schemas.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { DEFAULT_STATE, STATE_VALUES } from '../../domain/states.ts';
@@ -152,8 +152,8 @@ const phoneWire = ({ phone_number, primary, type, do_not_call }: PhoneValues) =>
  * rows; a saved row emptied of its names or number is left as it is, as
  * the form's rules say.
  */
-export function toHomeForm(values: HomeFormValues, mode: HomeFormMode, initial?: HomeFormValues): HomeForm {
-  const houseWire = (v: HomeFormValues): HomeForm['house'] => ({
+export function toHomeChanges(values: HomeFormValues, mode: HomeFormMode, initial?: HomeFormValues): HomeChanges {
+  const houseWire = (v: HomeFormValues): HomeChanges['house'] => ({
     address: v.address,
     apt: v.apt,
     city: v.city,
