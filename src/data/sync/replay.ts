@@ -41,7 +41,6 @@ import {
   sendBatch,
   sendOne,
   sendOptions,
-  sessionFailure,
   statusOf,
   unrefusedFailure,
   type Delivery,
@@ -221,9 +220,8 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
       // A 404 is also what a void token gets (see below): a record is
       // deleted only if a valid session cannot find it.
       if (overtaken.conflict.kind === 'deleted') {
-        const ended = sessionFailure(await refreshSession(pb));
-        if (ended) return ended;
-        if (onTemporaryPassword(pb)) return { kind: 'auth' };
+        const stopped = await invalidSession(pb);
+        if (stopped) return stopped;
       }
       return setAsideAndGoOn(options, entry, overtaken.index, overtaken.conflict);
     }
@@ -248,10 +246,8 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     // PocketBase serves a request with a void token (expired, or revoked by a
     // password change) as a guest's: the refusal comes as a 400 or 404, never
     // a 401. Only a refusal to a valid session parks the entry.
-    const ended = sessionFailure(await refreshSession(pb));
-    if (ended) return ended;
-    // Refused because the password is a temporary one (the renewed record says so): not the entry's fault.
-    if (onTemporaryPassword(pb)) return { kind: 'auth' };
+    const stopped = await invalidSession(pb);
+    if (stopped) return stopped;
     await db.outbox.update(entry.seq!, {
       status: 'failed',
       error: errorMessage(error),
@@ -316,6 +312,18 @@ async function deletion(pb: PocketBase, conflict: RecordConflict): Promise<Recor
 /** The signed-in user must still replace a temporary password (the server refuses their writes until then). */
 function onTemporaryPassword(pb: PocketBase): boolean {
   return pb.authStore.record?.must_change_password === true;
+}
+
+/**
+ * Renews the session before a refusal is believed: offline, or a sign-in
+ * needed (the token is void, or the renewed record says the password is a
+ * temporary one: not the entry's fault); null when the session is good.
+ */
+async function invalidSession(pb: PocketBase): Promise<Extract<Delivery, { kind: 'offline' | 'auth' }> | null> {
+  const session = await refreshSession(pb);
+  if (session === 'offline') return { kind: 'offline' };
+  if (session === 'expired' || onTemporaryPassword(pb)) return { kind: 'auth' };
+  return null;
 }
 
 /** A refusal (direct, or of a request in a batch) whose field error is DELETED_SINCE. */

@@ -8,7 +8,6 @@ import { ClientResponseError, type RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
 import type { OutboxOperation } from '../mirror/db.ts';
 import { BASE_KEY } from './conflicts.ts';
-import type { SessionCheck } from './session.ts';
 import { isUploadStalled, type uploadFetch } from './upload.ts';
 
 /** Below the lease's 30 s, so a hung request never outlives our lease. */
@@ -54,13 +53,6 @@ export function unrefusedFailure(error: unknown): Unrefused | null {
   if (status === 0) return { kind: 'offline' };
   if (status === 401) return { kind: 'auth' };
   if (status >= 500 || status === 429) return { kind: 'server-error', error };
-  return null;
-}
-
-/** A session check that leaves nothing to send with: offline, or a sign-in (or a refresh) needed. */
-export function sessionFailure(session: SessionCheck): Extract<Delivery, { kind: 'offline' | 'auth' }> | null {
-  if (session === 'offline') return { kind: 'offline' };
-  if (session === 'expired') return { kind: 'auth' };
   return null;
 }
 
