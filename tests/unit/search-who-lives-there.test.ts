@@ -9,7 +9,8 @@ import { describe, expect, test } from 'vitest';
 import type { PhoneRecord, ResidentRecord, UserRecord } from '../../src/api/records.ts';
 import type { HouseWithPeople } from '../../src/data/resources/homes.ts';
 import type { ReportWithLinks } from '../../src/data/resources/reports.ts';
-import { homeSearchFields, reportSearchFields, SearchList } from '../../src/data/mirror/searchIndex.ts';
+import { homeSearchFields, reportSearchFields } from '../../src/data/mirror/searchIndex.ts';
+import { SearchList } from '../../src/data/mirror/searchList.ts';
 import { matchesSearch, phoneDigits, searchWords } from '../../src/domain/search.ts';
 import { houseRecord } from '../support/records.ts';
 

@@ -38,10 +38,6 @@ function lib(name) {
   return require(`${__hooks}/lib/${name}.js`);
 }
 
-function quiet() {
-  return require(`${__hooks}/lib/generated/quiet_hours.js`);
-}
-
 /** PocketBase's date text for UTC ms. */
 function dateText(ms) {
   return new Date(ms).toISOString().replace('T', ' ');
@@ -193,7 +189,7 @@ function afterAttempt(tx, call, attempt) {
   let next = null;
   let due = now;
   if ((outcome === 'busy' || outcome === 'no_answer') && sameNumber - 1 < settings.retries) {
-    next = attempt.getString('phone') ? findOrNull(tx, 'phones', attempt.getString('phone')) : null;
+    next = attempt.getString('phone') ? lib('calls').findOrNull(tx, 'phones', attempt.getString('phone')) : null;
     due = now + settings.retryMinutes * minuteMs();
   }
   if (!next) {
@@ -207,21 +203,13 @@ function afterAttempt(tx, call, attempt) {
   if (!next) return { text: finishJob(tx, call, outcome, settings), dueNow: false };
 
   // Retries never start in quiet hours: they wait for the end.
-  const check = quiet().quietHoursAt(settings, due);
+  const check = lib('call_settings').quietHours().quietHoursAt(settings, due);
   if (check.quiet) due = check.endsAt;
   newAttempt(tx, call, last + 1, next, 'scheduled', { due_at: dateText(due) });
   call.set('progress', 'waiting');
   call.set('to_number', next.getString('phone_number'));
   tx.save(call);
   return { text: false, dueNow: due <= now };
-}
-
-function findOrNull(app, collection, id) {
-  try {
-    return app.findRecordById(collection, id);
-  } catch {
-    return null;
-  }
 }
 
 /** The TwiML a person hears on this server. */
@@ -287,13 +275,13 @@ function claim(app, attemptId, now) {
       return;
     }
     const settings = lib('call_settings').readCallSettings(tx, call.getString('community'));
-    const check = quiet().quietHoursAt(settings, now);
+    const check = lib('call_settings').quietHours().quietHoursAt(settings, now);
     if (check.quiet) {
       a.set('due_at', dateText(check.endsAt));
       tx.save(a);
       return;
     }
-    const phone = a.getString('phone') ? findOrNull(tx, 'phones', a.getString('phone')) : null;
+    const phone = a.getString('phone') ? lib('calls').findOrNull(tx, 'phones', a.getString('phone')) : null;
     if (phone && phone.getBool('do_not_call')) {
       // Marked do-not-call since the job began.
       a.set('state', 'skipped');

@@ -2,7 +2,8 @@
 /// hours, from its `call_settings` record or, without one, the defaults of
 /// src/domain/quietHours.ts (compiled into lib/generated/quiet_hours.js).
 
-function quiet() {
+/** The quiet-hours rules of src/domain/quietHours.ts (call_jobs.js uses them too). */
+function quietHours() {
   return require(`${__hooks}/lib/generated/quiet_hours.js`);
 }
 
@@ -14,7 +15,7 @@ function quiet() {
  * the resident. Call anyway?' and sends the caller's yes.
  */
 function readCallSettings(app, communityId) {
-  const defaults = quiet().DEFAULT_CALL_SETTINGS;
+  const defaults = quietHours().DEFAULT_CALL_SETTINGS;
   let record;
   try {
     record = app.findFirstRecordByFilter('call_settings', 'community = {:community}', { community: communityId });
@@ -31,4 +32,4 @@ function readCallSettings(app, communityId) {
   };
 }
 
-module.exports = { readCallSettings: readCallSettings };
+module.exports = { readCallSettings: readCallSettings, quietHours: quietHours };

@@ -10,6 +10,7 @@ function lib(name) {
   return require(`${__hooks}/lib/${name}.js`);
 }
 
+/** The record, or null when there is none (call_jobs.js uses it too). */
 function findOrNull(app, collection, id) {
   try {
     return app.findRecordById(collection, id);
@@ -346,6 +347,7 @@ function runJobs(e) {
 }
 
 module.exports = {
+  findOrNull: findOrNull,
   callResident: callResident,
   callStatus: callStatus,
   callAmd: callAmd,

@@ -5,15 +5,10 @@
  * homes; reading them all from IndexedDB on each keystroke took most of a
  * second on a phone.
  *
- * - Each record keeps a lowercase haystack of its searched fields, built
- *   once when the record changes, so a keystroke costs one `includes` per
- *   query word per record, and no reads.
- * - Records are kept in the list's order (homes by address, users and
- *   concerns by name, reports by creation), so a search is a filter, never
- *   a sort.
- * - A query that only extends a recent one (another letter, another word)
- *   narrows that one's results instead of scanning the whole list; going
- *   back (Backspace) finds the earlier result in the same small cache.
+ * - Each list is a SearchList (searchList.ts): records with a lowercase
+ *   haystack of their searched fields, in the list's order (homes by
+ *   address, users and concerns by name, reports by creation), narrowing
+ *   recent searches instead of scanning again.
  * - The index follows the mirror through Dexie's `storagemutated` event:
  *   it fires after every committed write with the primary keys written,
  *   in this window and (over a BroadcastChannel) from other tabs and the
@@ -26,152 +21,12 @@ import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
 import type { ConcernRecord, PhoneRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
 import { compareHomeKeys, homeAddressKey, type HomeKey } from '../../domain/homeOrder.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
-import { phoneDigits, searchWords } from '../../domain/search.ts';
+import { phoneDigits } from '../../domain/search.ts';
 import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
 import type { HouseWithPeople } from '../resources/homes.ts';
 import type { ReportWithLinks } from '../resources/reports.ts';
-
-type Field = string | number | null | undefined;
-
-/**
- * The fields of a record as one lowercase string, joined by a newline
- * (which lowercases each field as it would alone): a query word never holds
- * whitespace (the query is split on it), so a word found in the haystack
- * lies within one field, as the rule wants.
- */
-export function haystackOf(fields: readonly Field[]): string {
-  const parts: string[] = [];
-  for (const field of fields) if (field !== null && field !== undefined && field !== '') parts.push(String(field));
-  // One join and one lowercasing make one flat string. Appending field by field built a tree of
-  // partial strings (one per field) that the heap held until a search first read the haystack:
-  // at 20,000 homes with their residents and phones, megabytes before the first keystroke.
-  return parts.join('\n').toLocaleLowerCase();
-}
-
-interface Entry<T, K> {
-  id: string;
-  item: T;
-  sortKey: K;
-  hay: string;
-}
-
-/** A narrowing of the list to some records before the words apply (reports: the date range and types). */
-export interface SearchScope<T> {
-  /** Equal keys mean equal scopes: results are reused by key. */
-  key: string;
-  includes: (item: T) => boolean;
-}
-
-interface RecentSearch<T, K> {
-  scope: string;
-  words: string[];
-  found: Entry<T, K>[];
-  items: T[];
-}
-
-/** Searches kept for narrowing and for going back a letter. */
-const RECENT_SEARCHES = 8;
-
-const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/**
- * One list of the index: records with their haystacks, in the list's order.
- * The order is repaired lazily, on the next search: the changed records are
- * sorted and merged into the others.
- */
-export class SearchList<T, K> {
-  private readonly entries = new Map<string, Entry<T, K>>();
-  private ordered: Entry<T, K>[] = [];
-  /** Ids whose place in `ordered` may be stale (changed, added or removed). */
-  private readonly moved = new Set<string>();
-  private recent: RecentSearch<T, K>[] = [];
-
-  constructor(
-    private readonly keyOf: (item: T) => K,
-    private readonly compareKeys: (a: K, b: K) => number,
-    private readonly fieldsOf: (item: T) => readonly Field[],
-  ) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get(id: string): T | undefined {
-    return this.entries.get(id)?.item;
-  }
-
-  put(id: string, item: T): void {
-    this.entries.set(id, { id, item, sortKey: this.keyOf(item), hay: haystackOf(this.fieldsOf(item)) });
-    this.moved.add(id);
-    this.recent = [];
-  }
-
-  remove(id: string): void {
-    if (!this.entries.delete(id)) return;
-    this.moved.add(id);
-    this.recent = [];
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.ordered = [];
-    this.moved.clear();
-    this.recent = [];
-  }
-
-  /** Every record matching every word of the query (src/domain/search.ts), in the list's order. The same array while nothing changed. */
-  search(query: string, scope?: SearchScope<T>): T[] {
-    this.settleOrder();
-    const words = searchWords(query);
-    const scopeKey = scope?.key ?? '';
-    let base: RecentSearch<T, K> | undefined;
-    for (const past of this.recent) {
-      if (past.scope !== scopeKey) continue;
-      if (past.words.length === words.length && past.words.every((w, i) => w === words[i])) {
-        // Most recent first, so Backspace returns the very array shown before.
-        this.recent = [past, ...this.recent.filter((r) => r !== past)];
-        return past.items;
-      }
-      // Every record matching the new words matches the past ones too when each past word lies inside a new word.
-      if (past.words.every((w) => words.some((n) => n.includes(w))) && (!base || past.found.length < base.found.length))
-        base = past;
-    }
-    let found: Entry<T, K>[];
-    if (base) found = words.length === 0 ? base.found : base.found.filter((e) => words.every((w) => e.hay.includes(w)));
-    else {
-      const source = scope ? this.ordered.filter((e) => scope.includes(e.item)) : this.ordered;
-      found = words.length === 0 ? source : source.filter((e) => words.every((w) => e.hay.includes(w)));
-    }
-    const items = found.map((e) => e.item);
-    this.recent = [{ scope: scopeKey, words, found, items }, ...this.recent].slice(0, RECENT_SEARCHES);
-    return items;
-  }
-
-  private compare = (a: Entry<T, K>, b: Entry<T, K>): number => this.compareKeys(a.sortKey, b.sortKey) || byId(a, b);
-
-  private settleOrder(): void {
-    if (this.moved.size === 0) return;
-    // Sort only what changed and merge it into the rest: a sync page of 1,000 homes does not re-sort 20,000.
-    const kept = this.ordered.filter((e) => !this.moved.has(e.id));
-    const changed: Entry<T, K>[] = [];
-    for (const id of this.moved) {
-      const entry = this.entries.get(id);
-      if (entry) changed.push(entry);
-    }
-    changed.sort(this.compare);
-    const merged: Entry<T, K>[] = new Array(kept.length + changed.length);
-    let i = 0;
-    let j = 0;
-    let k = 0;
-    while (i < kept.length && j < changed.length)
-      merged[k++] = this.compare(kept[i]!, changed[j]!) <= 0 ? kept[i++]! : changed[j++]!;
-    while (i < kept.length) merged[k++] = kept[i++]!;
-    while (j < changed.length) merged[k++] = changed[j++]!;
-    this.ordered = merged;
-    this.moved.clear();
-  }
-}
+import { SearchList, type Field } from './searchList.ts';
 
 /** The lists the index answers; each loads its tables when first asked for. */
 export type IndexedList = 'homes' | 'users' | 'concerns' | 'reports';

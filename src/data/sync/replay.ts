@@ -17,7 +17,8 @@
  * - entries of several operations go as one transactional batch, so a house
  *   check's report and house update land together or not at all;
  * - independent creates (one create each, no files, no record in common)
- *   that wait one after another go together, up to 50 in one batch request;
+ *   that wait one after another go together, up to 50 in one batch request
+ *   (createBatches.ts);
  *   a batch is all or nothing on the server, so when one of them is refused
  *   the ones before it are sent again as a batch, the refused one alone (it
  *   gets its own outcome: parked with its messages, or found delivered) and
@@ -26,22 +27,28 @@
  *   sending the same entry concurrently.
  * Network errors and 5xx retry with exponential back-off and jitter; 401
  * refreshes the token or waits for the next sign-in; other 4xx park the
- * entry with the server's field messages for the user to retry or discard.
+ * entry with the server's field messages for the user to retry or discard
+ * (replayRequests.ts sends the requests and reads their failures).
  */
 import type PocketBase from 'pocketbase';
-import { ClientResponseError, type RecordModel } from 'pocketbase';
-import { errorMessage, failedRequestIndex, fieldErrors } from '../../api/errorMessage.ts';
+import { ClientResponseError } from 'pocketbase';
+import { errorMessage, fieldErrors } from '../../api/errorMessage.ts';
 import type { CollectionName } from '../../api/records.ts';
-import { BASE_KEY, overtakenWrite, setAside } from './conflicts.ts';
+import { overtakenWrite, setAside } from './conflicts.ts';
+import { deliverGroup } from './createBatches.ts';
 import { carriesFiles, nextInLane, type Lane } from './lanes.ts';
-import { isUploadStalled, uploadFetch } from './upload.ts';
 import {
-  recordKey,
-  type OutboxEntry,
-  type OutboxOperation,
-  type RecordConflict,
-  type ScmsDatabase,
-} from '../mirror/db.ts';
+  sendBatch,
+  sendOne,
+  sendOptions,
+  statusOf,
+  unrefusedFailure,
+  type Delivery,
+  type ServerRecords,
+  type Transport,
+} from './replayRequests.ts';
+import { uploadFetch } from './upload.ts';
+import { type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from '../mirror/db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { acquireLease, LEASE_TTL_MS, releaseLease, renewLease } from './lease.ts';
 import { applyServerRecords, removeServerRecords } from '../mirror/mirror.ts';
@@ -51,8 +58,6 @@ export const BACKOFF_BASE_MS = 2_000;
 export const BACKOFF_MAX_MS = 5 * 60_000;
 /** After this many 5xx answers an entry is parked, so one bad entry cannot block the queue for ever. */
 export const MAX_SERVER_ERROR_ATTEMPTS = 8;
-/** Below the lease's 30 s, so a hung request never outlives our lease. */
-export const REQUEST_TIMEOUT_MS = 20_000;
 
 export interface ReplayOptions {
   pb: PocketBase;
@@ -95,88 +100,9 @@ export interface ReplayResult {
 /** The server's refusal of a create whose id names a record deleted since (pb_hooks/lib/deleted_records.js). */
 export const DELETED_SINCE = 'validation_record_deleted';
 
-type Delivery =
-  /** `removed`: records the entry created that the server has deleted since; they leave the mirror. */
-  | {
-      kind: 'delivered';
-      records: Array<{ collection: CollectionName; record: RecordModel }>;
-      removed?: Array<{ collection: CollectionName; id: string }>;
-    }
-  | { kind: 'parked' }
-  /** Everything it still had to send was overtaken by someone else's change: kept as a conflict entry. */
-  | { kind: 'set-aside' }
-  /** An upload cut for lack of progress: the network is there but slow; sent again after a back-off. */
-  | { kind: 'stalled' }
-  | { kind: 'offline' }
-  | { kind: 'server-error'; error: unknown }
-  | { kind: 'auth' }
-  | { kind: 'lost-lease' };
-
 export function backoffDelay(attempts: number, random: () => number = Math.random): number {
   const exponential = Math.min(BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
   return Math.round(exponential * (0.5 + random() * 0.5));
-}
-
-function statusOf(error: unknown): number {
-  return error instanceof ClientResponseError ? error.status : 0;
-}
-
-/**
- * The body as the SDK sends it: Blobs become files (the SDK turns the body
- * into multipart); an update's base rides along (conflicts.ts).
- */
-function requestBody(op: OutboxOperation): Record<string, unknown> {
-  const body: Record<string, unknown> = { ...op.body };
-  if (op.action === 'create') body.id = op.id;
-  if (op.action === 'update' && op.base) body[BASE_KEY] = op.base;
-  for (const [field, blobs] of Object.entries(op.files ?? {})) {
-    body[field] = blobs.map((blob, i) =>
-      blob instanceof File ? blob : new File([blob], `${field}-${i + 1}.${extension(blob.type)}`, { type: blob.type }),
-    );
-  }
-  return body;
-}
-
-function extension(mime: string): string {
-  return mime.split('/')[1]?.replace('jpeg', 'jpg') || 'bin';
-}
-
-/** How a request travels: a fixed time-out, or (an upload) one that follows its progress (upload.ts). */
-interface Transport {
-  requestKey: null;
-  signal?: AbortSignal;
-  fetch?: ReturnType<typeof uploadFetch>;
-}
-
-const sendOptions = (): Transport => ({ requestKey: null, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-
-/** A delete's base travels in the query: PocketBase reads no body of a DELETE. */
-const deleteQuery = (op: OutboxOperation) => (op.base ? { query: { [BASE_KEY]: JSON.stringify(op.base) } } : {});
-
-async function sendOne(pb: PocketBase, op: OutboxOperation, transport: Transport): Promise<RecordModel | null> {
-  const service = pb.collection(op.collection);
-  if (op.action === 'create') return service.create(requestBody(op), transport);
-  if (op.action === 'update') return service.update(op.id, requestBody(op), transport);
-  await service.delete(op.id, { ...transport, ...deleteQuery(op) });
-  return null;
-}
-
-async function sendBatch(
-  pb: PocketBase,
-  ops: OutboxOperation[],
-  transport: Transport = sendOptions(),
-): Promise<Array<RecordModel | null>> {
-  const batch = pb.createBatch();
-  for (const op of ops) {
-    const service = batch.collection(op.collection);
-    if (op.action === 'create') service.create(requestBody(op));
-    else if (op.action === 'update') service.update(op.id, requestBody(op));
-    else service.delete(op.id, deleteQuery(op));
-  }
-  const results = await batch.send(transport);
-  return results.map((result) =>
-    result.body && typeof result.body === 'object' && 'id' in result.body ? (result.body as RecordModel) : null,
-  );
 }
 
 /**
@@ -214,7 +140,7 @@ function uploadTransport(
 async function deliveredBefore(pb: PocketBase, entry: OutboxEntry, allGone = false): Promise<Delivery | null> {
   if (!entry.ops.some((op) => op.action === 'create')) return null;
   try {
-    const records: Array<{ collection: CollectionName; record: RecordModel }> = [];
+    const records: ServerRecords = [];
     const removed: Array<{ collection: CollectionName; id: string }> = [];
     // The records the entry updated too: they replace its optimistic rows,
     // which would otherwise stay pending.
@@ -235,12 +161,8 @@ async function deliveredBefore(pb: PocketBase, entry: OutboxEntry, allGone = fal
     if (removed.length === creates && !allGone) return null;
     return { kind: 'delivered', records, removed };
   } catch (error) {
-    const status = statusOf(error);
-    if (status === 404) return null;
-    if (status === 0) return { kind: 'offline' };
-    if (status === 401) return { kind: 'auth' };
-    if (status >= 500 || status === 429) return { kind: 'server-error', error };
-    return null;
+    // A refusal of the check (a 404 among them) tells nothing: the entry goes again.
+    return unrefusedFailure(error);
   }
 }
 
@@ -287,12 +209,9 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     );
     return { kind: 'delivered', records };
   } catch (error) {
+    const unrefused = unrefusedFailure(error);
+    if (unrefused) return unrefused;
     const status = statusOf(error);
-    if (isUploadStalled(error)) return { kind: 'stalled' };
-    if (status === 0) return { kind: 'offline' };
-    if (status === 401) return { kind: 'auth' };
-    // 429: the server's rate limit, met by a burst after a long time offline: wait, as for a 5xx.
-    if (status >= 500 || status === 429) return { kind: 'server-error', error };
     // Someone else changed (or deleted) a record this entry changes since
     // the person saw it: that record is set aside for them to decide, the
     // rest of the entry goes on.
@@ -301,9 +220,8 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
       // A 404 is also what a void token gets (see below): a record is
       // deleted only if a valid session cannot find it.
       if (overtaken.conflict.kind === 'deleted') {
-        const session = await refreshSession(pb);
-        if (session === 'offline') return { kind: 'offline' };
-        if (session === 'expired' || onTemporaryPassword(pb)) return { kind: 'auth' };
+        const stopped = await invalidSession(pb);
+        if (stopped) return stopped;
       }
       return setAsideAndGoOn(options, entry, overtaken.index, overtaken.conflict);
     }
@@ -328,11 +246,8 @@ async function deliver(options: ReplayOptions, entry: OutboxEntry): Promise<Deli
     // PocketBase serves a request with a void token (expired, or revoked by a
     // password change) as a guest's: the refusal comes as a 400 or 404, never
     // a 401. Only a refusal to a valid session parks the entry.
-    const session = await refreshSession(pb);
-    if (session === 'offline') return { kind: 'offline' };
-    if (session === 'expired') return { kind: 'auth' };
-    // Refused because the password is a temporary one (the renewed record says so): not the entry's fault.
-    if (onTemporaryPassword(pb)) return { kind: 'auth' };
+    const stopped = await invalidSession(pb);
+    if (stopped) return stopped;
     await db.outbox.update(entry.seq!, {
       status: 'failed',
       error: errorMessage(error),
@@ -399,6 +314,18 @@ function onTemporaryPassword(pb: PocketBase): boolean {
   return pb.authStore.record?.must_change_password === true;
 }
 
+/**
+ * Renews the session before a refusal is believed: offline, or a sign-in
+ * needed (the token is void, or the renewed record says the password is a
+ * temporary one: not the entry's fault); null when the session is good.
+ */
+async function invalidSession(pb: PocketBase): Promise<Extract<Delivery, { kind: 'offline' | 'auth' }> | null> {
+  const session = await refreshSession(pb);
+  if (session === 'offline') return { kind: 'offline' };
+  if (session === 'expired' || onTemporaryPassword(pb)) return { kind: 'auth' };
+  return null;
+}
+
 /** A refusal (direct, or of a request in a batch) whose field error is DELETED_SINCE. */
 function refusedAsDeleted(error: unknown): boolean {
   const seen = (data: unknown): boolean => {
@@ -411,8 +338,6 @@ function refusedAsDeleted(error: unknown): boolean {
   };
   return error instanceof ClientResponseError && seen(error.response?.data);
 }
-
-type ServerRecords = Array<{ collection: CollectionName; record: RecordModel }>;
 
 /**
  * Removes confirmed entries and writes the server's records into the mirror,
@@ -441,105 +366,6 @@ async function confirm(
       );
     }
   });
-}
-
-/** What became of a group sent as one batch. */
-interface GroupDelivery {
-  /** Confirmed by the server (sent now, or found there from an earlier attempt). */
-  delivered: Array<{ entry: OutboxEntry; records: ServerRecords }>;
-  /** Stop: the failure of the group, applied to its oldest entry still waiting. */
-  failure?: Exclude<Delivery, { kind: 'delivered' } | { kind: 'parked' }>;
-  /** The entry to send on its own next (the refused one), for its own outcome. */
-  alone?: OutboxEntry;
-}
-
-/** Which creates of the group an earlier attempt delivered: one list request per collection, ids only of the group. */
-async function deliveredOfGroup(
-  pb: PocketBase,
-  entries: readonly OutboxEntry[],
-): Promise<Map<string, RecordModel> | Delivery> {
-  const found = new Map<string, RecordModel>();
-  const byCollection = new Map<CollectionName, string[]>();
-  for (const entry of entries) {
-    const op = entry.ops[0]!;
-    byCollection.set(op.collection, [...(byCollection.get(op.collection) ?? []), op.id]);
-  }
-  try {
-    for (const [collection, ids] of byCollection) {
-      const filter = ids.map((id) => pb.filter('id = {:id}', { id })).join(' || ');
-      const page = await pb
-        .collection(collection)
-        .getList(1, ids.length, { filter, skipTotal: true, ...sendOptions() });
-      for (const record of page.items) found.set(`${collection}:${record.id}`, record);
-    }
-    return found;
-  } catch (error) {
-    const status = statusOf(error);
-    if (status === 0) return { kind: 'offline' };
-    if (status === 401) return { kind: 'auth' };
-    return { kind: 'server-error', error };
-  }
-}
-
-/** Sends a group of independent creates as one batch (after a delivery check of those sent before). */
-async function deliverGroup(options: ReplayOptions, group: OutboxEntry[]): Promise<GroupDelivery> {
-  const { pb, db } = options;
-  const now = options.now ?? Date.now;
-  const result: GroupDelivery = { delivered: [] };
-  let toSend = group;
-  const sentBefore = group.filter((entry) => entry.sentAt);
-  if (sentBefore.length > 0) {
-    const earlier = await deliveredOfGroup(pb, sentBefore);
-    if (!(earlier instanceof Map)) return { ...result, failure: earlier as GroupDelivery['failure'] };
-    toSend = [];
-    for (const entry of group) {
-      const op = entry.ops[0]!;
-      const record = earlier.get(recordKey(op.collection, op.id));
-      if (record) result.delivered.push({ entry, records: [{ collection: op.collection, record }] });
-      else toSend.push(entry);
-    }
-  }
-  if (toSend.length === 0) return result;
-  if (!(await renewLease(db, options.owner))) return { ...result, failure: { kind: 'lost-lease' } };
-  // Recorded before the request leaves, as for one entry.
-  const sentAt = now();
-  await db.outbox
-    .where(':id')
-    .anyOf(toSend.map((entry) => entry.seq!))
-    .modify((entry) => {
-      entry.sentAt = sentAt;
-      entry.attempts += 1;
-    });
-  try {
-    const confirmed = await sendBatch(
-      pb,
-      toSend.map((entry) => entry.ops[0]!),
-    );
-    toSend.forEach((entry, i) => {
-      const record = confirmed[i];
-      result.delivered.push({ entry, records: record ? [{ collection: entry.ops[0]!.collection, record }] : [] });
-    });
-    return result;
-  } catch (error) {
-    const status = statusOf(error);
-    if (status === 0) return { ...result, failure: { kind: 'offline' } };
-    if (status === 401) return { ...result, failure: { kind: 'auth' } };
-    if (status === 429) return { ...result, failure: { kind: 'server-error', error } };
-    // Refused (4xx), or the server failed on one of them (5xx): nothing of the batch landed.
-    const index = failedRequestIndex(error);
-    if (index !== null && index > 0 && index < toSend.length) {
-      // The ones before the refused one go again together (no delivery check: nothing landed)...
-      const before = await deliverGroup(
-        options,
-        toSend.slice(0, index).map((entry) => ({ ...entry, sentAt: undefined })),
-      );
-      result.delivered.push(...before.delivered);
-      if (before.failure || before.alone) return { ...result, failure: before.failure, alone: before.alone };
-      // ...and the refused one alone; those after it make the next batch.
-      return { ...result, alone: toSend[index] };
-    }
-    return { ...result, alone: toSend[0] };
-  }
 }
 
 /**
