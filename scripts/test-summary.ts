@@ -11,8 +11,6 @@ export interface VitestJsonReport {
     name: string;
     status: string;
     message?: string;
-    startTime?: number;
-    endTime?: number;
     assertionResults: Array<{ status: string }>;
   }>;
 }
@@ -42,20 +40,4 @@ export function addCounts(all: TestCounts[]): TestCounts {
     (sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, skipped: sum.skipped + c.skipped }),
     { passed: 0, failed: 0, skipped: 0 },
   );
-}
-
-/**
- * Each layer's wall time (tests/<layer>/…: from its first file's start to its
- * last file's end), in seconds: the layers of one Vitest run follow one
- * another (vitest.config.ts, groupOrder), so their spans are their times.
- */
-export function layerSeconds(report: VitestJsonReport): Array<[string, number]> {
-  const spans = new Map<string, { from: number; to: number }>();
-  for (const file of report.testResults) {
-    const layer = /\/tests\/([^/]+)\//.exec(file.name)?.[1];
-    if (!layer || file.startTime === undefined || file.endTime === undefined) continue;
-    const span = spans.get(layer) ?? { from: file.startTime, to: file.endTime };
-    spans.set(layer, { from: Math.min(span.from, file.startTime), to: Math.max(span.to, file.endTime) });
-  }
-  return [...spans].map(([layer, span]) => [layer, (span.to - span.from) / 1000]);
 }

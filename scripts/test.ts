@@ -1,47 +1,82 @@
 /**
- * `npm test`: the whole suite, in the order that fails fastest: the type
- * checker and the linter (one check each), unit tests,
- * integration tests against real PocketBase servers, then browser tests
- * against the freshly built app in Debian's Chromium. Prints one closing
- * line `N passed, N failed` and exits non-zero on any failure.
+ * `npm test`: the whole suite. The jobs run side by side, since most of
+ * the suite waits (on a server, a browser, a retry's minute) rather than
+ * computes, and CI has two cores to keep busy:
+ *
+ *   checks (tsc -b, ESLint, Prettier) ─┐
+ *   unit tests ───────────────────────┼─ integration tests (after the unit tests)
+ *   app build ─────────────────────────── browser tests (after the build)
+ *
+ * Integration tests wait for the unit tests so that the quick layer stays
+ * quick and fails first. Each job's output is kept and printed whole when
+ * it ends (so two jobs' lines never interleave), then a table of each
+ * job's time and one closing line `N passed, N failed`; the exit status is
+ * non-zero on any failure.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePocketBase } from './pocketbase/install.ts';
 import { projectRoot } from './pocketbase/server.ts';
-import { addCounts, countTests, layerSeconds, type TestCounts, type VitestJsonReport } from './test-summary.ts';
+import { addCounts, countTests, type TestCounts, type VitestJsonReport } from './test-summary.ts';
 
-interface StageResult {
+interface JobResult {
   counts: TestCounts;
   ok: boolean;
-  /** Each test layer's own time within the stage (scripts/test-summary.ts). */
-  layers?: Array<[string, number]>;
 }
 
 const resultsDir = join(projectRoot, 'test-results');
 rmSync(join(resultsDir, 'vitest'), { recursive: true, force: true });
 mkdirSync(join(resultsDir, 'vitest'), { recursive: true });
 
-function run(command: string, args: string[]): number {
-  const result = spawnSync(command, args, { cwd: projectRoot, stdio: 'inherit' });
-  return result.status ?? 1;
+const started = performance.now();
+const elapsed = () => ((performance.now() - started) / 1000).toFixed(0).padStart(4);
+
+/** Runs a command with its output kept; resolves with its exit status and what it printed. */
+function run(command: string, args: string[]): Promise<{ status: number; output: string }> {
+  return new Promise((resolve) => {
+    // FORCE_COLOR: the output is printed to the terminal later, so keep its colours when there is one.
+    const env = { ...process.env, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) };
+    const child = spawn(command, args, { cwd: projectRoot, env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', (error) => resolve({ status: 1, output: `${output}\n${error.message}` }));
+    child.on('close', (status) => resolve({ status: status ?? 1, output }));
+  });
 }
 
-/** A stage that could not even report (Vitest or the build crashed) counts as one failure. */
-const CRASHED: StageResult = { counts: { passed: 0, failed: 1, skipped: 0 }, ok: false };
+/** A job that could not even report (Vitest or the build crashed) counts as one failure. */
+const CRASHED: JobResult = { counts: { passed: 0, failed: 1, skipped: 0 }, ok: false };
+const ONE_CHECK: JobResult = { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true };
 
-function runVitest(stage: string, projects: string[]): StageResult {
-  const output = join(resultsDir, 'vitest', `${stage}.json`);
+/** Each job's time, printed at the end: the suite must stay quick, so its time is in every run's output. */
+const timings: Array<[string, number]> = [];
+
+/** Runs one job: says when it starts, prints its output and its time when it ends. */
+async function job(label: string, command: string, args: string[]): Promise<{ status: number; output: string }> {
+  const from = performance.now();
+  process.stdout.write(`[${elapsed()} s] ${label}: started\n`);
+  const result = await run(command, args);
+  const seconds = (performance.now() - from) / 1000;
+  timings.push([label, seconds]);
+  const verdict = result.status === 0 ? 'passed' : `FAILED (exit ${result.status})`;
+  process.stdout.write(`\n[${elapsed()} s] ${label}: ${verdict} in ${seconds.toFixed(0)} s\n${result.output}\n`);
+  return result;
+}
+
+async function vitestJob(label: string, project: string): Promise<JobResult> {
+  const output = join(resultsDir, 'vitest', `${project}.json`);
   const args = [
     'vitest',
     'run',
-    ...projects.flatMap((p) => ['--project', p]),
+    '--project',
+    project,
     '--reporter=default',
     '--reporter=json',
     `--outputFile.json=${output}`,
   ];
-  const status = run('npx', args);
+  const { status } = await job(label, 'npx', args);
   let report: VitestJsonReport;
   try {
     report = JSON.parse(readFileSync(output, 'utf8')) as VitestJsonReport;
@@ -49,51 +84,43 @@ function runVitest(stage: string, projects: string[]): StageResult {
     return CRASHED;
   }
   const counts = countTests(report);
-  return { counts, ok: status === 0 && report.success && counts.failed === 0, layers: layerSeconds(report) };
+  return { counts, ok: status === 0 && report.success && counts.failed === 0 };
 }
 
-/** How long each stage took, printed at the end: the suite must stay quick, so its time is in every run's output. */
-const timings: Array<[string, number]> = [];
-function timed<T>(label: string, stage: () => T): T {
-  const started = performance.now();
-  try {
-    return stage();
-  } finally {
-    timings.push([label, (performance.now() - started) / 1000]);
+/** The type checker, the linter and the formatter, one after another: a type error is a failure even where no test reaches the code. */
+async function checks(): Promise<JobResult[]> {
+  const results: JobResult[] = [];
+  for (const [label, args] of [
+    ['Type check (tsc -b)', ['tsc', '-b']],
+    ['Lint (eslint)', ['eslint', '.']],
+    ['Format (prettier)', ['prettier', '--check', '.']],
+  ] as const) {
+    const { status } = await job(label, 'npx', [...args]);
+    results.push(status === 0 ? ONE_CHECK : CRASHED);
   }
+  return results;
+}
+
+async function browserTests(): Promise<JobResult> {
+  const build = await job('App build (vite build)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
+  if (build.status !== 0) return CRASHED;
+  return vitestJob('Browser tests', 'e2e');
+}
+
+async function unitThenIntegration(): Promise<JobResult[]> {
+  const unit = await vitestJob('Unit tests', 'unit');
+  return [unit, await vitestJob('Integration tests', 'integration')];
 }
 
 async function main(): Promise<void> {
   await ensurePocketBase();
-  const results: StageResult[] = [];
-  // The type checker, the linter and the formatter first: a type error is a
-  // failure even where no test reaches the code (each counts as one failed check).
-  for (const [label, command] of [
-    ['Type checking (tsc -b)', ['tsc', '-b']],
-    ['Linting (eslint)', ['eslint', '.']],
-    ['Checking the format (prettier)', ['prettier', '--check', '.']],
-  ] as const) {
-    process.stdout.write(`\n${label}...\n`);
-    const status = timed(label.replace(/ \(.*/, ''), () => run('npx', [...command]));
-    results.push(status === 0 ? { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true } : CRASHED);
-  }
-  results.push(timed('Unit and integration tests', () => runVitest('unit-integration', ['unit', 'integration'])));
+  const results = (await Promise.all([checks(), unitThenIntegration(), browserTests()])).flat();
 
-  process.stdout.write('\nBuilding the app for the browser tests...\n');
-  if (timed('Building the app', () => run('npx', ['vite', 'build', '--logLevel', 'warn'])) !== 0) {
-    results.push(CRASHED);
-  } else {
-    results.push(timed('Browser tests', () => runVitest('e2e', ['e2e'])));
-  }
-
-  process.stdout.write('\nTime by stage:\n');
-  const line = (label: string, seconds: number) =>
+  process.stdout.write('\nTime by job (they overlap):\n');
+  for (const [label, seconds] of timings) {
     process.stdout.write(`  ${label.padEnd(28)} ${seconds.toFixed(0).padStart(5)} s\n`);
-  for (const [label, seconds] of timings) line(label, seconds);
-  process.stdout.write('Of which, by test layer:\n');
-  for (const [layer, seconds] of results.flatMap((r) => r.layers ?? [])) line(`  ${layer}`, seconds);
-  const total = timings.reduce((sum, [, seconds]) => sum + seconds, 0);
-  process.stdout.write(`  ${'Total'.padEnd(28)} ${total.toFixed(0).padStart(5)} s\n`);
+  }
+  process.stdout.write(`  ${'Total (wall clock)'.padEnd(28)} ${elapsed().trim().padStart(5)} s\n`);
 
   const { passed, failed, skipped } = addCounts(results.map((r) => r.counts));
   const ok = failed === 0 && results.every((r) => r.ok);

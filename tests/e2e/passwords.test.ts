@@ -204,7 +204,10 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await env.app.server.admin.collection('users').update(userId, {
         temporary_password_expires: pbDate(new Date(Date.now() - 60_000)),
       });
-      await userCard(page, `${last}, Sam`).getByText('Temporary password expired', { exact: true }).waitFor();
+      // It arrives once the live connection, cut while offline, is back (the SDK retries with growing pauses).
+      await userCard(page, `${last}, Sam`)
+        .getByText('Temporary password expired', { exact: true })
+        .waitFor({ timeout: 30_000 });
       await screenshot(page, 'password-temporary-expired-card');
       await logOut(page);
       await logIn(page, email, resetPassword);

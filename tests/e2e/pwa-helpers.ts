@@ -6,9 +6,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
-import { seedDemo } from '../../scripts/seed/seed.ts';
 import { screenshots } from '../support/journey.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
 
@@ -16,12 +16,10 @@ import { startTestServer, type TestServer } from '../support/pocketbase.ts';
 export const distDir = process.env.SCMS_E2E_DIST_DIR ?? join(projectRoot, 'dist');
 export { screenshots };
 
-/** A PocketBase with the demo data, serving `publicDir` (the built app unless told). */
+/** A PocketBase with the demo data (a copy of the run's seeded folder: tests/e2e/global-setup.ts), serving `publicDir` (the built app unless told). */
 export async function startDemoServer(publicDir = distDir): Promise<TestServer> {
   mkdirSync(screenshots, { recursive: true });
-  const server = await startTestServer({}, { publicDir });
-  await seedDemo(server.admin);
-  return server;
+  return startTestServer({}, { publicDir, from: inject('demoDataDir') });
 }
 
 /** Resolves once a service worker controls the page (sw.ts claims pages on its first install). */

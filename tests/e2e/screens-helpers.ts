@@ -5,11 +5,10 @@
  * bar or the side drawer, screenshots and the axe-core check.
  */
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
-import { seedDemo } from '../../scripts/seed/seed.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { screenshotsOf, SIZES, type SizeName } from '../support/journey.ts';
 import { startTestServer, startTestServerAt, type TestServer } from '../support/pocketbase.ts';
@@ -66,12 +65,11 @@ export async function startScreensServer(
           ? { SCMS_CALL_MINUTE_SECONDS: String(options.telephony.callMinuteSeconds) }
           : {}),
       }),
-      { publicDir: distDir },
+      { publicDir: distDir, from: inject('demoDataDir') },
     );
   } else {
-    server = await startTestServer({}, { publicDir: distDir });
+    server = await startTestServer({}, { publicDir: distDir, from: inject('demoDataDir') });
   }
-  await seedDemo(server.admin);
   return {
     server,
     standin,

@@ -3,7 +3,7 @@
  * this project's migrations and hooks, a superuser client, and helpers that
  * make communities with a director, a manager and a regular officer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
@@ -31,10 +31,14 @@ export interface TestServer {
 
 export async function startTestServer(
   env: Record<string, string | undefined> = {},
-  /** `port`: a fixed port (e.g. from freePort()), for hooks that must know the server's address before it starts; a free one when absent. */
-  options: { publicDir?: string; port?: number } = {},
+  /**
+   * `port`: a fixed port (e.g. from freePort()), for hooks that must know the server's address before it starts; a free one when absent.
+   * `from`: a data folder to start from, copied (a stopped server's, e.g. the browser tests' seeded demo: tests/e2e/global-setup.ts).
+   */
+  options: { publicDir?: string; port?: number; from?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
+  if (options.from) cpSync(options.from, dataDir, { recursive: true });
   // In demo mode health says ready only after the demo seed (readiness.pb.js):
   // such a test seeds (or marks the seed done) itself once the server listens.
   const startedWhen = env.SCMS_DEMO === '1' ? 'listening' : 'ready';
@@ -81,7 +85,7 @@ export async function startTestServer(
  */
 export async function startTestServerAt(
   envFor: (publicUrl: string) => Record<string, string | undefined>,
-  options: { publicDir?: string } = {},
+  options: { publicDir?: string; from?: string } = {},
 ): Promise<TestServer> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();

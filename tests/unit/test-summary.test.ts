@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
-import { addCounts, countTests, layerSeconds, type VitestJsonReport } from '../../scripts/test-summary.ts';
+import { addCounts, countTests, type VitestJsonReport } from '../../scripts/test-summary.ts';
 
 test('every test of a file that crashed counts as failed, not skipped', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scms-summary-'));
@@ -48,28 +48,4 @@ test('stages add up', () => {
       { passed: 3, failed: 0, skipped: 4 },
     ]),
   ).toEqual({ passed: 5, failed: 1, skipped: 4 });
-});
-
-test("each layer's time is the span from its first file's start to its last file's end", () => {
-  const file = (name: string, startTime: number, endTime: number) => ({
-    name,
-    status: 'passed',
-    startTime,
-    endTime,
-    assertionResults: [],
-  });
-  const report: VitestJsonReport = {
-    success: true,
-    testResults: [
-      file('/repo/tests/unit/a.test.ts', 1_000, 3_000),
-      file('/repo/tests/unit/b.test.ts', 2_000, 9_000),
-      file('/repo/tests/integration/c.test.ts', 10_000, 40_000),
-      // A file the report gives no times for (a crash before it started) counts for nothing.
-      { name: '/repo/tests/integration/d.test.ts', status: 'failed', assertionResults: [] },
-    ],
-  };
-  expect(layerSeconds(report)).toEqual([
-    ['unit', 8],
-    ['integration', 30],
-  ]);
 });
