@@ -3,15 +3,16 @@
  * the suite waits (on a server, a browser, a retry's minute) rather than
  * computes, and CI has two cores to keep busy:
  *
- *   checks (tsc -b, ESLint, Prettier) ─┐
- *   unit tests ───────────────────────┼─ integration tests (after the unit tests)
- *   app build ─────────────────────────── browser tests (after the build)
+ *   checks (tsc -b, then ESLint, then Prettier)
+ *   unit tests
+ *   integration tests
+ *   app build, then browser tests
  *
- * Integration tests wait for the unit tests so that the quick layer stays
- * quick and fails first. Each job's output is kept and printed whole when
- * it ends (so two jobs' lines never interleave), then a table of each
- * job's time and one closing line `N passed, N failed`; the exit status is
- * non-zero on any failure.
+ * Each job's output is kept and printed whole when it ends (so two jobs'
+ * lines never interleave), then a table of each job's time and one
+ * closing line `N passed, N failed`; the exit status is non-zero on any
+ * failure. Running the unit tests beside the rest also keeps them honest:
+ * none may depend on an idle machine.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,14 +108,16 @@ async function browserTests(): Promise<JobResult> {
   return vitestJob('Browser tests', 'e2e');
 }
 
-async function unitThenIntegration(): Promise<JobResult[]> {
-  const unit = await vitestJob('Unit tests', 'unit');
-  return [unit, await vitestJob('Integration tests', 'integration')];
-}
-
 async function main(): Promise<void> {
   await ensurePocketBase();
-  const results = (await Promise.all([checks(), unitThenIntegration(), browserTests()])).flat();
+  const results = (
+    await Promise.all([
+      checks(),
+      vitestJob('Unit tests', 'unit'),
+      vitestJob('Integration tests', 'integration'),
+      browserTests(),
+    ])
+  ).flat();
 
   process.stdout.write('\nTime by job (they overlap):\n');
   for (const [label, seconds] of timings) {
