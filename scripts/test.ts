@@ -4,14 +4,16 @@
  * computes, and CI has two cores to keep busy:
  *
  *   checks (tsc -b, then ESLint, then Prettier)
- *   unit tests
- *   integration tests
+ *   unit tests, then integration tests
  *   app build, then browser tests
  *
- * Each job's output is kept and printed whole when it ends (so two jobs'
- * lines never interleave), then a table of each job's time and one
- * closing line `N passed, N failed`; the exit status is non-zero on any
- * failure. Running the unit tests beside the rest also keeps them honest:
+ * The integration tests wait for the unit tests: with all four at once a
+ * two-core machine was so loaded (load average 13) that tests waiting on
+ * a server's timing failed, and the suite was no quicker. Each job's
+ * output is kept and printed whole when it ends (so two jobs' lines never
+ * interleave), then a table of each job's time and one closing line
+ * `N passed, N failed`; the exit status is non-zero on any failure.
+ * Running the unit tests beside the browser tests also keeps them honest:
  * none may depend on an idle machine.
  */
 import { spawn } from 'node:child_process';
@@ -108,16 +110,14 @@ async function browserTests(): Promise<JobResult> {
   return vitestJob('Browser tests', 'e2e');
 }
 
+async function unitThenIntegration(): Promise<JobResult[]> {
+  const unit = await vitestJob('Unit tests', 'unit');
+  return [unit, await vitestJob('Integration tests', 'integration')];
+}
+
 async function main(): Promise<void> {
   await ensurePocketBase();
-  const results = (
-    await Promise.all([
-      checks(),
-      vitestJob('Unit tests', 'unit'),
-      vitestJob('Integration tests', 'integration'),
-      browserTests(),
-    ])
-  ).flat();
+  const results = (await Promise.all([checks(), unitThenIntegration(), browserTests()])).flat();
 
   process.stdout.write('\nTime by job (they overlap):\n');
   for (const [label, seconds] of timings) {

@@ -11,6 +11,7 @@ import {
 } from '../../src/data/sync/pull.ts';
 import { reconcileCollection } from '../../src/data/sync/reconcile.ts';
 import { subscribeRealtime } from '../../src/data/sync/realtime.ts';
+import { createInBatches } from '../support/batches.ts';
 import {
   createCommunity,
   newId,
@@ -50,15 +51,12 @@ beforeAll(async () => {
   t = await startTestServer();
   a = await createCommunity(t.admin, 'a');
   b = await createCommunity(t.admin, 'b');
-  for (let i = 0; i < 1203; i++) {
-    // More than two pages of 500, to exercise the keyset paging.
-    if (i % 100 === 0)
-      await Promise.all(
-        Array.from({ length: Math.min(100, 1203 - i) }, (_, k) =>
-          t.admin.collection('houses').create(house(a.community.id, i + k)),
-        ),
-      );
-  }
+  // More than two pages of 500, to exercise the keyset paging.
+  await createInBatches(
+    t.admin,
+    'houses',
+    Array.from({ length: 1203 }, (_, i) => house(a.community.id, i)),
+  );
   await t.admin.collection('houses').create(house(b.community.id, 1));
   officer = await t.signIn(a.regular.email);
 }, 120_000);
