@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { WaitingFirstSequencer } from './tests/support/sequencer.ts';
 
 // Three projects (tests/README.md): unit (pure code, fake-indexeddb),
 // integration (a real PocketBase per test file), e2e (the built app in
@@ -8,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 // files at a time.
 export default defineConfig({
   test: {
+    sequence: { sequencer: WaitingFirstSequencer },
     projects: [
       {
         test: {
