@@ -16,7 +16,7 @@ import { ensureReportRange, pbDate, pullAll } from '../../../src/data/sync/pull.
 import { queryHouses } from '../../../src/data/resources/homes.ts';
 import { queryReports } from '../../../src/data/resources/reports.ts';
 import { reconcileAll } from '../../../src/data/sync/reconcile.ts';
-import { searchIndexOf } from '../../../src/data/mirror/searchIndex.ts';
+import { HOME_SEARCH_FIELDS, searchIndexOf } from '../../../src/data/mirror/searchIndex.ts';
 import { MIRRORED_COLLECTIONS } from '../../../src/api/records.ts';
 import { replayOutbox, type ReplayOutcome } from '../../../src/data/sync/replay.ts';
 import { searchWords } from '../../../src/domain/search.ts';
@@ -181,10 +181,23 @@ function fetchHomes(filter = ''): Promise<RecordModel[]> {
 }
 
 /** The homes search as a server filter: every word in one of the same fields queryHouses searches. */
+/**
+ * The server's filter for the home search the app does on the device
+ * (src/data/mirror/searchIndex.ts, homeSearchFields): the home's fields,
+ * and any of its residents' names or phone numbers (`?~`: at least one of
+ * them). The bench's queries are words and plain digits, which the app
+ * searches as typed, so a substring of the stored number is the same test.
+ */
 function serverSearchFilter(query: string): string {
-  const fields = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'];
+  const fields = [
+    ...HOME_SEARCH_FIELDS,
+    'residents_via_house.first_name',
+    'residents_via_house.last_name',
+    'phones_via_house.phone_number',
+  ];
+  const operator = (field: string) => (field.includes('_via_') ? '?~' : '~');
   return searchWords(query)
-    .map((word) => `(${fields.map((f) => pb.filter(`${f} ~ {:w}`, { w: word })).join(' || ')})`)
+    .map((word) => `(${fields.map((f) => pb.filter(`${f} ${operator(f)} {:w}`, { w: word })).join(' || ')})`)
     .join(' && ');
 }
 
