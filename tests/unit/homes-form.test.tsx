@@ -180,19 +180,22 @@ describe('home form', () => {
     expect((screen.getByRole('combobox', { name: 'Phone number country' }) as HTMLSelectElement).value).toBe('US');
   });
 
-  test('update: every resident and phone is there to edit; rows are added and removed; saved ones carry their id', async () => {
+  // A home being updated, with three residents and a phone.
+  const SAVED_HOME: Partial<HomeFormValues> = {
+    address: '12 Palm Way',
+    city: 'Jupiter',
+    zip: '33458',
+    residents: [
+      { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+      { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
+      { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false },
+    ],
+    phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false }],
+  };
+
+  test('update: every resident is there to edit, one is removed; the saved ones carry their id', async () => {
     const user = userEvent.setup();
-    const onSubmit = form('update', {
-      address: '12 Palm Way',
-      city: 'Jupiter',
-      zip: '33458',
-      residents: [
-        { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
-        { id: 'r2', first_name: 'Bob', last_name: 'Lee', owner: false },
-        { id: 'r3', first_name: 'Cy', last_name: 'Lee', owner: false },
-      ],
-      phones: [{ id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false }],
-    });
+    const onSubmit = form('update', SAVED_HOME);
     expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual([
       'Ann',
       'Bob',
@@ -203,13 +206,25 @@ describe('home form', () => {
     await user.clear(within(third).getByLabelText('First name'));
     await user.type(within(third).getByLabelText('First name'), 'Cyrus');
     await user.click(within(third).getByLabelText('Owner'));
-    // …the second removed…
+    // …and the second removed.
     await user.click(screen.getByRole('button', { name: 'Remove resident 2' }));
     expect(screen.getAllByLabelText('First name').map((input) => (input as HTMLInputElement).value)).toEqual([
       'Ann',
       'Cyrus',
     ]);
-    // …and a second phone added.
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(onSubmit).toHaveBeenCalledOnce();
+    const values = onSubmit.mock.calls[0]![0];
+    expect(values.residents).toEqual([
+      { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
+      { id: 'r3', first_name: 'Cyrus', last_name: 'Lee', owner: true },
+    ]);
+    expect(values.phones).toEqual(SAVED_HOME.phones);
+  });
+
+  test('update: a phone added beside the saved one is new (no id), not primary, and can be marked Do not call', async () => {
+    const user = userEvent.setup();
+    const onSubmit = form('update', SAVED_HOME);
     await user.click(screen.getByRole('button', { name: 'Add phone' }));
     const phone2 = screen.getByRole('group', { name: 'Phone 2' });
     await user.type(within(phone2).getByLabelText('Phone number'), '5615550199');
@@ -222,10 +237,7 @@ describe('home form', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(onSubmit).toHaveBeenCalledOnce();
     const values = onSubmit.mock.calls[0]![0];
-    expect(values.residents).toEqual([
-      { id: 'r1', first_name: 'Ann', last_name: 'Lee', owner: true },
-      { id: 'r3', first_name: 'Cyrus', last_name: 'Lee', owner: true },
-    ]);
+    expect(values.residents).toEqual(SAVED_HOME.residents);
     expect(values.phones).toEqual([
       { id: 'p1', phone_number: '+15615550100', type: 'cell', primary: true, do_not_call: false },
       { id: '', phone_number: '+15615550199', type: 'business', primary: false, do_not_call: true },
