@@ -35,13 +35,30 @@ export async function waitForWorkerControl(page: Page): Promise<string> {
   });
 }
 
-/** Signs in through the login form; resolves on the Homes screen. */
+/**
+ * Signs in through the login form; resolves on the Homes screen. A failure
+ * says where the page was: its address, what it showed, and whether a
+ * service worker controlled it, so a stuck page can be told from a slow one.
+ */
 export async function signIn(page: Page, baseUrl: string, account: DemoAccount): Promise<void> {
-  await page.goto(baseUrl);
-  await page.getByLabel('Email').fill(account.email);
-  await page.getByLabel('Password').fill(account.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.getByRole('heading', { name: 'Homes' }).waitFor();
+  try {
+    await page.goto(baseUrl);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByRole('heading', { name: 'Homes' }).waitFor();
+  } catch (error) {
+    const shown = await page
+      .evaluate(() => ({
+        body: document.body?.innerText.slice(0, 300) ?? '(no body)',
+        readyState: document.readyState,
+        worker: navigator.serviceWorker?.controller?.state ?? 'none',
+      }))
+      .catch((reason: unknown) => `(the page did not answer: ${String(reason)})`);
+    throw new Error(`sign-in as ${account.email} did not reach Homes: at ${page.url()}, ${JSON.stringify(shown)}`, {
+      cause: error,
+    });
+  }
 }
 
 /** The signed-in user's id, as the app keeps it (the SDK's local storage entry). */

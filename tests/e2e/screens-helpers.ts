@@ -109,17 +109,8 @@ export async function signedInPage(
 ): Promise<SizedPage> {
   const context = await sizedContext(browser, size);
   const page = await context.newPage();
-  await signIn(page, baseUrl, account).catch(async (error: unknown) => {
-    // Say where the page was stuck, so a failed sign-in can be told from a slow one.
-    const body = await page
-      .locator('body')
-      .innerText()
-      .catch(() => '');
-    throw new Error(
-      `sign-in as ${account.email} did not reach Homes: at ${page.url()} showing "${body.slice(0, 300)}"`,
-      { cause: error },
-    );
-  });
+  // A failed sign-in says where the page was stuck (signIn).
+  await signIn(page, baseUrl, account);
   // Until the first pull is in, a home may show without its phones (and so a 'Primary phone number missing' notice).
   await waitForFirstSync(page, await signedInUserId(page));
   return { size, context, page };
