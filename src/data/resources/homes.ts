@@ -138,22 +138,17 @@ export async function queueSaveHome(
     if (phone.id || phone.phone_number?.trim()) ready(person('phones', phone, snapshot?.phones));
   }
   if (houseId) {
-    for (const removed of form.removed?.residents ?? [])
-      ops.push(
-        deleteOf(
-          'residents',
-          removed,
-          snapshot?.residents.find((row) => row.id === removed),
-        ),
-      );
-    for (const removed of form.removed?.phones ?? [])
-      ops.push(
-        deleteOf(
-          'phones',
-          removed,
-          snapshot?.phones.find((row) => row.id === removed),
-        ),
-      );
+    for (const table of ['residents', 'phones'] as const) {
+      const saved: ReadonlyArray<{ id: string }> = snapshot?.[table] ?? [];
+      for (const removed of form.removed?.[table] ?? [])
+        ops.push(
+          deleteOf(
+            table,
+            removed,
+            saved.find((row) => row.id === removed),
+          ),
+        );
+    }
   }
   if (ops.length === 0) return id;
   const address = form.house.address ?? (await db.houses.get(id))?.address ?? '';
