@@ -3,7 +3,6 @@
  * reports and calls from the mirror, one officer or all, in time order;
  * the mirror's query by index; and the PDF's text, read back with pdfjs.
  */
-import 'fake-indexeddb/auto';
 import { addDays } from 'date-fns';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReportRecord, UserRecord } from '../../src/api/records.ts';

@@ -5,7 +5,6 @@
  * side and the replay are in tests/integration/conflicts.test.ts; two
  * browsers settling a note both ways in tests/e2e/conflicts.test.ts.
  */
-import 'fake-indexeddb/auto';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { ConflictSheet } from '../../src/app/ConflictSheet.tsx';

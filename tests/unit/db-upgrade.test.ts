@@ -5,7 +5,6 @@
  * imported from the app), so a change to a published schema shows up as a
  * failure here.
  */
-import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import {

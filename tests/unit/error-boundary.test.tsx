@@ -5,7 +5,6 @@
  * the list renders, a screen that throws keeps the navigation and offers the
  * way back to Homes, and each failure is reported with its component stack.
  */
-import 'fake-indexeddb/auto';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';

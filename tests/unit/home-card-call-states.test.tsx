@@ -7,7 +7,6 @@
  * (cardCallState, nextTryWord, clockTime) and the Homes screen over a real
  * (fake-indexeddb) mirror.
  */
-import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ClientResponseError, type RecordModel } from 'pocketbase';

@@ -5,7 +5,6 @@
  * second) newest first, and the sheet over a real (fake-indexeddb) mirror,
  * reading only its own home.
  */
-import 'fake-indexeddb/auto';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { HomeChangeRecord } from '../../src/api/records.ts';

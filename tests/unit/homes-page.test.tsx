@@ -4,7 +4,6 @@
  * Select concerns sheet with its three-concern limit and the call, the
  * House check dialog, and Add Home through the outbox.
  */
-import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { useState } from 'react';
 import userEvent from '@testing-library/user-event';

@@ -6,7 +6,6 @@
  * Blob and revoked when the card goes, and the server's file name takes
  * over once the upload lands.
  */
-import 'fake-indexeddb/auto';
 import { Blob as NodeBlob } from 'node:buffer';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';

@@ -6,7 +6,6 @@
  * over a real (fake-indexeddb) mirror: its columns, aria-sort, a header
  * click, the search, the row's buttons; below `lg` the cards.
  */
-import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { addDays, startOfDay } from 'date-fns';

@@ -6,7 +6,6 @@
  * card's words, the CSV, the daily report's model, the dashboard's figures
  * and the list's filter.
  */
-import 'fake-indexeddb/auto';
 import { afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { buildHookLibs } from '../../scripts/pocketbase/hook-libs.ts';
 import type { ReportRecord } from '../../src/api/records.ts';

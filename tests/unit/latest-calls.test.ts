@@ -3,7 +3,6 @@
  * calls reach or leave the mirror: a pull's pages in any order, realtime
  * updates of a running job, and removals.
  */
-import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import type { RecordModel } from 'pocketbase';
 import { afterEach, beforeEach, expect, test } from 'vitest';

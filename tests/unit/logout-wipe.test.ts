@@ -6,7 +6,6 @@
  * outbox; and a replay never sends one user's entries with another user's
  * session. fake-indexeddb, a stand-in Cache Storage.
  */
-import 'fake-indexeddb/auto';
 import PocketBase from 'pocketbase';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { closeUserDatabase, ScmsDatabase, userDatabase, type OutboxEntry } from '../../src/data/mirror/db.ts';

@@ -4,7 +4,6 @@
  * of a write of fewer than 50 values only, and "the whole table" for more,
  * which made the search index read every report again after each sync page.
  */
-import 'fake-indexeddb/auto';
 import Dexie, { type ObservabilitySet } from 'dexie';
 import type { RecordModel } from 'pocketbase';
 import { afterEach, expect, test } from 'vitest';

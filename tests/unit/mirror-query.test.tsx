@@ -4,7 +4,6 @@
  * when a table it names changes, and not for writes elsewhere (which it
  * does not keep either; see src/data/mirror/useMirrorQuery.ts for the heap it saves).
  */
-import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { Component, type ReactNode } from 'react';
 import { afterEach, expect, test } from 'vitest';

@@ -4,7 +4,6 @@
  * country comes from the community's address, else its homes' State, else
  * its phones' country; the PDF's page size is read back from jsPDF.
  */
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommunityRecord, PhoneRecord } from '../../src/api/records.ts';
 import { queryDayRecords } from '../../src/data/resources/activity.ts';

@@ -3,7 +3,6 @@
  * order; everything else in order, passing over the uploads and what depends
  * on them, and waiting for what it depends on itself.
  */
-import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ScmsDatabase, type OutboxOperation } from '../../src/data/mirror/db.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';

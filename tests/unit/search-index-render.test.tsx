@@ -5,7 +5,6 @@
  * loading 5,000 homes and drawing the screen in one task was one long task,
  * Lighthouse's Total Blocking Time on Homes and Reports.
  */
-import 'fake-indexeddb/auto';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';

@@ -7,7 +7,6 @@
  * random queries, whether a query is answered by a full scan or by
  * narrowing an earlier one.
  */
-import 'fake-indexeddb/auto';
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
 import type {

@@ -4,7 +4,6 @@
  * panel's times are the app's 24-hour ones; 'Sync now' pressed offline says
  * why nothing happens instead of doing nothing.
  */
-import 'fake-indexeddb/auto';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';

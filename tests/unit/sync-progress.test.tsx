@@ -4,7 +4,6 @@
  * 5,000' while the engine loads the homes, never 'Showing 0 home(s)' or the
  * empty notice of a mirror that is still filling; the list once it is done.
  */
-import 'fake-indexeddb/auto';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { MemoryRouter } from 'react-router-dom';

@@ -3,7 +3,6 @@
  * carries the device's position (or null) and, as `logged_at`, the very
  * device time its outbox entry keeps; the mirror shows both at once.
  */
-import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { queueHouseCheck } from '../../src/data/resources/houseChecks.ts';
