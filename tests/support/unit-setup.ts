@@ -1,48 +1,24 @@
 /**
  * Before each unit test file: a fresh, empty fake IndexedDB of its own.
  * The unit layer shares its modules between the files of a worker (no
- * isolation: a file would otherwise load React, Dexie and the app again,
+ * isolation: a file would otherwise load React, Dexie and jsdom again,
  * three quarters of the layer's time), so what a file stored must not be
- * seen by the next, and the globals a jsdom environment resets must be put
- * back. Dexie reads the factory from its own `dependencies`, kept too.
+ * seen by the next, and the globals an environment's teardown removes must
+ * be put back. Dexie reads the factory from its own `dependencies`, set too.
  */
-import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
+import * as fakeIndexedDb from 'fake-indexeddb';
 import { vi } from 'vitest';
-import {
-  IDBCursor,
-  IDBCursorWithValue,
-  IDBDatabase,
-  IDBFactory,
-  IDBIndex,
-  IDBKeyRange,
-  IDBObjectStore,
-  IDBOpenDBRequest,
-  IDBRequest,
-  IDBTransaction,
-  IDBVersionChangeEvent,
-} from 'fake-indexeddb';
 
-const factory = new IDBFactory();
-const globals = {
-  indexedDB: factory,
-  IDBCursor,
-  IDBCursorWithValue,
-  IDBDatabase,
-  IDBFactory,
-  IDBIndex,
-  IDBKeyRange,
-  IDBObjectStore,
-  IDBOpenDBRequest,
-  IDBRequest,
-  IDBTransaction,
-  IDBVersionChangeEvent,
-};
+const factory = new fakeIndexedDb.IDBFactory();
+const globals: Record<string, unknown> = { indexedDB: factory };
+// The interfaces a browser has beside indexedDB (IDBKeyRange, IDBDatabase...), as fake-indexeddb/auto sets them.
+for (const [name, value] of Object.entries(fakeIndexedDb)) if (name.startsWith('IDB')) globals[name] = value;
 for (const [name, value] of Object.entries(globals)) {
   Object.defineProperty(globalThis, name, { value, configurable: true, writable: true, enumerable: false });
 }
 Dexie.dependencies.indexedDB = factory;
-Dexie.dependencies.IDBKeyRange = IDBKeyRange;
+Dexie.dependencies.IDBKeyRange = fakeIndexedDb.IDBKeyRange;
 
 // The app's own modules start afresh in each file (their module-level state:
 // open mirrors, listeners, remembered scroll positions); the packages they
