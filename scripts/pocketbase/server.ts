@@ -134,10 +134,13 @@ export async function waitForHealth(
  * of a batch (the outbox replays in batches) run nested one inside another:
  * with PocketBase's default of 15, a batch ran out of VMs and made new ones
  * for every record (measured: a batch of 50 reports took 150-200 ms with
- * 15 VMs, 80 ms with 60, 50-57 ms with 120). 120 VMs cost about 30 MB of
- * memory and 50 ms at start.
+ * 15 VMs, 80 ms with 60, 50-57 ms with 120). A home has three handlers on
+ * its create chain (record_ids, houses, home_history), so a batch of 50
+ * homes holds 150 VMs, and one more runs the request checks: with 120,
+ * 5,000 homes took 19.4 s of the server's CPU, with 160 12.5 s. 160 VMs
+ * cost about 40 MB of memory and 70 ms at start.
  */
-const HOOKS_POOL = 120;
+const HOOKS_POOL = 160;
 
 export async function startPocketBase(options: PocketBaseOptions): Promise<RunningPocketBase> {
   const bin = await ensurePocketBase();
