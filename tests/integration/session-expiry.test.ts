@@ -9,12 +9,13 @@
  */
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { SyncEngine } from '../../src/data/sync/engine.ts';
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';
-import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
+import { refreshSession } from '../../src/data/sync/session.ts';
+import { matching, startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
 import {
   createCommunity,
   newId,
@@ -181,4 +182,45 @@ test('a network failure is not an expiry: offline with a void token, nothing is 
   proxy.setOffline(false);
   await engine.syncNow();
   expect(engine.getStatus().authRequired).toBe(true);
+});
+
+describe('a renewal answered after the session it renewed has gone', () => {
+  const refresh = matching('POST', '/api/collections/users/auth-refresh');
+
+  test('a Log out while the answer is on its way stays a Log out: the renewed token is not put back', async () => {
+    const { pb } = await officer('logout', proxy.url);
+    const held = proxy.hold(refresh);
+    const check = refreshSession(pb);
+    await held.arrived;
+    pb.authStore.clear();
+    held.release();
+    // The server renewed it; the device, signed out meanwhile, stays signed out.
+    await expect(check).resolves.toBe('ok');
+    expect(pb.authStore.token).toBe('');
+    expect(pb.authStore.record).toBeNull();
+  });
+
+  test('someone else signed in meanwhile keeps their session, not the renewed one of the one before', async () => {
+    const { pb } = await officer('switch', proxy.url);
+    const next = await officer('next');
+    const held = proxy.hold(refresh);
+    const check = refreshSession(pb);
+    await held.arrived;
+    pb.authStore.save(next.pb.authStore.token, next.pb.authStore.record);
+    held.release();
+    await expect(check).resolves.toBe('ok');
+    expect(pb.authStore.record?.id).toBe(next.f.regular.id);
+    expect(pb.authStore.token).toBe(next.pb.authStore.token);
+  });
+
+  test('with nothing in between, the renewed token and record replace the old ones', async () => {
+    const { f, pb } = await officer('renew', proxy.url);
+    const before = pb.authStore.token;
+    // PocketBase's tokens carry their time in seconds: a renewal within the same second is the same token.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(refreshSession(pb)).resolves.toBe('ok');
+    expect(pb.authStore.token).not.toBe(before);
+    expect(pb.authStore.record?.id).toBe(f.regular.id);
+    await expect(pb.collection('users').getOne(f.regular.id)).resolves.toMatchObject({ id: f.regular.id });
+  });
 });

@@ -91,9 +91,19 @@ const REFRESH_TIMEOUT_MS = 20_000;
  * about the session: it counts as 'offline', never as an expiry.
  */
 export async function refreshSession(pb: PocketBase): Promise<SessionCheck> {
-  if (!pb.authStore.token) return 'expired';
+  const refreshed = pb.authStore.token;
+  if (!refreshed) return 'expired';
   try {
-    await pb.collection('users').authRefresh({ requestKey: null, signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS) });
+    // Sent without the SDK's authRefresh, which saves whatever comes back: a Log out
+    // while the answer was on its way (the app checks the session as it opens, and a
+    // shared phone is logged out at once) would be undone, and the next person would
+    // find the phone signed in. The new token replaces only the session it renews.
+    const answer = await pb.send<{ token: string; record: AuthRecord }>('/api/collections/users/auth-refresh', {
+      method: 'POST',
+      requestKey: null,
+      signal: AbortSignal.timeout(REFRESH_TIMEOUT_MS),
+    });
+    if (pb.authStore.token === refreshed) pb.authStore.save(answer.token, answer.record);
     return 'ok';
   } catch (error) {
     const status = error instanceof ClientResponseError ? error.status : 0;
