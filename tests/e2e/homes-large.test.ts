@@ -23,13 +23,13 @@ import {
   type CommunityFixture,
   type TestServer,
 } from '../support/pocketbase.ts';
-import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { distDir } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
   navigate,
   screenshot,
+  signedInPage,
   SIZE_NAMES,
-  sizedContext,
   type SizedPage,
 } from './screens-helpers.ts';
 
@@ -120,11 +120,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   let ordered: Row[];
 
   beforeAll(async () => {
-    const context = await sizedContext(browser, size);
-    page = await context.newPage();
-    sized = { size, context, page };
-    await signIn(page, server.url, { email: fixture.director.email, password: TEST_PASSWORD });
-    await waitForFirstSync(page, await signedInUserId(page));
+    sized = await signedInPage(browser, server.url, size, { email: fixture.director.email, password: TEST_PASSWORD });
+    page = sized.page;
     ordered = sortHomes(houses, 'address', (h) => ({
       address: h.address as string,
       apt: h.apt as string,

@@ -4,15 +4,16 @@
  * holds (read with the superuser client, the tests' source of truth), the
  * list as the page shows it, screenshots and the axe-core check.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { expect } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
 import { reportTypeLabel } from '../../src/domain/reportTypes.ts';
-import { screenshotsOf, SIZES, type SizeName } from '../support/journey.ts';
+import { screenshotsOf, type SizeName } from '../support/journey.ts';
 import type { TestServer } from '../support/pocketbase.ts';
-import { signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { signedInUserId } from './pwa-helpers.ts';
+import { signedInPage, type SizedPage } from './screens-helpers.ts';
 
 export { SIZES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '../support/journey.ts';
 
@@ -25,29 +26,14 @@ export const PNG = Buffer.from(
   'base64',
 );
 
-export interface SignedIn {
-  context: BrowserContext;
-  page: Page;
+export interface SignedIn extends SizedPage {
   userId: string;
 }
 
-/**
- * A context at the given size in this process's time zone (the list's
- * month and the tests' expectations must agree on where a month starts),
- * signed in as the demo director once, with the first pull done.
- */
+/** A fresh context at the given size signed in as the demo director, with the first pull done (signedInPage). */
 export async function signedIn(browser: Browser, server: TestServer, size: SizeName): Promise<SignedIn> {
-  const context = await browser.newContext({
-    viewport: SIZES[size],
-    timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
-  });
-  // Fail in seconds, not Playwright's 30 s, so one broken step does not eat a file's budget.
-  context.setDefaultTimeout(10_000);
-  const page = await context.newPage();
-  await signIn(page, server.url, DEMO_DIRECTOR);
-  const userId = await signedInUserId(page);
-  await waitForFirstSync(page, userId);
-  return { context, page, userId };
+  const sized = await signedInPage(browser, server.url, size, DEMO_DIRECTOR);
+  return { ...sized, userId: await signedInUserId(sized.page) };
 }
 
 /** Goes to the Reports list through the navigation (the side drawer on a phone). */

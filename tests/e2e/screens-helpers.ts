@@ -92,7 +92,11 @@ export interface SizedPage {
  * unless the page itself picks another view.
  */
 export async function sizedContext(browser: Browser, size: SizeName): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: SIZES[size] });
+  // The process's time zone, said outright: a month's list and the tests' expectations must agree on where it starts.
+  const context = await browser.newContext({
+    viewport: SIZES[size],
+    timezoneId: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  });
   context.setDefaultTimeout(10_000);
   await context.addInitScript(() => {
     if (localStorage.getItem('scms.homes-view') === null) localStorage.setItem('scms.homes-view', 'cards');
@@ -100,7 +104,10 @@ export async function sizedContext(browser: Browser, size: SizeName): Promise<Br
   return context;
 }
 
-/** A fresh context at the given size, signed in through the login form (one sign-in per context: the server allows 20 a minute), its mirror filled. */
+/**
+ * A fresh context at the given size, signed in through the login form, its mirror filled: every
+ * journey's way in (one sign-in per context: the server allows 20 a minute).
+ */
 export async function signedInPage(
   browser: Browser,
   baseUrl: string,
