@@ -27,13 +27,15 @@ const HELPER = /^tests\/(support|bench|e2e)\/.*\.(ts|tsx)$/;
 /** A generated hook library's name → the module it is compiled from (scripts/pocketbase/hook-libs.ts). */
 const GENERATED_FROM = new Map(Object.entries(SHARED_MODULES).map(([source, name]) => [name, source]));
 
+/** The repository's files, new ones too, in one order (git lists files not yet added after the others). */
 function trackedFiles(): string[] {
   return execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
     cwd: root,
     encoding: 'utf8',
   })
     .split('\n')
-    .filter(Boolean);
+    .filter(Boolean)
+    .sort();
 }
 
 /** The repository files a file loads: relative imports, and hook libraries by name (loadHookLib, require). */

@@ -78,6 +78,8 @@ export class SyncEngine {
   /** Older-report loads under way (their progress outlives a pull's end). */
   private rangeLoads = 0;
   private pulling: Promise<void> | null = null;
+  /** A pull was asked for while one ran: its queries may have gone out before the change that asked. */
+  private pullAgain = false;
   private checkingSession: Promise<SessionCheck> | null = null;
   private stopped = false;
   private readonly owner = `window-${Math.random().toString(36).slice(2)}`;
@@ -224,10 +226,20 @@ export class SyncEngine {
       if (Object.keys(this.status.loading ?? {}).length > 0 && !this.pulling) this.setStatus({ loading: {} });
       return;
     }
-    this.pulling ??= (async () => {
+    // One pull at a time; one asked for meanwhile (a realtime reconnect filling its gap,
+    // the network back) runs once more after it, as a replay does: joining the running
+    // one would miss a change made after its queries went out, until some later pull.
+    if (this.pulling) {
+      this.pullAgain = true;
+      return this.pulling;
+    }
+    this.pulling = (async () => {
       this.setStatus({ syncing: true });
       try {
-        await pullAll(this.context());
+        do {
+          this.pullAgain = false;
+          await pullAll(this.context());
+        } while (this.pullAgain && !this.stopped && !this.status.authRequired);
         this.setStatus({ online: true, lastError: null });
       } catch (error) {
         this.noteError(error);
