@@ -1,16 +1,45 @@
 /**
  * The window's sync engine (src/data/sync/engine.ts) against a real
- * PocketBase, through a proxy that can hold an answer the server already
- * gave: a pull asked for while another runs (a realtime reconnect filling
- * its gap, the network back) must bring what changed after the running
- * pull's queries went out, not join it and miss the change.
+ * PocketBase, through a proxy that can go offline or hold a request or an
+ * answer.
+ *
+ * Sessions: the engine notices an expired or revoked session on its own.
+ * PocketBase 0.40 serves a void token's reads as a guest's (empty lists, no
+ * error), so the engine renews the token on start, on every sync and with
+ * each reconciliation, and reports `authRequired` as soon as the server
+ * refuses it — never earlier, and never for a network failure. While it is
+ * set the engine neither pulls nor reconciles (a guest's empty lists must
+ * not empty the mirror) and the outbox waits for the next sign-in.
+ *
+ * Pulls: a pull asked for while another runs (a realtime reconnect filling
+ * its gap, the network back) brings what changed after the running pull's
+ * queries went out; it does not join it and miss the change.
  */
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { SyncEngine } from '../../src/data/sync/engine.ts';
-import { startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
-import { createCommunity, startTestServer, TEST_PASSWORD, type TestServer } from '../support/pocketbase.ts';
+import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
+import { pbDate } from '../../src/data/sync/pull.ts';
+import { refreshSession } from '../../src/data/sync/session.ts';
+import { matching, startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
+import {
+  createCommunity,
+  newId,
+  startTestServer,
+  TEST_PASSWORD,
+  type CommunityFixture,
+  type TestServer,
+} from '../support/pocketbase.ts';
+
+// The engine listens to the window (online, timers) and the document
+// (visibility); Node has neither, and jsdom breaks the test server's build
+// tools, so the few parts it uses are given here.
+Object.assign(globalThis, {
+  window: Object.assign(new EventTarget(), { setInterval, clearInterval, setTimeout, clearTimeout }),
+  document: Object.assign(new EventTarget(), { visibilityState: 'visible' }),
+});
 
 let t: TestServer;
 let proxy: FlakyProxy;
@@ -29,59 +58,219 @@ afterAll(async () => {
   await t?.stop();
 });
 
-/** A community with one home, and its officer's engine on a client of the proxy, its first load done. */
-async function officerEngine(slug: string) {
-  const f = await createCommunity(t.admin, slug);
+/** A community with one house; its officer signed in on a client of `baseUrl`. */
+async function officer(
+  slug: string,
+  baseUrl = t.url,
+): Promise<{ f: CommunityFixture; pb: PocketBase; houseId: string }> {
+  const f = await createCommunity(t.admin, `${slug}${newId().slice(0, 5)}`);
   const house = await t.admin.collection('houses').create({
-    address: '1 Palm Way',
+    address: `1 Palm Way ${newId()}`,
     city: 'Jupiter',
     state: 'FL',
     zip: '33458',
-    note: 'Gate code changed',
     community: f.community.id,
   });
-  const pb = new PocketBase(proxy.url);
+  const pb = new PocketBase(baseUrl);
   pb.autoCancellation(false);
   await pb.collection('users').authWithPassword(f.regular.email, TEST_PASSWORD);
-  const engine = new SyncEngine(pb, f.regular.id);
-  engines.push(engine);
-  await engine.pull();
-  return { engine, houseId: house.id };
+  return { f, pb, houseId: house.id };
 }
 
-test('a pull asked for while one runs brings a change made after the running one read the server', async () => {
-  const { engine, houseId } = await officerEngine('again');
-  await expect(engine.db.houses.get(houseId)).resolves.toMatchObject({ note: 'Gate code changed' });
+function engineFor(pb: PocketBase): SyncEngine {
+  const engine = new SyncEngine(pb, pb.authStore.record!.id);
+  engines.push(engine);
+  return engine;
+}
 
-  // The running pull's read of the homes is answered, and its answer held on the way back.
-  let answered!: () => void;
-  const homesAnswered = new Promise<void>((resolve) => (answered = resolve));
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  proxy.afterResponse = async (request) => {
-    if (request.method === 'GET' && request.path.startsWith('/api/collections/houses/records')) {
+/** Every token issued before is void (PocketBase renews the user's tokenKey with the password). */
+async function revoke(userId: string): Promise<void> {
+  const password = `changed-${newId()}`;
+  await t.admin.collection('users').update(userId, { password, passwordConfirm: password });
+}
+
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a session revoked while the engine runs is reported at the next sync, not before; the mirror is kept', async () => {
+  const { f, pb, houseId } = await officer('revoked');
+  const engine = engineFor(pb);
+  engine.start();
+  await until('the first pull', async () => (await engine.db.houses.get(houseId)) !== undefined);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(false);
+
+  await revoke(f.regular.id);
+  // Nothing has asked the server yet: nothing is known.
+  expect(engine.getStatus().authRequired).toBe(false);
+
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+  // The periodic reconciliation would read a guest's empty lists: it must not take the homes away.
+  await engine.reconcile();
+  expect(await engine.db.houses.get(houseId)).toBeDefined();
+
+  // The officer goes on writing: the report waits in the outbox.
+  const id = newRecordId();
+  const narative = `Gate left open ${newId()}`;
+  await enqueue(engine.db, {
+    userId: f.regular.id,
+    label: 'Report',
+    ops: [
+      {
+        action: 'create',
+        collection: 'reports',
+        id,
+        body: {
+          narative,
+          type: 'loud_noise',
+          weather: 'clear',
+          incident_time: pbDate(new Date()),
+          community: f.community.id,
+          created_by: f.regular.id,
+        },
+      },
+    ],
+  });
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+  expect((await outboxEntries(engine.db)).map((e) => e.status)).toEqual(['pending']);
+  await engine.stop();
+
+  // The same user signs in again: a new engine for them sends it, once.
+  const password = `again-${newId()}`;
+  await t.admin.collection('users').update(f.regular.id, { password, passwordConfirm: password });
+  await pb.collection('users').authWithPassword(f.regular.email, password);
+  const next = engineFor(pb);
+  next.start();
+  await until('the outbox to empty', async () => (await outboxEntries(next.db)).length === 0);
+  expect(next.getStatus().authRequired).toBe(false);
+  const onServer = await t.admin
+    .collection('reports')
+    .getFullList({ filter: t.admin.filter('narative = {:n}', { n: narative }) });
+  expect(onServer.map((r) => r.id)).toEqual([id]);
+});
+
+test('a token that is already void when the engine starts is reported after the first refresh', async () => {
+  const { f, pb } = await officer('stale');
+  await revoke(f.regular.id);
+  const engine = engineFor(pb);
+  let announced = 0;
+  engine.subscribe(() => void (engine.getStatus().authRequired && announced++));
+  engine.start();
+  await until('the expired session', () => engine.getStatus().authRequired);
+  expect(announced).toBeGreaterThan(0);
+});
+
+test("a deleted user's token is reported the same way", async () => {
+  const { f, pb } = await officer('deleted');
+  const engine = engineFor(pb);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(false);
+  await t.admin.collection('users').delete(f.regular.id);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+});
+
+test('a network failure is not an expiry: offline with a void token, nothing is reported until a request is refused', async () => {
+  const { f, pb } = await officer('offline', proxy.url);
+  const engine = engineFor(pb);
+  proxy.setOffline(true);
+  await revoke(f.regular.id);
+
+  await engine.syncNow();
+  await engine.reconcile();
+  expect(engine.getStatus()).toMatchObject({ authRequired: false, online: false });
+
+  proxy.setOffline(false);
+  await engine.syncNow();
+  expect(engine.getStatus().authRequired).toBe(true);
+});
+
+describe('a renewal answered after the session it renewed has gone', () => {
+  const refresh = matching('POST', '/api/collections/users/auth-refresh');
+
+  test('a Log out while the answer is on its way stays a Log out: the renewed token is not put back', async () => {
+    const { pb } = await officer('logout', proxy.url);
+    const held = proxy.hold(refresh);
+    const check = refreshSession(pb);
+    await held.arrived;
+    pb.authStore.clear();
+    held.release();
+    // The server renewed it; the device, signed out meanwhile, stays signed out.
+    await expect(check).resolves.toBe('ok');
+    expect(pb.authStore.token).toBe('');
+    expect(pb.authStore.record).toBeNull();
+  });
+
+  test('someone else signed in meanwhile keeps their session, not the renewed one of the one before', async () => {
+    const { pb } = await officer('switch', proxy.url);
+    const next = await officer('next');
+    const held = proxy.hold(refresh);
+    const check = refreshSession(pb);
+    await held.arrived;
+    pb.authStore.save(next.pb.authStore.token, next.pb.authStore.record);
+    held.release();
+    await expect(check).resolves.toBe('ok');
+    expect(pb.authStore.record?.id).toBe(next.f.regular.id);
+    expect(pb.authStore.token).toBe(next.pb.authStore.token);
+  });
+
+  test('with nothing in between, the renewed token and record replace the old ones', async () => {
+    const { f, pb } = await officer('renew', proxy.url);
+    const before = pb.authStore.token;
+    // PocketBase's tokens carry their time in seconds: a renewal within the same second is the same token.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await expect(refreshSession(pb)).resolves.toBe('ok');
+    expect(pb.authStore.token).not.toBe(before);
+    expect(pb.authStore.record?.id).toBe(f.regular.id);
+    await expect(pb.collection('users').getOne(f.regular.id)).resolves.toMatchObject({ id: f.regular.id });
+  });
+});
+
+describe('pulls', () => {
+  const homesRead = (request: { method: string; path: string }) =>
+    request.method === 'GET' && request.path.startsWith('/api/collections/houses/records');
+
+  test('a pull asked for while one runs brings a change made after the running one read the server', async () => {
+    const { pb, houseId } = await officer('again', proxy.url);
+    const engine = engineFor(pb);
+    await engine.pull();
+
+    // The running pull's read of the homes is answered, and its answer held on the way back.
+    let answered!: () => void;
+    const homesAnswered = new Promise<void>((resolve) => (answered = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    proxy.afterResponse = async (request) => {
+      if (!homesRead(request)) return;
       proxy.afterResponse = undefined;
       answered();
       await released;
-    }
-  };
-  const running = engine.pull();
-  await homesAnswered;
+    };
+    const running = engine.pull();
+    await homesAnswered;
 
-  // Meanwhile the home changes on the server, and something asks for a pull (as a reconnect does).
-  await t.admin.collection('houses').update(houseId, { note: 'Back gate open' });
-  const asked = engine.pull();
-  release();
-  await Promise.all([running, asked]);
+    // Meanwhile the home changes on the server, and something asks for a pull (as a reconnect does).
+    await t.admin.collection('houses').update(houseId, { note: 'Back gate open' });
+    const asked = engine.pull();
+    release();
+    await Promise.all([running, asked]);
 
-  await expect(engine.db.houses.get(houseId)).resolves.toMatchObject({ note: 'Back gate open' });
-});
+    await expect(engine.db.houses.get(houseId)).resolves.toMatchObject({ note: 'Back gate open' });
+  });
 
-test('with no pull asked for meanwhile, one pull reads each collection once', async () => {
-  const { engine } = await officerEngine('once');
-  const reads = () =>
-    proxy.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/collections/houses/records')).length;
-  const before = reads();
-  await engine.pull();
-  expect(reads() - before).toBe(1);
+  test('with no pull asked for meanwhile, one pull reads each collection once', async () => {
+    const { pb } = await officer('once', proxy.url);
+    const engine = engineFor(pb);
+    await engine.pull();
+    const before = proxy.requests.filter(homesRead).length;
+    await engine.pull();
+    expect(proxy.requests.filter(homesRead).length - before).toBe(1);
+  });
 });

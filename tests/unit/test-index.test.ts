@@ -16,7 +16,7 @@ test('tests/INDEX.md is up to date (npm run test:index writes it)', () => {
 
 test('it names the tests of a module tested directly, and the route of one tested through another', () => {
   const index = buildIndex();
-  expect(index).toMatch(/^\| `src\/data\/sync\/session\.ts` \| .*`integration\/session-expiry\.test\.ts`/m);
+  expect(index).toMatch(/^\| `src\/data\/sync\/session\.ts` \| .*`integration\/engine\.test\.ts`/m);
   expect(index).toMatch(
     /^\| `pocketbase\/pb_hooks\/lib\/offline_editor_words\.js` \| through `pocketbase\/pb_hooks\/lib\/offline_editor\.js`/m,
   );
