@@ -14,7 +14,7 @@ import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/sync/lease.ts';
 import type { HouseRecord } from '../../src/api/records.ts';
 import { compareHomeKeys, homeAddressKey } from '../../src/domain/homeOrder.ts';
-import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import { signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   dialog,
@@ -22,7 +22,7 @@ import {
   expectToast,
   screenshot,
   SIZE_NAMES,
-  sizedContext,
+  signedInPage,
   useScreensApp,
   waitUntil,
 } from './screens-helpers.ts';
@@ -139,18 +139,17 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   const errors: string[] = [];
   const reported: string[] = [];
   beforeAll(async () => {
-    context = await sizedContext(env.browser, size);
-    page = await context.newPage();
-    // An error no boundary caught is what blanked the app.
-    page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => {
-      if (message.type() === 'error') reported.push(message.text());
-    });
-    await page.goto(env.app.server.url);
+    ({ context, page } = await signedInPage(env.browser, env.app.server.url, size, DEMO_DIRECTOR, {
+      beforeSignIn: (page) => {
+        // An error no boundary caught is what blanked the app.
+        page.on('pageerror', (error) => errors.push(error.message));
+        page.on('console', (message) => {
+          if (message.type() === 'error') reported.push(message.text());
+        });
+      },
+    }));
     // The worker serves the app shell for the reload offline.
     await waitForWorkerControl(page);
-    await signIn(page, env.app.server.url, DEMO_DIRECTOR);
-    await waitForFirstSync(page, await signedInUserId(page));
   });
   afterAll(() => context?.close());
 

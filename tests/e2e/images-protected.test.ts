@@ -12,14 +12,14 @@ import type { RecordModel } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_MANAGER } from '../../scripts/seed/demo-account.ts';
 import { solidPng } from '../support/png.ts';
-import { signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import { signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import { card, openReports } from './reports-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
   navigate,
   screenshot,
-  sizedContext,
+  signedInPage,
   useScreensApp,
   type SizeName,
 } from './screens-helpers.ts';
@@ -112,17 +112,16 @@ describe.each(['phone'] as const)('at %s size', (size: SizeName) => {
   let online = true;
 
   beforeAll(async () => {
-    context = await sizedContext(env.browser, size);
-    page = await context.newPage();
-    page.on('request', (request: Request) => {
-      const url = new URL(request.url());
-      if (url.pathname.startsWith('/api/files/') && request.resourceType() === 'image') requests.push({ url, online });
-    });
-    await page.goto(env.app.server.url);
+    ({ context, page } = await signedInPage(env.browser, env.app.server.url, size, ACCOUNTS[size], {
+      beforeSignIn: (page) =>
+        page.on('request', (request: Request) => {
+          const url = new URL(request.url());
+          if (url.pathname.startsWith('/api/files/') && request.resourceType() === 'image')
+            requests.push({ url, online });
+        }),
+    }));
     await waitForWorkerControl(page);
-    await signIn(page, env.app.server.url, ACCOUNTS[size]);
     userId = await signedInUserId(page);
-    await waitForFirstSync(page, userId);
   });
   afterAll(() => context?.close());
 

@@ -106,16 +106,19 @@ export async function sizedContext(browser: Browser, size: SizeName): Promise<Br
 
 /**
  * A fresh context at the given size, signed in through the login form, its mirror filled: every
- * journey's way in (one sign-in per context: the server allows 20 a minute).
+ * journey's way in (one sign-in per context: the server allows 20 a minute). `beforeSignIn`
+ * gets the page before its first request, for a journey that listens to all of them.
  */
 export async function signedInPage(
   browser: Browser,
   baseUrl: string,
   size: SizeName,
   account: DemoAccount,
+  options: { beforeSignIn?: (page: Page) => void } = {},
 ): Promise<SizedPage> {
   const context = await sizedContext(browser, size);
   const page = await context.newPage();
+  options.beforeSignIn?.(page);
   // A failed sign-in says where the page was stuck (signIn).
   await signIn(page, baseUrl, account);
   // Until the first pull is in, a home may show without its phones (and so a 'Primary phone number missing' notice).
