@@ -16,8 +16,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SHARED_MODULES } from './pocketbase/hook-libs.ts';
+import { projectRoot as root } from './pocketbase/paths.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const INDEX_PATH = 'tests/INDEX.md';
 
 const SOURCE = /^(src|sw|scripts|pocketbase\/hook-src)\/.*\.(ts|tsx)$|^pocketbase\/pb_hooks\/lib\/[^/]+\.js$/;
@@ -61,11 +61,14 @@ function loads(file: string, known: Set<string>): string[] {
 /** Test files named per module; a module every test loads (a helper's server) gets a count for the rest. */
 const LISTED = 6;
 
+/** A test that reaches a module only through other modules, and the first of them on the way. */
 interface Reach {
   test: string;
-  /** The first source module on the way, when the test reaches the module through another one. */
-  through?: string;
+  through: string;
 }
+
+/** A test file as the index names it: its path under tests/. */
+const named = (test: string) => `\`${test.replace(/^tests\//, '')}\``;
 
 export function buildIndex(): string {
   const files = trackedFiles().filter((file) => existsSync(join(root, file)));
@@ -111,12 +114,12 @@ export function buildIndex(): string {
   const rows = sources.map((module) => {
     const tested = [...(direct.get(module) ?? [])].sort();
     let where: string;
-    const named = tested.slice(0, LISTED).map((test) => `\`${test.replace(/^tests\//, '')}\``);
-    if (tested.length > LISTED) named.push(`and ${tested.length - LISTED} more`);
-    if (tested.length > 0) where = named.join(', ');
+    const listed = tested.slice(0, LISTED).map(named);
+    if (tested.length > LISTED) listed.push(`and ${tested.length - LISTED} more`);
+    if (tested.length > 0) where = listed.join(', ');
     else if (indirect.has(module)) {
       const { test, through } = indirect.get(module)!;
-      where = `through \`${through}\`: \`${test.replace(/^tests\//, '')}\` and others`;
+      where = `through \`${through}\`: ${named(test)} and others`;
     } else if (module.startsWith('pocketbase/')) where = 'the integration tests (every server they start loads it)';
     else if (module.startsWith('scripts/')) where = 'run by hand or by npm scripts (not by a test)';
     else where = 'the browser journeys (tests/e2e/, the built app)';
