@@ -158,7 +158,8 @@ describe('npm run dev', () => {
       headers: { Origin: vite, 'Content-Type': 'application/json' },
       body: JSON.stringify({ identity: DEMO_DIRECTOR.email, password: DEMO_DIRECTOR.password }),
     });
-    expect(signIn.status).toBe(200);
+    // A 502 is Vite failing to reach PocketBase: what both printed says why.
+    expect(signIn.status, `dev printed:\n${s.stdout()}\n${s.stderr()}`).toBe(200);
     expect(((await signIn.json()) as { token?: string }).token).toEqual(expect.any(String));
     const pocketbase = `http://127.0.0.1:${s.port}`;
     expect(await cors(pocketbase, FOREIGN)).toEqual({ get: null, preflight: null });
