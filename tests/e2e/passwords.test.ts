@@ -62,6 +62,24 @@ const serverUser = async (email: string) =>
       .collection('users')
       .getFullList({ filter: env.app.server.admin.filter('email = {:email}', { email }) })
   )[0];
+/**
+ * What the page's live connection and pulls of users did, kept so that a
+ * wait for a change the server pushes can say, when it fails, whether the
+ * connection was cut, came back, and what was pulled after (the last 40 lines).
+ */
+function liveLog(page: Page): { note: (what: string) => void; text: () => string } {
+  const started = Date.now();
+  const lines: string[] = [];
+  const note = (what: string) => lines.push(`${((Date.now() - started) / 1000).toFixed(2)} s ${what}`);
+  const watched = (url: string) => /\/api\/(realtime|collections\/users\/)/.test(url);
+  const short = (url: string) => new URL(url).pathname + (new URL(url).search ? ' (query)' : '');
+  page.on('request', (r) => watched(r.url()) && note(`${r.method()} ${short(r.url())}`));
+  page.on('response', (r) => watched(r.url()) && note(`${r.status()} ${short(r.url())}`));
+  page.on('requestfailed', (r) => watched(r.url()) && note(`failed ${short(r.url())}: ${r.failure()?.errorText}`));
+  page.on('console', (m) => m.type() === 'error' && note(`console: ${m.text().slice(0, 200)}`));
+  return { note, text: () => lines.slice(-40).join('\n') };
+}
+
 const savedToken = (page: Page) =>
   page.evaluate(() => (JSON.parse(localStorage.getItem('pocketbase_auth') ?? '{}') as { token?: string }).token ?? '');
 
@@ -69,6 +87,7 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
   test('a new user must choose a password at the first log in; the director resets it', async () => {
     const context = await sizedContext(env.browser, size);
     const page = await context.newPage();
+    const live = liveLog(page);
     try {
       // The director adds a colleague and is shown the temporary password once.
       await logIn(page, DEMO_DIRECTOR.email, DEMO_DIRECTOR.password);
@@ -198,16 +217,23 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
         true,
       );
       await context.setOffline(false);
+      live.note('back online');
 
       // Left unused past its time, the temporary password stops working: the
       // director's card says so, and the log in says why.
       await env.app.server.admin.collection('users').update(userId, {
         temporary_password_expires: pbDate(new Date(Date.now() - 60_000)),
       });
-      // It arrives once the live connection, cut while offline, is back (the SDK retries with growing pauses).
+      live.note('expiry changed on the server');
+      // It arrives live, or by the pull after the live connection comes back if going offline cut it.
       await userCard(page, `${last}, Sam`)
         .getByText('Temporary password expired', { exact: true })
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: 30_000 })
+        .catch((error: unknown) => {
+          throw new Error(`the card never said it expired; the live connection and pulls:\n${live.text()}`, {
+            cause: error,
+          });
+        });
       await screenshot(page, 'password-temporary-expired-card');
       await logOut(page);
       await logIn(page, email, resetPassword);
