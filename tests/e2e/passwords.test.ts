@@ -20,7 +20,7 @@ import { parsePbDate, pbDate } from '../../src/domain/pbDate.ts';
 import { TEMPORARY_PASSWORD_ALPHABET, TEMPORARY_PASSWORD_EXPIRED } from '../../src/domain/temporaryPassword.ts';
 import { createCommunity, startTestServer, type CommunityFixture, type TestServer } from '../support/pocketbase.ts';
 import { decodedMail, startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
-import { distDir, waitForFirstSync } from './pwa-helpers.ts';
+import { distDir, idb, signedInUserId, waitForFirstSync } from './pwa-helpers.ts';
 import {
   expectNoSeriousA11yViolations,
   expectToast,
@@ -229,10 +229,21 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await userCard(page, `${last}, Sam`)
         .getByText('Temporary password expired', { exact: true })
         .waitFor({ timeout: 30_000 })
-        .catch((error: unknown) => {
-          throw new Error(`the card never said it expired; the live connection and pulls:\n${live.text()}`, {
-            cause: error,
-          });
+        .catch(async (error: unknown) => {
+          // Whether the change reached the mirror (and the card did not show it) or never arrived.
+          const mirrored = await idb<Record<string, unknown> | undefined>(
+            page,
+            `scms-${await signedInUserId(page)}`,
+            'users',
+            'get',
+            userId,
+          ).catch((reason: unknown) => String(reason));
+          const held = JSON.stringify(mirrored, ['must_change_password', 'temporary_password_expires', 'updated']);
+          throw new Error(
+            `the card never said it expired; the page's clock ${new Date(await page.evaluate(() => Date.now())).toISOString()}, ` +
+              `the mirror holds ${held}; the live connection and pulls:\n${live.text()}`,
+            { cause: error },
+          );
         });
       await screenshot(page, 'password-temporary-expired-card');
       await logOut(page);
