@@ -51,6 +51,10 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 2,
+          // The journeys of a worker share what they import (Playwright's client, the SDK, the
+          // helpers): importing it again for each of 36 files cost about 20 CPU-s of a run. Nothing a
+          // file keeps lives in a shared module: each starts its own server and browser (useScreensApp).
+          isolate: false,
           // The demo data, seeded once for the run and copied by each journey's server.
           globalSetup: ['tests/e2e/global-setup.ts'],
         },
