@@ -14,6 +14,9 @@
  * Pulls: a pull asked for while another runs (a realtime reconnect filling
  * its gap, the network back) brings what changed after the running pull's
  * queries went out; it does not join it and miss the change.
+ *
+ * The live connection: a first connect that failed is tried again, also
+ * when the browser never said it was offline (a weak signal).
  */
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
@@ -272,5 +275,48 @@ describe('pulls', () => {
     const before = proxy.requests.filter(homesRead).length;
     await engine.pull();
     expect(proxy.requests.filter(homesRead).length - before).toBe(1);
+  });
+});
+
+describe('the live connection', () => {
+  const subscribing = (request: { method: string; path: string }) =>
+    request.method === 'POST' && request.path.startsWith('/api/realtime');
+
+  test('a first connect that failed while the browser said it was online is tried again, and changes then arrive', async () => {
+    const { pb, houseId } = await officer('live', proxy.url);
+    // A weak signal: the first subscription's answer is lost, and no `online` event ever comes.
+    proxy.dropResponses(subscribing, 1);
+    const engine = engineFor(pb);
+    engine.start();
+    await until('the lost subscription', () => proxy.requests.some((r) => subscribing(r) && r.outcome === 'dropped'));
+    await until(
+      'a subscription after it',
+      () => proxy.requests.filter((r) => subscribing(r) && r.outcome === 204).length > 0,
+      15_000,
+    );
+    // Nothing else asks for a pull from here on: the change arrives over the live connection.
+    await until('the first pull', async () => (await engine.db.houses.get(houseId)) !== undefined);
+    await t.admin.collection('houses').update(houseId, { note: 'Side gate open' });
+    await until(
+      'the change in the mirror',
+      async () => (await engine.db.houses.get(houseId))?.note === 'Side gate open',
+    );
+  });
+
+  test('offline at start, it connects once the network is back, and changes then arrive', async () => {
+    const { pb, houseId } = await officer('online', proxy.url);
+    proxy.setOffline(true);
+    const engine = engineFor(pb);
+    engine.start();
+    await until('a failed attempt', () => !engine.getStatus().online);
+    proxy.setOffline(false);
+    window.dispatchEvent(new Event('online'));
+    await until('a subscription', () => proxy.requests.some((r) => subscribing(r) && r.outcome === 204), 15_000);
+    await until('the first pull', async () => (await engine.db.houses.get(houseId)) !== undefined);
+    await t.admin.collection('houses').update(houseId, { note: 'Pool gate locked' });
+    await until(
+      'the change in the mirror',
+      async () => (await engine.db.houses.get(houseId))?.note === 'Pool gate locked',
+    );
   });
 });

@@ -7,8 +7,9 @@
  *   the client sees a network error (the SDK's status 0),
  * and logs every request with its body, so tests can count what was sent.
  *
- * Responses are buffered before they are passed on, so the realtime stream
- * (server-sent events) does not work through this proxy.
+ * Responses are buffered before they are passed on (so an answer can be
+ * held or dropped whole), except the realtime stream (server-sent events),
+ * which is passed on as it comes and is cut when the proxy goes offline.
  */
 import {
   createServer,
@@ -144,6 +145,15 @@ export async function startFlakyProxy(upstreamUrl: string): Promise<FlakyProxy> 
     out.end(body);
 
     async function passOn(answer: IncomingMessage): Promise<void> {
+      // A stream of events (realtime) never ends: it is passed on as it comes.
+      if (!drop && String(answer.headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        seen.outcome = answer.statusCode ?? 0;
+        res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
+        res.flushHeaders();
+        for await (const part of answer) res.write(part as Buffer);
+        res.end();
+        return;
+      }
       const parts: Buffer[] = [];
       for await (const part of answer) parts.push(part as Buffer);
       seen.outcome = answer.statusCode ?? 0;

@@ -38,6 +38,9 @@ const REPLAY_INTERVAL_MS = 30_000;
 /** Another replayer holds the lease (a closing tab, the worker): look again soon rather than at the next timer. */
 const BUSY_RETRY_MS = 5_000;
 const RECONCILE_INTERVAL_MS = 5 * 60_000;
+/** A live connection that could not be made is tried again after a pause that doubles up to a minute. */
+const REALTIME_RETRY_FIRST_MS = 2_000;
+const REALTIME_RETRY_MAX_MS = 60_000;
 
 export interface EngineStatus {
   /** The browser says it is online and the last request reached the server. */
@@ -73,6 +76,8 @@ export class SyncEngine {
   private listeners = new Set<() => void>();
   private cleanups: Array<() => void> = [];
   private unsubscribeRealtime: (() => Promise<void>) | null = null;
+  /** The pause before the next attempt at the live connection; 0 after one succeeded. */
+  private realtimeRetryMs = 0;
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
   /** Older-report loads under way (their progress outlives a pull's end). */
@@ -325,18 +330,39 @@ export class SyncEngine {
         () => void this.syncNow(),
         (error) => this.noteError(error),
       );
+      this.realtimeRetryMs = 0;
       if (this.stopped) await this.unsubscribeRealtime();
     } catch (error) {
-      // Offline at start: the SDK reconnects on its own once a subscription exists;
-      // without one, try again when the browser comes back online.
+      // Once subscribed, the SDK reconnects on its own; a first connect that failed
+      // (offline, or a weak signal that failed the request while the browser still
+      // says it is online) is tried again here.
       this.noteError(error);
-      const retry = () => {
-        window.removeEventListener('online', retry);
-        if (!this.stopped) void this.connectRealtime();
-      };
-      window.addEventListener('online', retry);
-      this.cleanups.push(() => window.removeEventListener('online', retry));
+      this.retryRealtime();
     }
+  }
+
+  /**
+   * The next attempt at the live connection: as soon as the browser comes
+   * back online, or after a pause that doubles up to a minute. Waiting for
+   * `online` alone would never retry a connection that failed while the
+   * browser said it was online, nor one whose `online` event came while the
+   * failed attempt was still being cleaned up.
+   */
+  private retryRealtime(): void {
+    if (this.stopped) return;
+    this.realtimeRetryMs = Math.min(REALTIME_RETRY_MAX_MS, this.realtimeRetryMs * 2 || REALTIME_RETRY_FIRST_MS);
+    let timer = 0;
+    const retry = () => {
+      window.removeEventListener('online', retry);
+      window.clearTimeout(timer);
+      if (!this.stopped) void this.connectRealtime();
+    };
+    window.addEventListener('online', retry);
+    timer = window.setTimeout(retry, this.realtimeRetryMs);
+    this.cleanups.push(() => {
+      window.removeEventListener('online', retry);
+      window.clearTimeout(timer);
+    });
   }
 }
 
