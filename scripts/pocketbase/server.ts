@@ -138,7 +138,9 @@ export async function waitForHealth(
  * its create chain (record_ids, houses, home_history), so a batch of 50
  * homes holds 150 VMs, and one more runs the request checks: with 120,
  * 5,000 homes took 19.4 s of the server's CPU, with 160 12.5 s. 160 VMs
- * cost about 40 MB of memory and 70 ms at start.
+ * cost about 40 MB of memory and 70 ms at start, and up to about 1.1 GB
+ * more once each has run the request checks (docs/performance.md, "The
+ * server's memory and CPU under batch writes").
  */
 const HOOKS_POOL = 160;
 
