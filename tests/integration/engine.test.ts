@@ -13,7 +13,8 @@
  *
  * Pulls: a pull asked for while another runs (a realtime reconnect filling
  * its gap, the network back) brings what changed after the running pull's
- * queries went out; it does not join it and miss the change.
+ * queries went out; it does not join it and miss the change. On a new
+ * phone the homes and their people are read before the rest.
  *
  * The live connection: a first connect that failed is tried again, also
  * when the browser never said it was offline (a weak signal).
@@ -21,10 +22,11 @@
 import '../support/browser-globals.ts';
 import PocketBase from 'pocketbase';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import type { CollectionName } from '../../src/api/records.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { SyncEngine } from '../../src/data/sync/engine.ts';
 import { enqueue, outboxEntries } from '../../src/data/sync/outbox.ts';
-import { pbDate } from '../../src/data/sync/pull.ts';
+import { HOMES_FIRST, PULL_ORDER, pbDate } from '../../src/data/sync/pull.ts';
 import { refreshSession } from '../../src/data/sync/session.ts';
 import { matching, startFlakyProxy, type FlakyProxy } from '../support/flaky-proxy.ts';
 import {
@@ -266,6 +268,28 @@ describe('pulls', () => {
     await Promise.all([running, asked]);
 
     await expect(engine.db.houses.get(houseId)).resolves.toMatchObject({ note: 'Back gate open' });
+  });
+
+  test('on a new phone the homes and their people are read before anything else is asked for; later pulls ask for all at once', async () => {
+    const { pb } = await officer('first', proxy.url);
+    const engine = engineFor(pb);
+    await engine.pull();
+    const collectionOf = (request: { path: string }) => request.path.split('/')[3] as CollectionName;
+    const reads = proxy.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/api/collections/'));
+    const homesFirst = (r: { path: string }) => HOMES_FIRST.includes(collectionOf(r));
+    expect(reads.filter(homesFirst).length).toBeGreaterThan(0);
+    expect(reads.findIndex((r) => !homesFirst(r))).toBeGreaterThan(reads.findLastIndex(homesFirst));
+    expect(new Set(reads.map(collectionOf))).toEqual(new Set(PULL_ORDER));
+
+    // An incremental pull asks for the calls while the phones' answer is still on its way.
+    const phones = proxy.hold((r) => r.method === 'GET' && collectionOf(r) === 'phones');
+    const pulling = engine.pull();
+    await phones.arrived;
+    await until('the calls asked for', () =>
+      proxy.requests.some((r) => r.method === 'GET' && collectionOf(r) === 'calls'),
+    );
+    phones.release();
+    await pulling;
   });
 
   test('with no pull asked for meanwhile, one pull reads each collection once', async () => {
