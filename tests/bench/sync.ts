@@ -28,6 +28,7 @@ import { build } from 'vite';
 import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { benchSizes, searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
+import { cpuTicks } from './load-figures.ts';
 import type { BenchApi, Measured, QueryTiming, ReplayMeasured } from './page/bench.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
 
@@ -57,12 +58,9 @@ function call<K extends keyof BenchApi>(
 
 // ---- figures --------------------------------------------------------------------
 
-/** A process's CPU time so far (user and system, from /proc; Linux counts it in 100ths of a second). */
+/** A process's CPU time so far, user and system (Linux counts it in 100ths of a second: getconf CLK_TCK). */
 function processCpuMs(pid: number | undefined): number {
-  if (pid === undefined) return Number.NaN;
-  // The name field can hold spaces: the numbers start after its closing parenthesis.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  return pid === undefined ? Number.NaN : cpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8')) * 10;
 }
 
 function percentile(values: readonly number[], p: number): number {

@@ -150,6 +150,8 @@ export async function startFlakyProxy(upstreamUrl: string): Promise<FlakyProxy> 
         seen.outcome = answer.statusCode ?? 0;
         res.writeHead(answer.statusCode ?? 502, endToEnd(answer.headers));
         res.flushHeaders();
+        // The client gone (closed, or cut by going offline), the server's side goes too.
+        req.socket.once('close', () => answer.destroy());
         for await (const part of answer) res.write(part as Buffer);
         res.end();
         return;

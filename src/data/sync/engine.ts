@@ -78,6 +78,8 @@ export class SyncEngine {
   private unsubscribeRealtime: (() => Promise<void>) | null = null;
   /** The pause before the next attempt at the live connection; 0 after one succeeded. */
   private realtimeRetryMs = 0;
+  /** Calls off the attempt waiting, if any (on stop). */
+  private cancelRealtimeRetry: () => void = () => undefined;
   private replaying: Promise<void> | null = null;
   private replayAgain = false;
   /** Older-report loads under way (their progress outlives a pull's end). */
@@ -131,6 +133,7 @@ export class SyncEngine {
       () => window.removeEventListener('pagehide', onPageHide),
       () => window.clearInterval(replayTimer),
       () => window.clearInterval(reconcileTimer),
+      () => this.cancelRealtimeRetry(),
       offWrite,
     );
     void this.noteFirstLoads();
@@ -351,18 +354,16 @@ export class SyncEngine {
   private retryRealtime(): void {
     if (this.stopped) return;
     this.realtimeRetryMs = Math.min(REALTIME_RETRY_MAX_MS, this.realtimeRetryMs * 2 || REALTIME_RETRY_FIRST_MS);
-    let timer = 0;
     const retry = () => {
-      window.removeEventListener('online', retry);
-      window.clearTimeout(timer);
+      this.cancelRealtimeRetry();
       if (!this.stopped) void this.connectRealtime();
     };
     window.addEventListener('online', retry);
-    timer = window.setTimeout(retry, this.realtimeRetryMs);
-    this.cleanups.push(() => {
+    const timer = window.setTimeout(retry, this.realtimeRetryMs);
+    this.cancelRealtimeRetry = () => {
       window.removeEventListener('online', retry);
       window.clearTimeout(timer);
-    });
+    };
   }
 }
 
