@@ -287,23 +287,16 @@ export async function collectionsToLoad(db: ScmsDatabase): Promise<CollectionNam
 }
 
 /**
- * What the Homes screen shows (the community and its staff and concerns,
- * the homes, their residents and phones): on a new phone these are loaded
- * before the other collections start. The network is not what a first load
+ * What the Homes screen shows, PULL_ORDER up to the phones (the community,
+ * its staff and concerns, the homes, their residents and phones): on a new
+ * phone these are loaded before the other collections start. The network is not what a first load
  * waits for, the phone's own writes are (docs/performance.md, "Where a new
  * phone's first wait goes"): loaded side by side with the calls and the
  * reports, the homes' writes queued behind theirs, and the first card came
  * at 4.4–5.0 s at 5,000 homes and 15–17 s at 20,000; homes first, at 3.2 s
  * and 10.0 s, with the whole sync no longer.
  */
-export const HOMES_FIRST: readonly CollectionName[] = [
-  'communities',
-  'users',
-  'concerns',
-  'houses',
-  'residents',
-  'phones',
-];
+export const HOMES_FIRST: readonly CollectionName[] = PULL_ORDER.slice(0, PULL_ORDER.indexOf('phones') + 1);
 
 /**
  * Pulls every collection, side by side; returns the number of records per
