@@ -16,12 +16,16 @@ import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useOutboxEntries, useSyncStatus } from '../data/hooks.ts';
+import { LEASE_TTL_MS } from '../data/sync/lease.ts';
 import { outboxEntries, retryEntry } from '../data/sync/outbox.ts';
 import { unsentCount } from '../data/mirror/wipe.ts';
 import { ConfirmDialog } from '../ui/ConfirmDialog.tsx';
 import { Spinner } from '../ui/Spinner.tsx';
 import { useToast } from '../ui/toast.tsx';
 import { logOut } from './session.ts';
+
+/** Between tries of 'Send now' while another replayer holds the outbox. */
+const BUSY_PAUSE_MS = 500;
 
 /** The question's title ('N changes are not sent yet', in the singular for one). */
 export function unsentTitle(count: number): string {
@@ -82,7 +86,11 @@ export function useLogOut(): LogOutFlow {
       for (const entry of await outboxEntries(engine.db))
         if (entry.status === 'failed') await retryEntry(engine.db, entry.seq!);
       // The existing replay, as 'Sync now' runs it; retryNow: the user asked, so no waiting out a back-off.
-      await engine.replay({ retryNow: true });
+      // The service worker may be sending the same entries (the retry above wakes Background Sync):
+      // while it holds the outbox, wait for it rather than call its entries unsent.
+      const waitUntil = Date.now() + LEASE_TTL_MS;
+      while ((await engine.replay({ retryNow: true })) === 'busy' && Date.now() < waitUntil)
+        await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
     } finally {
       setSending(false);
     }

@@ -23,8 +23,15 @@ export interface FileTokenState {
 
 /** Renewed this long before it expires, so an image that starts loading just before expiry still gets in. */
 const RENEW_BEFORE_MS = 60_000;
-/** After a failed fetch (offline, server down), tried again this often while images are shown (and at once on 'online'). */
-const RETRY_MS = 30_000;
+/**
+ * After a failed fetch (offline, server down, a weak signal), tried again
+ * while images are shown (and at once on 'online') after a pause that
+ * doubles from the first to the last: a request lost on a weak signal that
+ * the browser still calls online would otherwise leave the images without a
+ * token, showing the stand-in drawing, for the whole longer pause.
+ */
+const RETRY_FIRST_MS = 5_000;
+const RETRY_MAX_MS = 30_000;
 /** Never renew more often than this, whatever lifetime the server gives its tokens. */
 const MIN_RENEW_MS = 5_000;
 
@@ -37,6 +44,8 @@ export class FileTokenSource {
   /** The user the token (or the request on its way) belongs to. */
   private owner: string | null = null;
   private fetching: Promise<void> | null = null;
+  /** The pause before the next try after a failed fetch; 0 after one succeeded. */
+  private retryMs = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new Set<() => void>();
   private stopAuthWatch: (() => void) | null = null;
@@ -112,6 +121,7 @@ export class FileTokenSource {
       if (this.owner !== user) return;
       const exp = Number(getTokenPayload(token).exp) * 1000;
       this.set({ token, settled: true }, Number.isFinite(exp) ? exp : Date.now() + RENEW_BEFORE_MS + MIN_RENEW_MS);
+      this.retryMs = 0;
       this.schedule(this.expiresAt - RENEW_BEFORE_MS - Date.now());
     } catch (error) {
       if (!(error instanceof ClientResponseError)) throw error;
@@ -120,7 +130,8 @@ export class FileTokenSource {
       // token that is still good is kept, an expired one is of no use.
       const keep = this.state.token && this.expiresAt > Date.now() ? this.state.token : null;
       this.set({ token: keep, settled: true }, keep ? this.expiresAt : 0);
-      this.schedule(RETRY_MS);
+      this.retryMs = Math.min(RETRY_MAX_MS, this.retryMs * 2 || RETRY_FIRST_MS);
+      this.schedule(this.retryMs);
     }
   }
 

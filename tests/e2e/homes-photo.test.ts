@@ -14,7 +14,7 @@ import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { LEASE_TTL_MS } from '../../src/data/sync/lease.ts';
 import type { HouseRecord } from '../../src/api/records.ts';
 import { compareHomeKeys, homeAddressKey } from '../../src/domain/homeOrder.ts';
-import { signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
+import { idb, signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   dialog,
@@ -92,6 +92,23 @@ async function cardPhoto(card: Locator): Promise<{ src: string; drawn: boolean }
     src: img.currentSrc || img.src,
     drawn: img.complete && img.naturalWidth > 0,
   }));
+}
+
+/** On a failure: the card's images and what the device's mirror and outbox hold for the home. */
+async function whatTheCardShows(page: Page, card: Locator, houseId: string): Promise<string> {
+  const images = await card
+    .locator('img, div[aria-hidden="true"]')
+    .evaluateAll((nodes) => nodes.map((node) => node.outerHTML.slice(0, 300)));
+  const userId = await signedInUserId(page);
+  const row = await idb<{ image?: unknown; updated?: unknown; _pending?: unknown } | undefined>(
+    page,
+    `scms-${userId}`,
+    'houses',
+    'get',
+    houseId,
+  );
+  const outbox = await idb<number>(page, `scms-${userId}`, 'outbox', 'count');
+  return `card: ${JSON.stringify(images)}\nmirror row: ${JSON.stringify({ image: row?.image, updated: row?.updated, pending: row?._pending })}; outbox entries: ${outbox}`;
 }
 
 /** Nothing blanked the app: the Homes screen is there and no part of it failed. */
@@ -258,7 +275,12 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       );
       // The card trades the device's copy for the server's photo.
       await card.getByText('Not yet sent').waitFor({ state: 'detached', timeout: 15_000 });
-      await expect.poll(async () => (await cardPhoto(card)).src).toContain(`/api/files/houses/${saved!.id}/`);
+      await expect
+        .poll(async () => (await cardPhoto(card)).src)
+        .toContain(`/api/files/houses/${saved!.id}/`)
+        .catch(async (error: Error) => {
+          throw new Error(`${error.message}\n${await whatTheCardShows(page, card, saved!.id)}`);
+        });
       await expect.poll(async () => (await cardPhoto(card)).drawn).toBe(true);
       await screenshot(page, 'homes-photo-synced');
       await expectAppRendered(page, errors);

@@ -75,7 +75,7 @@ export async function idb<T>(
   page: Page,
   database: string,
   store: string,
-  op: 'get' | 'add' | 'count' | 'getAll',
+  op: 'get' | 'add' | 'put' | 'count' | 'getAll',
   arg?: unknown,
 ): Promise<T> {
   return page.evaluate(
@@ -85,16 +85,18 @@ export async function idb<T>(
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const tx = db.transaction(store, op === 'add' ? 'readwrite' : 'readonly');
+          const tx = db.transaction(store, op === 'add' || op === 'put' ? 'readwrite' : 'readonly');
           const objects = tx.objectStore(store);
           const request =
             op === 'get'
               ? objects.get(arg as IDBValidKey)
               : op === 'add'
                 ? objects.add(arg)
-                : op === 'count'
-                  ? objects.count()
-                  : objects.getAll();
+                : op === 'put'
+                  ? objects.put(arg)
+                  : op === 'count'
+                    ? objects.count()
+                    : objects.getAll();
           request.onsuccess = () => {
             db.close();
             resolve(request.result as T);

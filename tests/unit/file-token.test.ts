@@ -112,6 +112,33 @@ describe('offline and back', () => {
     expect(source.getSnapshot()).toEqual({ token: expect.stringMatching(/\.sig1$/), settled: true });
   });
 
+  test('failed fetches are tried again after pauses that double from 5 s to 30 s, and start over after a success', async () => {
+    getToken.mockRejectedValue(offline());
+    source.subscribe(() => {});
+    await settle();
+    const callsAfter = async (ms: number) => {
+      await vi.advanceTimersByTimeAsync(ms);
+      await settle();
+      return getToken.mock.calls.length;
+    };
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(await callsAfter(4_900)).toBe(1);
+    expect(await callsAfter(100)).toBe(2);
+    expect(await callsAfter(9_900)).toBe(2);
+    expect(await callsAfter(100)).toBe(3);
+    expect(await callsAfter(20_000)).toBe(4);
+    expect(await callsAfter(30_000)).toBe(5);
+    expect(await callsAfter(29_900)).toBe(5);
+    expect(await callsAfter(100)).toBe(6);
+    getToken.mockReset();
+    getToken.mockImplementationOnce(async () => fileToken(pb.authStore.record!.id, 1)).mockRejectedValue(offline());
+    expect(await callsAfter(30_000)).toBe(1);
+    expect(source.getSnapshot().token).toMatch(/\.sig1$/);
+    // The renewal a minute before expiry fails: the next try is 5 s later again.
+    expect(await callsAfter((LIFETIME_S - 60) * 1000)).toBe(2);
+    expect(await callsAfter(5_000)).toBe(3);
+  });
+
   test('back online: a token at once, not at the next retry', async () => {
     getToken.mockRejectedValueOnce(offline());
     source.subscribe(() => {});

@@ -85,10 +85,18 @@ export async function applyServerRecords<C extends CollectionName>(
   db: ScmsDatabase,
   collection: C,
   records: readonly RecordModel[],
+  options: { firstLoad?: boolean } = {},
 ): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
   await db.transaction('rw', [table, db.outbox, ...companionTables(db, collection)], async () => {
+    // A copy read before a newer one was written here (a pull's page answered
+    // after a realtime event or a replay's answer) must not take its place:
+    // the card would go back to the older state until some later pull. A
+    // first load skips the lookup (it would read every row it writes): what
+    // it overwrites changed after its cursor, so the incremental pull that
+    // follows it brings that back.
+    const current = options.firstLoad ? [] : await table.bulkGet(records.map((record) => record.id));
     // An empty outbox (a first sync, mostly) has nothing to keep on top: no lookup of every record.
     const outboxEmpty = (await db.outbox.limit(1).primaryKeys()).length === 0;
     const overlays = outboxEmpty
@@ -102,12 +110,13 @@ export async function applyServerRecords<C extends CollectionName>(
           collection,
         );
     const rows: MirrorRow<C>[] = [];
-    for (const record of records) {
+    records.forEach((record, i) => {
+      if (isOlder(record, current[i])) return;
       const overlay = overlays.get(record.id);
-      if (overlay?.deleted) continue;
+      if (overlay?.deleted) return;
       const row = toMirrorRow<C>(record);
       rows.push(overlay ? ({ ...row, ...overlay.body, _pending: 1 } as MirrorRow<C>) : row);
-    }
+    });
     // In one transaction, but in calls of fewer than 50 rows: Dexie reports the keys of a
     // smaller write to its observers (live queries, the search index), and "the whole
     // table changed" for a larger one, which made the search index read every report
@@ -115,6 +124,20 @@ export async function applyServerRecords<C extends CollectionName>(
     for (let i = 0; i < rows.length; i += OBSERVED_WRITE) await table.bulkPut(rows.slice(i, i + OBSERVED_WRITE));
     if (collection === 'calls') await keepLatestCallsAfterWrite(db, rows as unknown as Array<MirrorRow<'calls'>>);
   });
+}
+
+/**
+ * Whether the server's copy is older than the server copy the mirror holds.
+ * The server sets `updated` on every write, in one sortable format
+ * ('2026-11-26 14:47:19.123Z'). A row showing this device's own change
+ * (`_pending`, with the device's time in `updated`) is always replaced: the
+ * server's copy, with what is still queued on top, is what it should show.
+ */
+function isOlder(record: RecordModel, row: { updated?: unknown; _pending?: unknown } | undefined): boolean {
+  if (!row || row._pending) return false;
+  const mine = row.updated;
+  const theirs = record.updated;
+  return typeof mine === 'string' && typeof theirs === 'string' && theirs < mine;
 }
 
 /** Tables kept in step with a collection's rows, written in the same transaction. */

@@ -29,7 +29,7 @@ import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type 
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
-import { replayOutbox, type ReplayResult, type SendingProgress } from './replay.ts';
+import { replayOutbox, type ReplayOutcome, type ReplayResult, type SendingProgress } from './replay.ts';
 import { refreshSession, type SessionCheck } from './session.ts';
 import { SYNC_TAG } from './syncTag.ts';
 
@@ -80,7 +80,7 @@ export class SyncEngine {
   private realtimeRetryMs = 0;
   /** Calls off the attempt waiting, if any (on stop). */
   private cancelRealtimeRetry: () => void = () => undefined;
-  private replaying: Promise<void> | null = null;
+  private replaying: Promise<ReplayOutcome | null> | null = null;
   private replayAgain = false;
   /** Older-report loads under way (their progress outlives a pull's end). */
   private rangeLoads = 0;
@@ -261,9 +261,14 @@ export class SyncEngine {
     return this.pulling;
   }
 
-  /** One replay at a time in this window; a write during a replay asks for another round. */
-  async replay(options: { retryNow?: boolean } = {}): Promise<void> {
-    if (this.stopped || this.status.authRequired) return;
+  /**
+   * One replay at a time in this window; a write during a replay asks for
+   * another round. Resolves to how the last round ended ('busy': another
+   * replayer, a tab or the service worker, holds the outbox), or null when
+   * no replay ran or it failed.
+   */
+  async replay(options: { retryNow?: boolean } = {}): Promise<ReplayOutcome | null> {
+    if (this.stopped || this.status.authRequired) return null;
     if (this.replaying) {
       this.replayAgain = true;
       return this.replaying;
@@ -271,6 +276,7 @@ export class SyncEngine {
     this.replaying = (async () => {
       try {
         let retryNow = options.retryNow ?? false;
+        let outcome: ReplayOutcome | null = null;
         do {
           this.replayAgain = false;
           const result = await replayOutbox({
@@ -281,10 +287,13 @@ export class SyncEngine {
             onProgress: (sending) => this.showSending(sending),
           });
           retryNow = false;
+          outcome = result.outcome;
           this.applyOutcome(result);
         } while (this.replayAgain && !this.stopped);
+        return outcome;
       } catch (error) {
         this.noteError(error);
+        return null;
       } finally {
         this.replaying = null;
       }

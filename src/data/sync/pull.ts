@@ -113,6 +113,8 @@ class MirrorWriter {
   constructor(
     private readonly db: ScmsDatabase,
     private readonly collection: CollectionName,
+    /** A first load: no newer copy to keep (applyServerRecords). */
+    private readonly firstLoad: boolean,
     private readonly onWritten: (written: number) => void,
   ) {}
 
@@ -130,7 +132,7 @@ class MirrorWriter {
     this.chain = this.chain.then(async () => {
       if (this.failed) return;
       try {
-        await applyServerRecords(this.db, this.collection, rows);
+        await applyServerRecords(this.db, this.collection, rows, { firstLoad: this.firstLoad });
         this.written += rows.length;
         this.onWritten(this.written);
       } catch (error) {
@@ -171,10 +173,11 @@ async function loadAll(
   slots: RequestSlots,
   collection: CollectionName,
   filter: string,
+  firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
   ctx.onProgress?.(collection, { loaded: 0, total: null });
   try {
-    return await loadRanges(ctx, slots, collection, filter);
+    return await loadRanges(ctx, slots, collection, filter, firstLoad);
   } finally {
     ctx.onProgress?.(collection, null);
   }
@@ -185,6 +188,7 @@ async function loadRanges(
   slots: RequestSlots,
   collection: CollectionName,
   filter: string,
+  firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
   const service = ctx.pb.collection(collection);
   const head = await slots.run(() =>
@@ -194,7 +198,7 @@ async function loadRanges(
   const newest = head.items[0];
   ctx.onProgress?.(collection, { loaded: 0, total });
   let received = 0;
-  const writer = new MirrorWriter(ctx.db, collection, (written) =>
+  const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
     ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
   );
   if (total > 0) {
@@ -268,7 +272,7 @@ async function pullWith(ctx: PullContext, slots: RequestSlots, collection: Colle
   }
   const from = collection === 'reports' ? firstReportMonth(ctx) : null;
   const filter = from ? ctx.pb.filter('incident_time >= {:from}', { from: pbDate(from) }) : '';
-  const { snapshot, count } = await loadAll(ctx, slots, collection, filter);
+  const { snapshot, count } = await loadAll(ctx, slots, collection, filter, true);
   // Covered up to "forever": newer reports arrive through the cursor.
   if (from) await addReportRange(ctx.db, { from: from.getTime(), to: Number.MAX_SAFE_INTEGER });
   await setSyncState(ctx.db, cursorKey(collection), snapshot ?? { updated: '', id: '' });
@@ -348,7 +352,7 @@ export async function ensureReportRange(ctx: PullContext, from: Date, to: Date):
   const slots = new RequestSlots(PULL_CONCURRENCY);
   // One load over the parts together (OR of their ranges): one total for the progress.
   const filter = missing.map((range) => `(${incidentFilter(ctx.pb, range)})`).join(' || ');
-  const { count } = await loadAll(ctx, slots, 'reports', filter);
+  const { count } = await loadAll(ctx, slots, 'reports', filter, false);
   for (const range of missing) await addReportRange(ctx.db, range);
   return count;
 }
