@@ -20,3 +20,16 @@ onRecordDeleteRequest((e) => {
   if (count > 0) throw new BadRequestError(`This home has ${count} report(s) and cannot be deleted.`);
   return e.next();
 }, 'houses');
+
+// Every save of a home keeps its place in the Homes list as sortable text
+// (pb_migrations/1765400000_house_sort_key.js): whatever a request sent in
+// `sort_key`, the key is the server's, from the same rule the app sorts with.
+onRecordCreate((e) => {
+  require(`${__hooks}/lib/house_sort_key.js`).keepSortKey(e.record);
+  return e.next();
+}, 'houses');
+
+onRecordUpdate((e) => {
+  require(`${__hooks}/lib/house_sort_key.js`).keepSortKey(e.record);
+  return e.next();
+}, 'houses');

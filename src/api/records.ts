@@ -51,6 +51,11 @@ export interface HouseRecord extends BaseRecord {
   house_check_last_date: string;
   house_check_note: string;
   community: string;
+  /**
+   * The home's place in the list, kept by the server (src/domain/homeSortKey.ts);
+   * absent on a home this device created and the server has not stored yet.
+   */
+  sort_key?: string;
 }
 
 export interface ResidentRecord extends BaseRecord {

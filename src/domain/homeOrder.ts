@@ -3,9 +3,11 @@
  * number, then apt, in natural order ('2 Heron' before '10 Heron', 'Apt 2'
  * before 'Apt 10'); or house checks due first, each group in that address
  * order. Sorting the whole address as text would put '101 Osprey Ln'
- * between two homes of Banyan Cir and Heron Way.
+ * between two homes of Banyan Cir and Heron Way. The comparison itself is
+ * homeSortKey's, which the server shares.
  */
 import { isHouseCheckDue, type HouseCheckFields } from './houseCheck.ts';
+import { homeSortKey } from './homeSortKey.ts';
 
 export const HOME_ORDERS = ['address', 'house-check-due'] as const;
 export type HomeOrder = (typeof HOME_ORDERS)[number];
@@ -20,39 +22,20 @@ export interface OrderedHouseFields extends HouseCheckFields {
   apt?: string;
 }
 
-// Case and accents do not matter; digit runs compare as numbers.
-const collator = new Intl.Collator('en-US', { numeric: true, sensitivity: 'base' });
-
-/**
- * '101 Banyan Cir' → number '101', street 'Banyan Cir'. The number is the
- * leading token when it starts with a digit ('12B', '1200-4'); an address
- * without one is all street.
- */
-export function splitAddress(address: string): { street: string; number: string } {
-  const match = /^\s*(\d[^\s,]*),?\s+(.+)$/.exec(address);
-  return match ? { number: match[1]!, street: match[2]!.trim() } : { number: '', street: address.trim() };
-}
-
 export interface HomeKey {
+  /** 0 for a home moved up (a house check due), 1 for the others. */
   due: number;
-  street: string;
-  number: string;
-  apt: string;
+  /** homeSortKey: street, number and apt, comparable as text. */
+  key: string;
 }
 
 export function compareHomeKeys(x: HomeKey, y: HomeKey): number {
-  return (
-    x.due - y.due ||
-    collator.compare(x.street, y.street) ||
-    collator.compare(x.number, y.number) ||
-    collator.compare(x.apt, y.apt)
-  );
+  return x.due - y.due || (x.key < y.key ? -1 : x.key > y.key ? 1 : 0);
 }
 
 /** A home's key in address order (the search index keeps its homes sorted by it). */
 export function homeAddressKey(house: OrderedHouseFields): HomeKey {
-  const { street, number } = splitAddress(house.address ?? '');
-  return { due: 1, street, number, apt: house.apt ?? '' };
+  return { due: 1, key: homeSortKey(house) };
 }
 
 /** A sorted copy; `houseOf` picks the house out of a list item. */
@@ -65,15 +48,9 @@ export function sortHomes<T>(
   // The keys once per item, not once per comparison: lists reach 20,000 homes.
   const keyed = items.map((item) => {
     const house = houseOf(item);
-    const { street, number } = splitAddress(house.address ?? '');
     return {
       item,
-      key: {
-        due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1,
-        street,
-        number,
-        apt: house.apt ?? '',
-      },
+      key: { due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1, key: homeSortKey(house) },
     };
   });
   keyed.sort((x, y) => compareHomeKeys(x.key, y.key));

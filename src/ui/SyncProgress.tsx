@@ -37,3 +37,24 @@ export function SyncProgress({ noun, progress }: { noun: string; progress: SyncP
     </div>
   );
 }
+
+/**
+ * The one-line form, above a list that already shows what has arrived (the
+ * top of the Homes list during a first sync): the count says it is not all.
+ */
+export function SyncProgressLine({
+  noun,
+  progress,
+  className,
+}: {
+  noun: string;
+  progress: SyncProgressValue;
+  className?: string;
+}) {
+  return (
+    <p className={`flex items-center gap-2 ${className ?? ''}`}>
+      <Spinner size={16} label={`Loading ${noun}`} />
+      <span role="status">{syncProgressText(noun, progress)}</span>
+    </p>
+  );
+}

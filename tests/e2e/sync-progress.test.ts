@@ -1,15 +1,17 @@
 /**
- * The first sync of a large community shows its progress: an
- * officer signing in on a new device sees 'Loading homes… 0 of 2,000' (the
- * total with its thousands separator) where the list will be, never
- * 'Showing 0 home(s)' or 'No homes found' for a mirror that is still
- * filling, then the whole list. Real PocketBase, the built app, both sizes;
- * the homes' pages are held back a moment so the progress stays on screen
- * long enough to be looked at.
+ * The first sync of a large community shows its progress: an officer
+ * signing in on a new device sees the top of the Homes list first (the
+ * first homes in the list's own order, which stay where they are), with
+ * 'Loading homes… 500 of 2,000' (the total with its thousands separator)
+ * above it while the rest arrives; never 'Showing 0 home(s)' or 'No homes
+ * found' for a mirror that is still filling; then the whole list. Real
+ * PocketBase, the built app, both sizes; the homes' pages are held back a
+ * moment so the progress stays on screen long enough to be looked at.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
+import { sortHomes } from '../../src/domain/homeOrder.ts';
 import { buildBenchData, type Row } from '../bench/data.ts';
 import { createInBatches } from '../support/batches.ts';
 import {
@@ -29,6 +31,8 @@ const HOLD_MS = 2_500;
 let server: TestServer;
 let browser: Browser;
 let fixture: CommunityFixture;
+/** The address of the first home of the list, in the app's order. */
+let firstAddress: string;
 
 beforeAll(async () => {
   server = await startTestServer({}, { publicDir: distDir });
@@ -38,6 +42,7 @@ beforeAll(async () => {
     .houses.slice(0, HOMES)
     .map((house) => ({ ...house, community: fixture.community.id }));
   await createInBatches(server.admin, 'houses', houses, 1);
+  firstAddress = String(sortHomes(houses, 'address', (house) => house as never)[0]!.address);
 }, 300_000);
 
 afterAll(async () => {
@@ -73,11 +78,19 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByText(/^Loading homes… [\d,]+ of 2,000$/).waitFor({ timeout: 20_000 });
       // The badge does not claim 'Synced' while the mirror is still filling.
       await page.getByRole('button', { name: 'Sync status: Loading…' }).waitFor();
-      await screenshot(page, 'sync-progress');
       await expectNoSeriousA11yViolations(page, `the first sync's progress (${size})`);
 
+      // The top of the list shows while the rest arrives, the count saying it is not all.
+      const first = page.getByRole('article').first();
+      await first.waitFor({ timeout: 20_000 });
+      expect(await first.getAttribute('aria-label')).toMatch(new RegExp(`^${firstAddress}`));
+      const progress = page.getByText(/^Loading homes… [\d,]+ of 2,000$/);
+      expect(await progress.count(), 'the list showed before the homes had all arrived').toBe(1);
+      await screenshot(page, 'sync-progress');
+
       await page.getByText(`Showing ${HOMES} home(s)`).waitFor({ timeout: 30_000 });
-      await page.getByRole('article').first().waitFor();
+      // The first home is still the first: nothing that came later went above it.
+      expect(await first.getAttribute('aria-label')).toMatch(new RegExp(`^${firstAddress}`));
       const seen = await page.evaluate(
         () => (window as unknown as { homesText: { empty: boolean; progress: string[] } }).homesText,
       );

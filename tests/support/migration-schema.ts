@@ -76,14 +76,17 @@ export function loadSchema(): Map<string, CollectionDefinition> {
     },
     settings: () => settings,
     // Data changes (a migration's UPDATE of existing rows) leave the schema as it is: nothing to record.
+    // Reads of existing rows find none here (a fresh database).
     db: () => {
-      const query = { bind: () => query, execute: () => undefined };
+      const query = { bind: () => query, execute: () => undefined, all: () => undefined };
       return { newQuery: () => query };
     },
   };
   let counter = 0;
   const sandbox = {
     migrate: (up: (a: typeof app) => void) => up(app),
+    arrayOf: () => [],
+    DynamicModel: class {},
     Collection: class {
       constructor(options: CollectionDefinition) {
         Object.assign(this, {

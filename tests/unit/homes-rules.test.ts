@@ -30,7 +30,8 @@ function housesWithActiveCall(
   return new Set(newest.filter(([, call]) => isCallJobActive(callJobFields(call))).map(([house]) => house));
 }
 import { notePreview, NOTE_PREVIEW_LENGTH } from '../../src/features/homes/notePreview.ts';
-import { sortHomes, splitAddress } from '../../src/domain/homeOrder.ts';
+import { sortHomes } from '../../src/domain/homeOrder.ts';
+import { homeSortKey, splitAddress } from '../../src/domain/homeSortKey.ts';
 import { houseRecord } from '../support/records.ts';
 
 const iso = (d: Date) => d.toISOString().replace('T', ' ');
@@ -372,6 +373,39 @@ describe('homes order (street, number, apt; or house check due first)', () => {
     expect(splitAddress('12B, Palm Way')).toEqual({ number: '12B', street: 'Palm Way' });
     expect(splitAddress('Clubhouse')).toEqual({ number: '', street: 'Clubhouse' });
     expect(splitAddress('  7 Seas Ct ')).toEqual({ number: '7', street: 'Seas Ct' });
+  });
+
+  test('the sort key the server shares: natural numbers, case and accents aside, a street before its longer names', () => {
+    const sorted = (list: Array<{ address: string; apt?: string }>) =>
+      [...list]
+        .sort((x, y) => (homeSortKey(x) < homeSortKey(y) ? -1 : homeSortKey(x) > homeSortKey(y) ? 1 : 0))
+        .map((h) => [h.address, h.apt].filter(Boolean).join(' #'));
+    expect(
+      sorted([
+        { address: '10 Oak Hill' },
+        { address: '2 Oak' },
+        { address: '10 Oak' },
+        { address: '007 Oak' },
+        { address: '10 Oak', apt: 'Apt 10' },
+        { address: '10 Oak', apt: 'Apt 2' },
+        { address: '12B Oak' },
+        { address: '12 Oak' },
+        { address: '123456789012345 Oak' },
+      ]),
+    ).toEqual([
+      '2 Oak',
+      '007 Oak',
+      '10 Oak',
+      '10 Oak #Apt 2',
+      '10 Oak #Apt 10',
+      '12 Oak',
+      '12B Oak',
+      '123456789012345 Oak',
+      '10 Oak Hill',
+    ]);
+    // Case, accents and white space do not matter.
+    expect(homeSortKey({ address: '5  Cañón   Way' })).toBe(homeSortKey({ address: '5 canon way' }));
+    expect(homeSortKey({ address: '5 Palm Way', apt: null })).toBe(homeSortKey({ address: '5 Palm Way', apt: '' }));
   });
 
   test('house check due first, each group in address order', () => {

@@ -35,6 +35,7 @@ import { pbDate } from '../../domain/pbDate.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
+import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
 
 /** Lists are read in batches of 500. */
 export const PAGE_SIZE = 500;
@@ -60,6 +61,8 @@ export interface PullContext {
   now?: () => Date;
   /** A load (first load or older reports) moved on; null when it ended. */
   onProgress?: (collection: CollectionName, progress: LoadProgress | null) => void;
+  /** The top of the Homes list is in the mirror (topOfHomes.ts), ahead of the rest of a first load. */
+  onTopOfHomes?: () => void;
 }
 
 /**
@@ -304,12 +307,15 @@ export const HOMES_FIRST: readonly CollectionName[] = PULL_ORDER.slice(0, PULL_O
 
 /**
  * Pulls every collection, side by side; returns the number of records per
- * collection. While one of HOMES_FIRST has its first load ahead, those go
- * first and the others after them; an incremental pull asks for all at once.
+ * collection. Before a first load of the homes, the top of the Homes list
+ * comes on its own (topOfHomes.ts). While one of HOMES_FIRST has its first
+ * load ahead, those go first and the others after them; an incremental
+ * pull asks for all at once.
  */
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
   const toLoad = await collectionsToLoad(ctx.db);
+  if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
   const waves = HOMES_FIRST.some((c) => toLoad.includes(c))
     ? [HOMES_FIRST, PULL_ORDER.filter((c) => !HOMES_FIRST.includes(c))]
     : [PULL_ORDER];

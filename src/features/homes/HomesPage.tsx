@@ -17,13 +17,13 @@ import { fileBaseUrl } from '../../data/fileToken.ts';
 import { type HouseWithPeople, queueDeleteHome, useHomeReportCount, useHouses } from '../../data/resources/homes.ts';
 import { useOnline } from '../../data/hooks.ts';
 import { useOnlineActions } from '../../data/onlineActions.ts';
-import { useLoadProgress } from '../../data/loadProgress.ts';
+import { useLoadProgress, useTopOfHomes } from '../../data/loadProgress.ts';
 import { dueFirst, HOME_ORDER_LABELS, HOME_ORDERS, type HomeOrder } from '../../domain/homeOrder.ts';
 import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
-import { SyncProgress } from '../../ui/SyncProgress.tsx';
+import { SyncProgress, SyncProgressLine } from '../../ui/SyncProgress.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { useConfirmedDelete } from '../../ui/useConfirmedDelete.ts';
@@ -129,12 +129,19 @@ const HomeItem = memo(function HomeItem(props: HomeItemProps) {
   );
 });
 
+/** Where the count of homes (or the progress of their first load) sits beside the search. */
+function countPlace(table: boolean): string {
+  return table ? 'col-start-2 row-start-1 self-center' : 'col-start-1 row-start-2 pb-2.5 sm:col-span-2 sm:pb-0';
+}
+
 export function HomesPage() {
   const [search, setSearch] = useState('');
   const [sheet, setSheet] = useState<OpenSheet>(null);
   const [order, setOrder] = useState<HomeOrder>('address');
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
+  // On a new phone the top of the list comes first: it shows while the rest of the homes arrive.
+  const topOfHomes = useTopOfHomes();
   const online = useOnline();
   const { marked, mark, settle } = useCallMarkers();
   const now = useNow();
@@ -156,6 +163,9 @@ export function HomesPage() {
     if (table) return sortFound(found, all ?? found, sort, columnOrder);
     return order !== 'address' ? dueFirst(found, (home) => home.house, now) : found;
   }, [found, all, table, sort, columnOrder, order, now]);
+  // Nothing to show yet while homes are still arriving (or the search index has not caught up
+  // with the top of the list): the progress, never 'No homes found' for a list still filling.
+  const waitingForHomes = loading !== null && (!topOfHomes || !homes?.length);
   const close = () => setSheet(null);
   const { db } = useSyncEngine();
   const user = useSignedInUser();
@@ -257,17 +267,15 @@ export function HomesPage() {
             ))}
           </SelectInput>
         )}
-        {!loading && homes !== undefined && (
-          <p
-            className={
-              table
-                ? 'col-start-2 row-start-1 self-center text-sm text-gray-700'
-                : 'col-start-1 row-start-2 pb-2.5 text-sm text-gray-700 sm:col-span-2 sm:pb-0'
-            }
-            aria-live="polite"
-          >
-            Showing {homes.length} home(s)
-          </p>
+        {loading && !waitingForHomes ? (
+          <SyncProgressLine noun="homes" progress={loading} className={`${countPlace(table)} text-sm text-gray-700`} />
+        ) : (
+          !loading &&
+          homes !== undefined && (
+            <p className={`${countPlace(table)} text-sm text-gray-700`} aria-live="polite">
+              Showing {homes.length} home(s)
+            </p>
+          )
         )}
       </div>
       {!online && (
@@ -275,7 +283,7 @@ export function HomesPage() {
           {OFFLINE_CALLS}
         </p>
       )}
-      {loading ? (
+      {waitingForHomes ? (
         <SyncProgress noun="homes" progress={loading} />
       ) : homes === undefined ? (
         <div className="flex justify-center py-12">
