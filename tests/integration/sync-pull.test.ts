@@ -164,6 +164,7 @@ describe('first load', () => {
       'note',
       'pending_call_concerns_ids',
       'security_code',
+      'sort_key',
       'state',
       'updated',
       'zip',
