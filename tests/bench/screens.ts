@@ -61,6 +61,7 @@ const { values: options } = parseArgs({
     'heap-snapshot': { type: 'string' },
     /** Writes a CPU profile (.cpuprofile, Chrome DevTools) of the typing: to find what a keystroke spends its time on. */
     'cpu-profile': { type: 'string' },
+    'sync-profile': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -565,6 +566,13 @@ async function main(): Promise<void> {
     await page.getByLabel('Password', { exact: true }).fill(STAFF_PASSWORD);
     const userAgent = await page.evaluate(() => navigator.userAgent);
     progress(`signing in as ${officer.email as string} (empty IndexedDB)`);
+    // `--sync-profile FILE`: a CPU profile of the page from the Login click to the first sync done.
+    const syncProfiler = options['sync-profile'] ? await context.newCDPSession(page) : null;
+    if (syncProfiler) {
+      await syncProfiler.send('Profiler.enable');
+      await syncProfiler.send('Profiler.setSamplingInterval', { interval: 500 });
+      await syncProfiler.send('Profiler.start');
+    }
     const signInStarted = Date.now();
     const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () =>
       page.getByRole('button', { name: 'Login' }).click(),
@@ -573,6 +581,12 @@ async function main(): Promise<void> {
     await waitForFirstSync(page, await signedInUserId(page), 600_000);
     const signInToSyncedMs = Date.now() - signInStarted;
     progress(`  first sync done after ${ms(signInToSyncedMs)}`);
+    if (syncProfiler) {
+      const { profile } = await syncProfiler.send('Profiler.stop');
+      writeFileSync(resolve(options['sync-profile']!), JSON.stringify(profile));
+      await syncProfiler.detach();
+      progress(`CPU profile of the sign-in and first sync written to ${options['sync-profile']}`);
+    }
     await waitForWorkerControl(page);
     await settle(page);
 

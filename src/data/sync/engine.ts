@@ -39,6 +39,8 @@ const REPLAY_INTERVAL_MS = 30_000;
 /** Another replayer holds the lease (a closing tab, the worker): look again soon rather than at the next timer. */
 const BUSY_RETRY_MS = 5_000;
 const RECONCILE_INTERVAL_MS = 5 * 60_000;
+/** A load's progress reaches the screens at most this often. */
+const PROGRESS_EVERY_MS = 250;
 /** A live connection that could not be made is tried again after a pause that doubles up to a minute. */
 const REALTIME_RETRY_FIRST_MS = 2_000;
 const REALTIME_RETRY_MAX_MS = 60_000;
@@ -91,6 +93,9 @@ export class SyncEngine {
   /** Older-report loads under way (their progress outlives a pull's end). */
   private rangeLoads = 0;
   private pulling: Promise<void> | null = null;
+  /** Progress not announced yet, and the timer that announces it (onProgress). */
+  private readonly progressDue = new Map<CollectionName, LoadProgress | null>();
+  private progressTimer: number | undefined;
   /** A pull was asked for while one ran: its queries may have gone out before the change that asked. */
   private pullAgain = false;
   private checkingSession: Promise<SessionCheck> | null = null;
@@ -140,6 +145,7 @@ export class SyncEngine {
       () => window.clearInterval(replayTimer),
       () => window.clearInterval(reconcileTimer),
       () => this.cancelRealtimeRetry(),
+      () => window.clearTimeout(this.progressTimer),
       offWrite,
     );
     void this.noteFirstLoads();
@@ -161,12 +167,30 @@ export class SyncEngine {
     }
   }
 
+  /**
+   * A load's progress, announced at most every PROGRESS_EVERY_MS: each
+   * announcement re-renders the screens that read the status (the Homes
+   * list among them, which shows the top of the list during a first load),
+   * and a first load moves on after every transaction. A load's start, the
+   * total becoming known and its end are announced at once.
+   */
   private readonly onProgress = (collection: CollectionName, progress: LoadProgress | null): void => {
-    const loading = { ...this.status.loading };
-    if (progress) loading[collection] = progress;
-    else delete loading[collection];
-    this.setStatus({ loading });
+    this.progressDue.set(collection, progress);
+    if (progress === null || progress.loaded === 0) this.announceProgress();
+    else this.progressTimer ??= window.setTimeout(() => this.announceProgress(), PROGRESS_EVERY_MS);
   };
+
+  private announceProgress(): void {
+    window.clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    const loading = { ...this.status.loading };
+    for (const [collection, progress] of this.progressDue) {
+      if (progress) loading[collection] = progress;
+      else delete loading[collection];
+    }
+    this.progressDue.clear();
+    this.setStatus({ loading });
+  }
 
   private context(): PullContext {
     return {
@@ -265,6 +289,10 @@ export class SyncEngine {
         this.noteError(error);
       } finally {
         this.pulling = null;
+        // What a load said before it ended is old news now.
+        window.clearTimeout(this.progressTimer);
+        this.progressTimer = undefined;
+        this.progressDue.clear();
         // Every first load has ended (done, or failed: the screens then show what the mirror has); an older-reports load may go on.
         const reports = this.rangeLoads > 0 ? this.status.loading?.reports : undefined;
         this.setStatus({ syncing: false, loading: reports ? { reports } : {} });
