@@ -30,3 +30,9 @@ export const VERSION_3_STORES = {
   ...VERSION_2_STORES,
   latest_calls: 'id, call',
 };
+
+/** Version 4 added the history of the homes (read by home). */
+export const VERSION_4_STORES = {
+  ...VERSION_3_STORES,
+  home_changes: 'id, house',
+};

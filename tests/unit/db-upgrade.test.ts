@@ -16,7 +16,13 @@ import {
 } from '../../src/data/mirror/db.ts';
 import { collectionsToLoad } from '../../src/data/sync/pull.ts';
 import { outboxEntries } from '../../src/data/sync/outbox.ts';
-import { VERSION_1_STORES, VERSION_2_STORES, VERSION_3_STORES } from '../support/published-schemas.ts';
+import {
+  VERSION_1_STORES,
+  VERSION_2_STORES,
+  VERSION_3_STORES,
+  VERSION_4_STORES,
+} from '../support/published-schemas.ts';
+import { homeSortKey } from '../../src/domain/homeSortKey.ts';
 
 const USER = 'upgradeuser0001';
 
@@ -263,5 +269,59 @@ describe('opening a database version 3 created (the history of the homes, versio
       { id: 'chg000000000003', house: 'house0000000002', field: 'note' },
     ] as never);
     expect(await db.home_changes.where('house').equals('house0000000001').count()).toBe(2);
+  });
+});
+
+/** The database as version 4 left it: homes without a sort key (one edited offline), queued work. */
+async function createVersion4Database(): Promise<void> {
+  const v4 = new Dexie(databaseName(USER));
+  v4.version(4).stores(VERSION_4_STORES);
+  await v4.open();
+  await v4.table('houses').bulkPut([
+    { id: 'house0000000001', address: '10 Palm Way', apt: '', community: 'c1' },
+    { id: 'house0000000002', address: '9 Palm Way', apt: 'Apt 2', community: 'c1', _pending: 1 },
+    { id: 'house0000000003', address: '1 Banyan Cir', community: 'c1' },
+  ]);
+  await v4.table('home_changes').put({ id: 'chg000000000001', house: 'house0000000001', field: 'note' });
+  await v4.table('syncState').put({
+    key: 'cursor:houses',
+    value: { updated: '2026-11-20 10:00:00.000Z', id: 'house0000000001' },
+  });
+  for (const entry of version3Entries()) await v4.table('outbox').add(entry);
+  v4.close();
+}
+
+describe('opening a database version 4 created (homes by their place in the list, version 5)', () => {
+  it('keeps the queued work exactly as queued, and the history', async () => {
+    await createVersion4Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    expect(DATABASE_VERSION).toBeGreaterThanOrEqual(5);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map(({ seq: _seq, ...rest }) => rest)).toEqual(version3Entries());
+    expect(await db.outbox.where('recordKeys').equals('houses:house0000000001').count()).toBe(1);
+    expect(await db.home_changes.where('house').equals('house0000000001').count()).toBe(1);
+    expect(await collectionsToLoad(db)).not.toContain('houses');
+  });
+
+  it('gives every home it holds its sort key, and reads them in the list order', async () => {
+    await createVersion4Database();
+    const db = userDatabase(USER);
+    const homes = await db.houses.orderBy('sort_key').toArray();
+    expect(homes.map((h) => h.address)).toEqual(['1 Banyan Cir', '9 Palm Way', '10 Palm Way']);
+    for (const home of homes) expect(home.sort_key).toBe(homeSortKey(home));
+    // The home edited offline keeps its mark.
+    expect(homes[1]).toMatchObject({ _pending: 1, apt: 'Apt 2' });
+  });
+
+  it('every home written from then on carries its key, whoever writes it', async () => {
+    await createVersion4Database();
+    const db = userDatabase(USER);
+    await db.houses.put({ id: 'house0000000004', address: '2 Banyan Cir', community: 'c1' } as never);
+    await db.houses.update('house0000000001', { address: '3 Banyan Cir' });
+    const homes = await db.houses.orderBy('sort_key').toArray();
+    expect(homes.map((h) => h.address)).toEqual(['1 Banyan Cir', '2 Banyan Cir', '3 Banyan Cir', '9 Palm Way']);
+    for (const home of homes) expect(home.sort_key).toBe(homeSortKey(home));
   });
 });

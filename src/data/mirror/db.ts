@@ -12,8 +12,9 @@
  * officers sharing a phone never see each other's queued work), holding the
  * community's records, the outbox and the sync bookkeeping.
  */
-import Dexie, { type Table, type Transaction } from 'dexie';
+import Dexie, { type DBCore, type Middleware, type Table, type Transaction } from 'dexie';
 import type { CollectionName, RecordsByCollection } from '../../api/records.ts';
+import { homeSortKey } from '../../domain/homeSortKey.ts';
 import { latestCallRows, type LatestCallRow } from './latestCalls.ts';
 
 /** A mirrored record; `_pending` marks local changes the server has not confirmed. */
@@ -172,7 +173,49 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     version: 4,
     stores: { home_changes: 'id, house' },
   },
+  {
+    // Homes by their place in the list (src/domain/homeSortKey.ts): the Homes
+    // screen reads its top straight from here while the search index loads.
+    // Every home written from now on carries its key (houseSortKeys below);
+    // the homes the phone holds get theirs here.
+    version: 5,
+    stores: { houses: 'id, address, community, sort_key' },
+    upgrade: async (tx) => {
+      await tx
+        .table('houses')
+        .toCollection()
+        .modify((house: MirrorRow<'houses'>) => {
+          house.sort_key = homeSortKey(house);
+        });
+    },
+  },
 ];
+
+/**
+ * Every home written to the mirror carries its sort key: the server's rule
+ * run on the device, for the server's copies and the device's own changes
+ * alike (an address edited offline moves the home at once), in the one
+ * place every write passes.
+ */
+const houseSortKeys: Middleware<DBCore> = {
+  stack: 'dbcore',
+  name: 'houseSortKeys',
+  create: (down) => ({
+    ...down,
+    table: (name) => {
+      const table = down.table(name);
+      if (name !== 'houses') return table;
+      return {
+        ...table,
+        mutate: (request) => {
+          if (request.type === 'add' || request.type === 'put')
+            for (const house of request.values as Array<MirrorRow<'houses'>>) house.sort_key = homeSortKey(house);
+          return table.mutate(request);
+        },
+      };
+    },
+  }),
+};
 
 export const DATABASE_VERSION = SCHEMA_VERSIONS.at(-1)!.version;
 
@@ -198,6 +241,7 @@ export class ScmsDatabase extends Dexie {
       const declared = this.version(version).stores(stores);
       if (upgrade) declared.upgrade(upgrade);
     }
+    this.use(houseSortKeys);
   }
 
   mirror<C extends CollectionName>(collection: C): Table<MirrorRow<C>, string> {

@@ -28,6 +28,7 @@ type TableName =
   | 'call_attempts'
   | 'call_settings'
   | 'home_changes'
+  | 'latest_calls'
   | 'outbox'
   | 'syncState';
 

@@ -54,6 +54,46 @@ export function useHouses(search = ''): HouseWithPeople[] | undefined {
   return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
 }
 
+/** Homes the list shows from the mirror while the search index loads: more than a first screen holds. */
+export const FIRST_SCREEN_HOMES = 50;
+
+/**
+ * The top of the Homes list in address order, read straight from the
+ * mirror by its sort key (src/domain/homeSortKey.ts, the index's own order):
+ * what the screen shows while the search index still loads every home, its
+ * residents and phones (an offline start, or the first visit of a session,
+ * at 20,000 homes takes over a second). Undefined while not asked for.
+ */
+export function useTopHomes(enabled: boolean): HouseWithPeople[] | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(
+    db,
+    ['houses', 'residents', 'phones', 'latest_calls'],
+    async () => (enabled ? topHomes(db) : undefined),
+    [enabled],
+  );
+}
+
+export async function topHomes(db: ScmsDatabase, count = FIRST_SCREEN_HOMES): Promise<HouseWithPeople[]> {
+  const houses = await db.houses.orderBy('sort_key').limit(count).toArray();
+  const ids = houses.map((house) => house.id);
+  const [residents, phones, latestCalls] = await Promise.all([
+    db.residents.where('house').anyOf(ids).toArray(),
+    db.phones.where('house').anyOf(ids).toArray(),
+    db.latest_calls.bulkGet(ids),
+  ]);
+  const ofHouse = <T extends { house: string; created: string }>(rows: T[], house: string) =>
+    rows
+      .filter((row) => row.house === house)
+      .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
+  return houses.map((house, i) => ({
+    house,
+    residents: ofHouse(residents, house.id),
+    phones: ofHouse(phones, house.id),
+    latestCall: latestCalls[i],
+  }));
+}
+
 /** The changes queued for a home: its fields, its residents and phones added, changed or removed, its photo. */
 export interface HomeChanges {
   house: Partial<Omit<HouseRecord, 'id' | 'created' | 'updated' | 'community' | 'image' | 'pending_call_concerns_ids'>>;
