@@ -16,13 +16,3 @@ export function useLoadProgress(collection: CollectionName): LoadProgress | null
   const status = useSyncExternalStore(engine.subscribe, engine.getStatus);
   return status.loading?.[collection] ?? null;
 }
-
-/**
- * Whether the top of the Homes list is in the mirror while the homes' first
- * load goes on (src/data/sync/topOfHomes.ts): the list can show what it has.
- */
-export function useTopOfHomes(): boolean {
-  const engine = useSyncEngine();
-  const status = useSyncExternalStore(engine.subscribe, engine.getStatus);
-  return status.topOfHomes === true;
-}

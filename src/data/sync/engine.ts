@@ -27,7 +27,6 @@ import { userDatabase, type ScmsDatabase } from '../mirror/db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';
-import { hasTopOfHomes } from './topOfHomes.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
 import { replayOutbox, type ReplayOutcome, type ReplayResult, type SendingProgress } from './replay.ts';
@@ -59,11 +58,6 @@ export interface EngineStatus {
    * Absent or empty: nothing is loading.
    */
   loading?: Partial<Record<CollectionName, LoadProgress>>;
-  /**
-   * The top of the Homes list is in the mirror (topOfHomes.ts): the Homes
-   * screen shows it while the rest of the homes' first load arrives.
-   */
-  topOfHomes?: boolean;
   /** An entry with photos on its way: which of the queue, and how far its bytes are. */
   sending?: SendingProgress | null;
 }
@@ -160,8 +154,7 @@ export class SyncEngine {
       const loading = Object.fromEntries(
         Object.entries(this.status.loading ?? {}).filter(([c]) => toLoad.has(c as CollectionName)),
       );
-      // A first load cut short (a reload, a crash) left the top of the list: it shows at once.
-      this.setStatus({ loading, topOfHomes: this.status.topOfHomes || (await hasTopOfHomes(this.db)) });
+      this.setStatus({ loading });
     } catch {
       this.setStatus({ loading: {} });
     }
@@ -193,12 +186,7 @@ export class SyncEngine {
   }
 
   private context(): PullContext {
-    return {
-      pb: this.pb,
-      db: this.db,
-      onProgress: this.onProgress,
-      onTopOfHomes: () => this.setStatus({ topOfHomes: true }),
-    };
+    return { pb: this.pb, db: this.db, onProgress: this.onProgress };
   }
 
   async stop(): Promise<void> {

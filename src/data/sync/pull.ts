@@ -61,7 +61,7 @@ export interface PullContext {
   now?: () => Date;
   /** A load (first load or older reports) moved on; null when it ended. */
   onProgress?: (collection: CollectionName, progress: LoadProgress | null) => void;
-  /** The top of the Homes list is in the mirror (topOfHomes.ts), ahead of the rest of a first load. */
+  /** The top of the Homes list is in the mirror (topOfHomes.ts), ahead of the rest of a first load (the Homes screen reads it from there). */
   onTopOfHomes?: () => void;
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../../data/resources/homes.ts';
 import { useOnline } from '../../data/hooks.ts';
 import { useOnlineActions } from '../../data/onlineActions.ts';
-import { useLoadProgress, useTopOfHomes } from '../../data/loadProgress.ts';
+import { useLoadProgress } from '../../data/loadProgress.ts';
 import { dueFirst, HOME_ORDER_LABELS, HOME_ORDERS, type HomeOrder } from '../../domain/homeOrder.ts';
 import { inputClass, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
@@ -146,8 +146,6 @@ export function HomesPage() {
   const [order, setOrder] = useState<HomeOrder>('address');
   const found = useHouses(search);
   const loading = useLoadProgress('houses');
-  // On a new phone the top of the list comes first: it shows while the rest of the homes arrive.
-  const topOfHomes = useTopOfHomes();
   const online = useOnline();
   const { marked, mark, settle } = useCallMarkers();
   const now = useNow();
@@ -173,9 +171,10 @@ export function HomesPage() {
   // second), the top of the list straight from the mirror, in the same order: nothing moves.
   const top = useTopHomes(found === undefined && search === '' && !table && order === 'address');
   const listed = homes ?? (top?.length ? top : undefined);
-  // Nothing to show yet while homes are still arriving (or the search index has not caught up
-  // with the top of the list): the progress, never 'No homes found' for a list still filling.
-  const waitingForHomes = loading !== null && (!topOfHomes || !listed?.length);
+  // Nothing to show yet while homes are still arriving: the progress, never 'No homes found'
+  // for a list still filling. Whatever the mirror holds is the top of the list (a new phone
+  // loads that first, src/data/sync/topOfHomes.ts), so it shows while the rest arrives.
+  const waitingForHomes = loading !== null && !listed?.length;
   const close = () => setSheet(null);
   const { db } = useSyncEngine();
   const user = useSignedInUser();
