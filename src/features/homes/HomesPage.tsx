@@ -277,7 +277,12 @@ export function HomesPage() {
           </SelectInput>
         )}
         {loading && !waitingForHomes ? (
-          <SyncProgressLine noun="homes" progress={loading} className={`${countPlace(table)} text-sm text-gray-700`} />
+          <SyncProgressLine
+            noun="homes"
+            // The top of the list is in before the load's first transaction: count what the list holds too.
+            progress={{ ...loading, loaded: Math.max(loading.loaded, all?.length ?? 0) }}
+            className={`${countPlace(table)} text-sm text-gray-700`}
+          />
         ) : (
           !loading &&
           homes !== undefined && (
