@@ -20,7 +20,12 @@ export const HOME_ORDER_LABELS: Record<HomeOrder, string> = {
 export interface OrderedHouseFields extends HouseCheckFields {
   address?: string;
   apt?: string;
+  /** homeSortKey's key as the mirror stores it with every home (src/data/mirror/db.ts). */
+  sort_key?: string;
 }
+
+/** The home's key: the one stored with it, or made now (a home not from the mirror). */
+const keyOf = (house: OrderedHouseFields): string => house.sort_key || homeSortKey(house);
 
 export interface HomeKey {
   /** 0 for a home moved up (a house check due), 1 for the others. */
@@ -35,7 +40,7 @@ export function compareHomeKeys(x: HomeKey, y: HomeKey): number {
 
 /** A home's key in address order (the search index keeps its homes sorted by it). */
 export function homeAddressKey(house: OrderedHouseFields): HomeKey {
-  return { due: 1, key: homeSortKey(house) };
+  return { due: 1, key: keyOf(house) };
 }
 
 /** A sorted copy; `houseOf` picks the house out of a list item. */
@@ -50,7 +55,7 @@ export function sortHomes<T>(
     const house = houseOf(item);
     return {
       item,
-      key: { due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1, key: homeSortKey(house) },
+      key: { due: order === 'house-check-due' && isHouseCheckDue(house, now) ? 0 : 1, key: keyOf(house) },
     };
   });
   keyed.sort((x, y) => compareHomeKeys(x.key, y.key));

@@ -29,10 +29,10 @@ const PART_SEPARATOR = '\u0001';
  * '9' < '10' as text ('019' < '0210').
  */
 export function sortablePart(text: string): string {
+  // Most addresses are plain ASCII, with no accents to take off: 20,000 keys are made at once.
+  const plain = /^[\u0020-\u007e]*$/.test(text) ? text : text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
   return (
-    text
-      .normalize('NFD')
-      .replace(/[\u0300-\u036f]/g, '')
+    plain
       .toLowerCase()
       // eslint-disable-next-line no-control-regex -- a control character would sort below the parts' separator
       .replace(/[\u0000-\u001f\u007f]/g, ' ')

@@ -139,16 +139,14 @@ describe("today's list and its counts", () => {
     expect(today.due.map((h) => h.house.id)).toEqual(['due-1', 'due-2', 'due-3']);
   });
 
-  test('20,000 homes are sorted into today’s list quickly (the screen runs this on every change)', () => {
+  // How fast is bench:screens' figure (Homes → House checks, at 20,000 homes), not a time limit here.
+  test('20,000 homes are sorted into today’s list (the screen runs this on every change)', () => {
     const many = Array.from({ length: 20_000 }, (_, i) =>
       home(`h${i}`, i % 10 === 0 ? {} : i % 10 === 1 ? { house_check_last_date: at(24, 9) } : { house_check: false }),
     );
-    const started = performance.now();
     const today = todaysHouseChecks(many, (h) => h, NOW);
-    const elapsed = performance.now() - started;
     expect(today.due).toHaveLength(2_000);
     expect(today.done).toHaveLength(2_000);
-    expect(elapsed).toBeLessThan(500);
   });
 });
 
