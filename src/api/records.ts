@@ -52,8 +52,9 @@ export interface HouseRecord extends BaseRecord {
   house_check_note: string;
   community: string;
   /**
-   * The home's place in the list, kept by the server (src/domain/homeSortKey.ts);
-   * absent on a home this device created and the server has not stored yet.
+   * The home's place in the list (src/domain/homeSortKey.ts), kept by the
+   * server on every save and by the device on every mirror write
+   * (src/data/mirror/db.ts).
    */
   sort_key?: string;
 }

@@ -28,7 +28,7 @@ const PART_SEPARATOR = '\u0001';
  * prefixed by its length in two digits (leading zeros dropped), so that
  * '9' < '10' as text ('019' < '0210').
  */
-export function sortablePart(text: string): string {
+function sortablePart(text: string): string {
   // Most addresses are plain ASCII, with no accents to take off: 20,000 keys are made at once.
   const plain = /^[\u0020-\u007e]*$/.test(text) ? text : text.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
   return (

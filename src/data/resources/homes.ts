@@ -28,6 +28,7 @@ import { searchIndexOf } from '../mirror/searchIndex.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import { changeOf, deleteOf } from '../sync/conflicts.ts';
 import { enqueue } from '../sync/outbox.ts';
+import { TOP_OF_HOMES } from '../sync/topOfHomes.ts';
 
 export interface HouseWithPeople {
   house: MirrorRow<'houses'>;
@@ -54,15 +55,13 @@ export function useHouses(search = ''): HouseWithPeople[] | undefined {
   return useMemo(() => (version < 0 ? undefined : index.homes.search(search)), [index, version, search]);
 }
 
-/** Homes the list shows from the mirror while the search index loads: more than a first screen holds. */
-export const FIRST_SCREEN_HOMES = 50;
-
 /**
  * The top of the Homes list in address order, read straight from the
  * mirror by its sort key (src/domain/homeSortKey.ts, the index's own order):
  * what the screen shows while the search index still loads every home, its
  * residents and phones (an offline start, or the first visit of a session,
- * at 20,000 homes takes over a second). Undefined while not asked for.
+ * at 20,000 homes takes over a second). As many homes as a new phone loads
+ * first (src/data/sync/topOfHomes.ts). Undefined while not asked for.
  */
 export function useTopHomes(enabled: boolean): HouseWithPeople[] | undefined {
   const { db } = useSyncEngine();
@@ -74,27 +73,20 @@ export function useTopHomes(enabled: boolean): HouseWithPeople[] | undefined {
   );
 }
 
-export async function topHomes(db: ScmsDatabase, count = FIRST_SCREEN_HOMES): Promise<HouseWithPeople[]> {
+export async function topHomes(db: ScmsDatabase, count = TOP_OF_HOMES): Promise<HouseWithPeople[]> {
   const houses = await db.houses.orderBy('sort_key').limit(count).toArray();
   const ids = houses.map((house) => house.id);
-  // One keyed read per home, all at once: `anyOf` walks a cursor, one main-thread turn per
-  // step, and took 0.4 s while the search index loaded beside it.
-  const byHouse = <T>(table: {
-    where: (index: string) => { equals: (key: string) => { toArray: () => Promise<T[]> } };
-  }) => Promise.all(ids.map((id) => table.where('house').equals(id).toArray())).then((lists) => lists.flat());
+  // One keyed read per home, all at once, oldest first as the index keeps them: `anyOf`
+  // walks a cursor, one main-thread turn per step, and took 0.4 s beside the index's load.
   const [residents, phones, latestCalls] = await Promise.all([
-    byHouse<ResidentRecord>(db.residents),
-    byHouse<PhoneRecord>(db.phones),
+    Promise.all(ids.map((id) => db.residents.where('house').equals(id).sortBy('created'))),
+    Promise.all(ids.map((id) => db.phones.where('house').equals(id).sortBy('created'))),
     db.latest_calls.bulkGet(ids),
   ]);
-  const ofHouse = <T extends { house: string; created: string }>(rows: T[], house: string) =>
-    rows
-      .filter((row) => row.house === house)
-      .sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : 0));
   return houses.map((house, i) => ({
     house,
-    residents: ofHouse(residents, house.id),
-    phones: ofHouse(phones, house.id),
+    residents: residents[i]!,
+    phones: phones[i]!,
     latestCall: latestCalls[i],
   }));
 }
