@@ -11,7 +11,7 @@ export interface VitestJsonReport {
     name: string;
     status: string;
     message?: string;
-    assertionResults: Array<{ status: string }>;
+    assertionResults: Array<{ status: string; fullName?: string; failureMessages?: string[] }>;
   }>;
 }
 
@@ -40,4 +40,42 @@ export function addCounts(all: TestCounts[]): TestCounts {
     (sum, c) => ({ passed: sum.passed + c.passed, failed: sum.failed + c.failed, skipped: sum.skipped + c.skipped }),
     { passed: 0, failed: 0, skipped: 0 },
   );
+}
+
+/** Longest part of a failure message kept in the closing list: enough for the assertion and its first frames. */
+const FAILURE_EXCERPT = 600;
+
+/**
+ * The failed tests of a report, one line of where and a short excerpt of why
+ * each: printed last by `npm test`, so the end of a long log (all a CI page
+ * may keep) names what failed even when the job's own output scrolled away.
+ */
+export function listFailures(report: VitestJsonReport, projectRoot: string): string[] {
+  const lines: string[] = [];
+  for (const file of report.testResults) {
+    const where = file.name.startsWith(projectRoot) ? file.name.slice(projectRoot.length + 1) : file.name;
+    if (file.status === 'failed' && (file.message ?? '') !== '') {
+      lines.push(`${where}: ${excerpt(file.message ?? '')}`);
+    }
+    for (const result of file.assertionResults) {
+      if (result.status !== 'failed') continue;
+      lines.push(`${where} > ${result.fullName ?? '(unnamed)'}`);
+      const why = (result.failureMessages ?? []).join('\n');
+      if (why) lines.push(`    ${excerpt(why).replace(/\n/g, '\n    ')}`);
+    }
+  }
+  return lines;
+}
+
+function excerpt(message: string): string {
+  // ANSI colour codes make the excerpt unreadable in a plain log.
+  const plain = message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    // The runner's own frames say nothing about the test.
+    .filter((line) => !/^\s*at .*node_modules/.test(line) && !/^\s*at new Promise/.test(line))
+    .join('\n')
+    .trim();
+  return plain.length > FAILURE_EXCERPT ? `${plain.slice(0, FAILURE_EXCERPT)}…` : plain;
 }

@@ -21,11 +21,13 @@ import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensurePocketBase } from './pocketbase/install.ts';
 import { projectRoot } from './pocketbase/server.ts';
-import { addCounts, countTests, type TestCounts, type VitestJsonReport } from './test-summary.ts';
+import { addCounts, countTests, listFailures, type TestCounts, type VitestJsonReport } from './test-summary.ts';
 
 interface JobResult {
   counts: TestCounts;
   ok: boolean;
+  /** What failed, for the closing list (empty when nothing did). */
+  failures: string[];
 }
 
 const resultsDir = join(projectRoot, 'test-results');
@@ -50,8 +52,14 @@ function run(command: string, args: string[]): Promise<{ status: number; output:
 }
 
 /** A job that could not even report (Vitest or the build crashed) counts as one failure. */
-const CRASHED: JobResult = { counts: { passed: 0, failed: 1, skipped: 0 }, ok: false };
-const ONE_CHECK: JobResult = { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true };
+function crashed(label: string): JobResult {
+  return {
+    counts: { passed: 0, failed: 1, skipped: 0 },
+    ok: false,
+    failures: [`${label}: failed (its output is above)`],
+  };
+}
+const ONE_CHECK: JobResult = { counts: { passed: 1, failed: 0, skipped: 0 }, ok: true, failures: [] };
 
 /** Each job's time, printed at the end: the suite must stay quick, so its time is in every run's output. */
 const timings: Array<[string, number]> = [];
@@ -84,10 +92,13 @@ async function vitestJob(label: string, project: string): Promise<JobResult> {
   try {
     report = JSON.parse(readFileSync(output, 'utf8')) as VitestJsonReport;
   } catch {
-    return CRASHED;
+    return crashed(label);
   }
   const counts = countTests(report);
-  return { counts, ok: status === 0 && report.success && counts.failed === 0 };
+  const ok = status === 0 && report.success && counts.failed === 0;
+  const failures = listFailures(report, projectRoot);
+  if (!ok && failures.length === 0) failures.push(`${label}: exit ${status} (its output is above)`);
+  return { counts, ok, failures };
 }
 
 /** The type checker, the linter and the formatter, one after another: a type error is a failure even where no test reaches the code. */
@@ -99,14 +110,14 @@ async function checks(): Promise<JobResult[]> {
     ['Format (prettier)', ['prettier', '--check', '.']],
   ] as const) {
     const { status } = await job(label, 'npx', [...args]);
-    results.push(status === 0 ? ONE_CHECK : CRASHED);
+    results.push(status === 0 ? ONE_CHECK : crashed(label));
   }
   return results;
 }
 
 async function browserTests(): Promise<JobResult> {
   const build = await job('App build (vite build)', 'npx', ['vite', 'build', '--logLevel', 'warn']);
-  if (build.status !== 0) return CRASHED;
+  if (build.status !== 0) return crashed('App build (vite build)');
   return vitestJob('Browser tests', 'e2e');
 }
 
@@ -124,6 +135,9 @@ async function main(): Promise<void> {
     process.stdout.write(`  ${label.padEnd(28)} ${seconds.toFixed(0).padStart(5)} s\n`);
   }
   process.stdout.write(`  ${'Total (wall clock)'.padEnd(28)} ${elapsed().trim().padStart(5)} s\n`);
+
+  const failures = results.flatMap((r) => r.failures);
+  if (failures.length) process.stdout.write(`\nWhat failed:\n${failures.map((line) => `  ${line}`).join('\n')}\n`);
 
   const { passed, failed, skipped } = addCounts(results.map((r) => r.counts));
   const ok = failed === 0 && results.every((r) => r.ok);
