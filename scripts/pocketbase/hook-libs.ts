@@ -3,8 +3,9 @@
  * for PocketBase's goja VM (pb_hooks/lib/generated/, not committed), so a
  * rule such as the call script exists once; and the hooks' own TypeScript
  * sources (pocketbase/hook-src/) that bundle a library from npm, such as
- * @noble/hashes' HMAC-SHA1 for Twilio's signatures. Runs before every
- * PocketBase start (startPocketBase) and in `npm run build`.
+ * @noble/hashes' HMAC-SHA1 for Twilio's signatures. Runs before
+ * PocketBase starts (startPocketBase: once per process, and not at all under
+ * `npm test`, which runs it once for all its jobs) and in `npm run build`.
  *
  * A file is written only when its content changed, and then by an atomic
  * rename: `npm run dev` watches pb_hooks and restarts PocketBase on every

@@ -23,6 +23,11 @@ export interface PocketBaseOptions {
   publicDir?: string;
   /** Superuser created (or updated) before the server starts. */
   superuser?: { email: string; password: string };
+  /**
+   * The folder is a copy of one this code base migrated, its superuser in
+   * it (a test server's copy): no `migrate up` and no superuser upsert.
+   */
+  migrated?: boolean;
   /** Extra environment for the hooks (Twilio, AI, demo mode...). */
   env?: Record<string, string | undefined>;
   /** Print the server's output (npm start) instead of keeping it (tests). */
@@ -144,9 +149,22 @@ export async function waitForHealth(
  */
 const HOOKS_POOL = 160;
 
+/**
+ * The hook libraries are built once per process; not at all when the
+ * environment says a parent did (`npm test` builds them before its jobs:
+ * otherwise each of the suite's two hundred server starts ran esbuild).
+ */
+export const HOOK_LIBS_BUILT = 'SCMS_HOOK_LIBS_BUILT';
+let hookLibs: Promise<void> | null = null;
+function hookLibsBuilt(): Promise<void> {
+  if (process.env[HOOK_LIBS_BUILT] === '1') return Promise.resolve();
+  hookLibs ??= buildHookLibs();
+  return hookLibs;
+}
+
 export async function startPocketBase(options: PocketBaseOptions): Promise<RunningPocketBase> {
   const bin = await ensurePocketBase();
-  await buildHookLibs();
+  await hookLibsBuilt();
   const host = options.host ?? '127.0.0.1';
   mkdirSync(options.dataDir, { recursive: true });
   // The readiness hook compares this folder with the applied migrations.
@@ -154,25 +172,41 @@ export async function startPocketBase(options: PocketBaseOptions): Promise<Runni
   const common = [`--dir=${options.dataDir}`, `--migrationsDir=${migrationsDir}`, `--hooksDir=${hooksDir}`];
 
   // Apply the migrations first so that a broken one fails loudly here, and the
-  // superuser exists before anything talks to the server.
-  let setupLog = runCommand(bin, ['migrate', 'up'], common, [], env);
-  if (options.superuser) {
-    setupLog += runCommand(
-      bin,
-      ['superuser', 'upsert'],
-      common,
-      [options.superuser.email, options.superuser.password],
-      env,
-    );
+  // table statistics `serve` takes at its bootstrap (pb_hooks/query_planner.pb.js)
+  // cover what they add; then the superuser, so it exists before anything
+  // talks to the server. A folder the caller knows is migrated, with its
+  // superuser (a test server's copy), skips both: two more processes, each
+  // bootstrapping every hook, for nothing (each browser test's server).
+  let setupLog = '';
+  if (!options.migrated) {
+    setupLog += runCommand(bin, ['migrate', 'up'], common, [], env);
+    if (options.superuser) {
+      setupLog += runCommand(
+        bin,
+        ['superuser', 'upsert'],
+        common,
+        [options.superuser.email, options.superuser.password],
+        env,
+      );
+    }
   }
+  return { ...(await serveOnFreePort(bin, common, env, host, options)), setupLog };
+}
 
+async function serveOnFreePort(
+  bin: string,
+  common: string[],
+  env: NodeJS.ProcessEnv,
+  host: string,
+  options: PocketBaseOptions,
+): Promise<Omit<RunningPocketBase, 'setupLog'>> {
   // A port found free can be taken by another process before PocketBase
   // binds it (the tests start many servers side by side): a port this
   // function chose is chosen again; a port the caller gave is the caller's.
   for (let attempt = 1; ; attempt++) {
     const port = options.port || (await freePort(host));
     try {
-      return { ...(await serve(bin, common, env, host, port, options)), setupLog };
+      return await serve(bin, common, env, host, port, options);
     } catch (error) {
       if (options.port || attempt >= 3 || !/address already in use/.test(String(error))) throw error;
     }

@@ -33,7 +33,7 @@ export async function startTestServer(
   env: Record<string, string | undefined> = {},
   /**
    * `port`: a fixed port (e.g. from freePort()), for hooks that must know the server's address before it starts; a free one when absent.
-   * `from`: a data folder to start from, copied (a stopped server's, e.g. the browser tests' seeded demo: tests/e2e/global-setup.ts).
+   * `from`: a data folder to start from, copied (a stopped test server's, with this file's SUPERUSER: the browser tests' seeded demo, tests/e2e/global-setup.ts).
    */
   options: { publicDir?: string; port?: number; from?: string } = {},
 ): Promise<TestServer> {
@@ -42,8 +42,10 @@ export async function startTestServer(
   // In demo mode health says ready only after the demo seed (readiness.pb.js):
   // such a test seeds (or marks the seed done) itself once the server listens.
   const startedWhen = env.SCMS_DEMO === '1' ? 'listening' : 'ready';
+  // A copied folder is a test server's own (the browser tests' seeded demo): migrated, its superuser in it.
+  const migrated = options.from !== undefined;
   const start = (port?: number, superuser?: typeof SUPERUSER) =>
-    startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen });
+    startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen, migrated });
   const server = await start(options.port, SUPERUSER);
   const client = () => {
     const pb = new PocketBase(server.url);
