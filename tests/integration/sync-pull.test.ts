@@ -119,11 +119,16 @@ describe('pull', () => {
 });
 
 describe('first load', () => {
-  test('reads the id ranges side by side, writes whole records without the SDK extras, and says how far it is', async () => {
+  test('without the first-load route: reads the records API by id ranges side by side, writes whole records without the SDK extras, and says how far it is', async () => {
     const db = freshDb();
     const seen: Array<{ collection: string; progress: LoadProgress | null }> = [];
     const urls: string[] = [];
     const pb = await t.signIn(a.regular.email);
+    // A server without the first-load route (an older one): its real 404 sends the load to the records API's pages.
+    pb.beforeSend = (url, options) => ({
+      url: url.replace('/api/scms/first-load/', '/api/scms/no-such-route/'),
+      options,
+    });
     pb.afterSend = (response, data) => {
       urls.push(response.url);
       return data;
@@ -143,6 +148,8 @@ describe('first load', () => {
       (u) => u.includes('/api/collections/houses/records') && decodeURIComponent(u).includes('id <'),
     );
     expect(pages.length).toBeGreaterThan(2);
+    // It asked the route once per collection it serves, and no more once told there is none.
+    expect(urls.filter((u) => u.includes('/api/scms/no-such-route/houses'))).toHaveLength(1);
     const row = (await db.houses.limit(1).first()) as unknown as Record<string, unknown>;
     expect(row.collectionId).toBeUndefined();
     expect(row.expand).toBeUndefined();
@@ -177,12 +184,12 @@ describe('first load', () => {
     const target = await t.admin.collection('houses').create(house(a.community.id, 8000));
     let changed = false;
     // The change lands right after the page holding the home was read (with the old note).
-    pb.afterSend = async (response, data: { items?: Array<{ id: string }> }) => {
+    pb.afterSend = async (response, data: { fields?: string[]; rows?: unknown[][] }) => {
+      const id = data.fields?.indexOf('id') ?? -1;
       if (
         !changed &&
-        response.url.includes('/api/collections/houses/records') &&
-        !response.url.includes('perPage=1&') &&
-        data.items?.some((item) => item.id === target.id)
+        response.url.includes('/api/scms/first-load/houses') &&
+        data.rows?.some((row) => row[id] === target.id)
       ) {
         changed = true;
         await t.admin.collection('houses').update(target.id, { note: 'changed during the load' });

@@ -15,13 +15,16 @@
  * cursor instead of every record of the community: their cost follows the
  * changes, not the size of the community.
  *
- * Pages are written in large bulkPut transactions. Whole records are asked
- * for, not `fields=`: the mirror keeps every field of every record, so a
- * field list would only drop collectionId and collectionName (about a fifth
- * of the bytes, uncompressed), and PocketBase's field picker about doubled
- * the server's time per page when measured (bench:sync: first sync 4.1 s
- * with it, 2.5 s without). The head requests and the reconciliation, which
- * need ids only, do ask for `fields`.
+ * A first load's pages of the large collections (homes, residents, phones,
+ * calls and their attempts, home history, reports) come from the route made
+ * for it (firstLoadPages.ts): the same records, as one compact JSON text per
+ * page, compressed. The small collections, the head requests and every
+ * incremental pull use the records API; so does a load from a server
+ * without that route. Records API pages ask for whole records, not
+ * `fields=`: PocketBase's field picker about doubled the server's time per
+ * page when measured. The head requests and the reconciliation, which need
+ * ids only, do ask for `fields`. Pages are written in large bulkPut
+ * transactions.
  *
  * Reports are the one collection that grows without bound: the first load
  * takes the current and the previous month; older months are pulled when
@@ -34,6 +37,13 @@ import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts'
 import { pbDate } from '../../domain/pbDate.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
+import {
+  FIRST_LOAD_PAGE_SIZE,
+  FIRST_LOAD_PAGED,
+  firstLoadPagesUnavailable,
+  incidentBounds,
+  readFirstLoadPage,
+} from './firstLoadPages.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
 
@@ -152,9 +162,9 @@ class MirrorWriter {
 }
 
 /** The id ranges a first load reads side by side: about one page each. Ids are [a-z0-9] (the schema's pattern). */
-export function idRanges(total: number): Array<{ from: string; to: string }> {
+export function idRanges(total: number, pageSize = PAGE_SIZE): Array<{ from: string; to: string }> {
   const alphabet = '0123456789abcdefghijklmnopqrstuvwxyz'; // in the server's (byte) order
-  const parts = Math.min(alphabet.length ** 2, Math.max(1, Math.ceil(total / (PAGE_SIZE * 0.8))));
+  const parts = Math.min(alphabet.length ** 2, Math.max(1, Math.ceil(total / (pageSize * 0.8))));
   const bound = (k: number) => {
     const n = Math.floor((k * alphabet.length ** 2) / parts);
     return alphabet[Math.floor(n / alphabet.length)]! + alphabet[n % alphabet.length]!;
@@ -166,23 +176,83 @@ export function idRanges(total: number): Array<{ from: string; to: string }> {
   }));
 }
 
+/** Which records a load reads: all of the collection's, or (reports) those with an incident time in any of the ranges. */
+type LoadScope = { incident: readonly TimeRange[] } | null;
+
+/** The records API filter of a scope. */
+function scopeFilter(pb: PocketBase, scope: LoadScope): string {
+  if (!scope) return '';
+  return scope.incident.map((range) => `(${incidentFilter(pb, range)})`).join(' || ');
+}
+
 /**
- * Reads every record matching `filter` into the mirror, the id ranges side
- * by side; returns the snapshot cursor (the newest record when the load
+ * Reads every record of the scope into the mirror, the id ranges side by
+ * side; returns the snapshot cursor (the newest record when the load
  * began) and how many records arrived.
  */
 async function loadAll(
   ctx: PullContext,
   slots: RequestSlots,
   collection: CollectionName,
-  filter: string,
+  scope: LoadScope,
   firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
   ctx.onProgress?.(collection, { loaded: 0, total: null });
   try {
-    return await loadRanges(ctx, slots, collection, filter, firstLoad);
+    return await loadRanges(ctx, slots, collection, scope, firstLoad);
   } finally {
     ctx.onProgress?.(collection, null);
+  }
+}
+
+/**
+ * Reads one page of an id range: from the first-load route
+ * (firstLoadPages.ts) while the server serves the collection there, else
+ * from the records API. Both read by keyset on id, so a load can change
+ * from one to the other between pages.
+ */
+class PageReader {
+  private firstLoadRoute: boolean;
+
+  constructor(
+    private readonly ctx: PullContext,
+    private readonly collection: CollectionName,
+    private readonly scope: LoadScope,
+  ) {
+    this.firstLoadRoute = FIRST_LOAD_PAGED.has(collection);
+  }
+
+  /** Records per page of the route the load starts on (the ranges are cut to about one page each). */
+  get pageSize(): number {
+    return this.firstLoadRoute ? FIRST_LOAD_PAGE_SIZE : PAGE_SIZE;
+  }
+
+  /** A page of the range [from, to) after `after`; `full` says whether more may follow. */
+  async read(range: { from: string; to: string }, after: string): Promise<{ items: RecordModel[]; full: boolean }> {
+    if (this.firstLoadRoute) {
+      try {
+        const items = await readFirstLoadPage(this.ctx.pb, {
+          collection: this.collection,
+          from: range.from,
+          after: after === range.from ? '' : after,
+          to: range.to,
+          incident: this.scope?.incident,
+        });
+        return { items, full: items.length >= FIRST_LOAD_PAGE_SIZE };
+      } catch (error) {
+        if (!firstLoadPagesUnavailable(error)) throw error;
+        this.firstLoadRoute = false;
+      }
+    }
+    const lower = after !== range.from ? 'id > {:after}' : range.from ? 'id >= {:after}' : '';
+    const idFilter = this.ctx.pb.filter(and(lower, 'id < {:to}'), { after, to: range.to });
+    const page = await this.ctx.pb.collection(this.collection).getList(1, PAGE_SIZE, {
+      filter: and(scopeFilter(this.ctx.pb, this.scope), idFilter),
+      sort: 'id',
+      skipTotal: true,
+      requestKey: null,
+    });
+    return { items: page.items, full: page.items.length >= PAGE_SIZE };
   }
 }
 
@@ -190,12 +260,16 @@ async function loadRanges(
   ctx: PullContext,
   slots: RequestSlots,
   collection: CollectionName,
-  filter: string,
+  scope: LoadScope,
   firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
-  const service = ctx.pb.collection(collection);
   const head = await slots.run(() =>
-    service.getList(1, 1, { filter, sort: '-updated,-id', fields: 'id,updated', requestKey: null }),
+    ctx.pb.collection(collection).getList(1, 1, {
+      filter: scopeFilter(ctx.pb, scope),
+      sort: '-updated,-id',
+      fields: 'id,updated',
+      requestKey: null,
+    }),
   );
   const total = head.totalItems;
   const newest = head.items[0];
@@ -204,25 +278,17 @@ async function loadRanges(
   const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
     ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
   );
+  const reader = new PageReader(ctx, collection, scope);
   if (total > 0) {
     await Promise.all(
-      idRanges(total).map(async (range) => {
+      idRanges(total, reader.pageSize).map(async (range) => {
         let after = range.from;
         for (;;) {
-          const lower = after !== range.from ? 'id > {:after}' : range.from ? 'id >= {:after}' : '';
-          const idFilter = ctx.pb.filter(and(lower, 'id < {:to}'), { after, to: range.to });
-          const page = await slots.run(() =>
-            service.getList(1, PAGE_SIZE, {
-              filter: and(filter, idFilter),
-              sort: 'id',
-              skipTotal: true,
-              requestKey: null,
-            }),
-          );
+          const page = await slots.run(() => reader.read(range, after));
           received += page.items.length;
           // Waits only when the writes fall a transaction behind.
           if (page.items.length > 0) await writer.add(page.items);
-          if (page.items.length < PAGE_SIZE) return;
+          if (!page.full) return;
           after = page.items[page.items.length - 1]!.id;
         }
       }),
@@ -273,11 +339,11 @@ async function pullWith(ctx: PullContext, slots: RequestSlots, collection: Colle
     await setSyncState(ctx.db, cursorKey(collection), next);
     return count;
   }
-  const from = collection === 'reports' ? firstReportMonth(ctx) : null;
-  const filter = from ? ctx.pb.filter('incident_time >= {:from}', { from: pbDate(from) }) : '';
-  const { snapshot, count } = await loadAll(ctx, slots, collection, filter, true);
-  // Covered up to "forever": newer reports arrive through the cursor.
-  if (from) await addReportRange(ctx.db, { from: from.getTime(), to: Number.MAX_SAFE_INTEGER });
+  // Reports: this month and the last, up to "forever" (newer reports arrive through the cursor).
+  const reportRange =
+    collection === 'reports' ? { from: firstReportMonth(ctx).getTime(), to: Number.MAX_SAFE_INTEGER } : null;
+  const { snapshot, count } = await loadAll(ctx, slots, collection, reportRange && { incident: [reportRange] }, true);
+  if (reportRange) await addReportRange(ctx.db, reportRange);
   await setSyncState(ctx.db, cursorKey(collection), snapshot ?? { updated: '', id: '' });
   return count;
 }
@@ -340,10 +406,7 @@ async function addReportRange(db: ScmsDatabase, range: TimeRange): Promise<void>
 
 /** The server filter of the reports with an incident time in a range. */
 export function incidentFilter(pb: PocketBase, range: TimeRange): string {
-  return pb.filter('incident_time >= {:from} && incident_time <= {:to}', {
-    from: pbDate(new Date(range.from)),
-    to: pbDate(new Date(Math.min(range.to, 8.64e15))),
-  });
+  return pb.filter('incident_time >= {:from} && incident_time <= {:to}', incidentBounds(range));
 }
 
 /**
@@ -356,9 +419,8 @@ export async function ensureReportRange(ctx: PullContext, from: Date, to: Date):
   const missing = missingRanges(await reportRanges(ctx.db), { from: from.getTime(), to: to.getTime() });
   if (missing.length === 0) return 0;
   const slots = new RequestSlots(PULL_CONCURRENCY);
-  // One load over the parts together (OR of their ranges): one total for the progress.
-  const filter = missing.map((range) => `(${incidentFilter(ctx.pb, range)})`).join(' || ');
-  const { count } = await loadAll(ctx, slots, 'reports', filter, false);
+  // One load over the parts together (any of their ranges): one total for the progress.
+  const { count } = await loadAll(ctx, slots, 'reports', { incident: missing }, false);
   for (const range of missing) await addReportRange(ctx.db, range);
   return count;
 }

@@ -1,0 +1,11 @@
+/// <reference path="../../.data/pb_data/types.d.ts" />
+// A first load's pages, built by SQLite and sent compressed
+// (lib/first_load_pack.js): what a new phone reads instead of the records
+// API's pages. GET /api/scms/first-load/{collection}?from=&after=&to=&limit=&incident=
+
+routerAdd(
+  'GET',
+  '/api/scms/first-load/{collection}',
+  (e) => require(`${__hooks}/lib/first_load_pack.js`).servePage(e),
+  $apis.gzip(),
+);

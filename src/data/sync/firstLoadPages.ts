@@ -1,0 +1,107 @@
+/**
+ * The first load's pages from the route made for them
+ * (pocketbase/pb_hooks/lib/first_load_pack.js): the same records the
+ * records API lists, built by SQLite as one JSON text per page (the field
+ * names once, then one array of values per record) and sent compressed.
+ * Measured against the records API's pages (docs/performance.md, "A first
+ * load made for phones"): a fraction of the server's CPU and of the bytes.
+ *
+ * A server without the route (an older one, mid-upgrade: it answers with
+ * the app's page) or one whose list rule moved on without it (503): the
+ * caller reads that collection through the records API instead (pull.ts).
+ */
+import type PocketBase from 'pocketbase';
+import { ClientResponseError, type RecordModel } from 'pocketbase';
+import type { CollectionName } from '../../api/records.ts';
+import { pbDate } from '../../domain/pbDate.ts';
+import type { TimeRange } from './ranges.ts';
+
+/** The collections the route serves: the large ones (the small ones are a page of the records API each). */
+export const FIRST_LOAD_PAGED: ReadonlySet<CollectionName> = new Set<CollectionName>([
+  'houses',
+  'residents',
+  'phones',
+  'calls',
+  'call_attempts',
+  'home_changes',
+  'reports',
+]);
+
+/** Records per page: the route's largest (MAX_LIMIT there). */
+export const FIRST_LOAD_PAGE_SIZE = 2_000;
+
+/** The latest date the server's date form holds: the open end of a range ("from this month on"). */
+const LATEST = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+
+/** An incident-time range as the route and the records API filter read it (open ends closed at LATEST). */
+export function incidentBounds(range: TimeRange): { from: string; to: string } {
+  return { from: pbDate(new Date(range.from)), to: pbDate(new Date(Math.min(range.to, LATEST.getTime()))) };
+}
+
+export interface FirstLoadPageRequest {
+  collection: CollectionName;
+  /** Ids from this one on ('' from the first). */
+  from: string;
+  /** Ids after this one ('' for none): the keyset within a range. */
+  after: string;
+  /** Ids before this one ('~' for no end). */
+  to: string;
+  /** Reports only: incident times within any of these ranges. */
+  incident?: readonly TimeRange[];
+}
+
+interface PageBody {
+  fields: string[];
+  rows: unknown[][];
+  last: string;
+}
+
+/** One page, as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
+export async function readFirstLoadPage(pb: PocketBase, request: FirstLoadPageRequest): Promise<RecordModel[]> {
+  const query: Record<string, string | number> = { limit: FIRST_LOAD_PAGE_SIZE, to: request.to };
+  if (request.from) query.from = request.from;
+  if (request.after) query.after = request.after;
+  if (request.incident?.length) {
+    query.incident = request.incident
+      .map((range) => {
+        const { from, to } = incidentBounds(range);
+        return `${from}/${to}`;
+      })
+      .join(',');
+  }
+  const body = await pb.send<PageBody>(`/api/scms/first-load/${request.collection}`, {
+    method: 'GET',
+    query,
+    requestKey: null,
+  });
+  // A server without the route answers its app's index.html (PocketBase serves the app for unknown paths).
+  if (!Array.isArray(body?.fields) || !Array.isArray(body.rows)) throw new FirstLoadPagesUnavailable();
+  const { fields, rows } = body;
+  const records: RecordModel[] = new Array<RecordModel>(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const record: Record<string, unknown> = { collectionName: request.collection };
+    for (let f = 0; f < fields.length; f++) record[fields[f]!] = row[f];
+    records[r] = record as RecordModel;
+  }
+  return records;
+}
+
+/** What an answer that is not a page throws. */
+class FirstLoadPagesUnavailable extends Error {
+  constructor() {
+    super('The server has no first-load pages.');
+  }
+}
+
+/**
+ * The server has no such pages for this collection: an older server (its
+ * answer is not a page, or a 404), or a list rule the route does not
+ * implement (503).
+ */
+export function firstLoadPagesUnavailable(error: unknown): boolean {
+  return (
+    error instanceof FirstLoadPagesUnavailable ||
+    (error instanceof ClientResponseError && (error.status === 404 || error.status === 503))
+  );
+}
