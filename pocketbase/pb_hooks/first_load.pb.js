@@ -2,10 +2,11 @@
 // A first load's pages, built by SQLite and sent compressed
 // (lib/first_load_pack.js): what a new phone reads instead of the records
 // API's pages. GET /api/scms/first-load/{collection}?from=&after=&to=&limit=&incident=
+// (a page), or ?head=1&incident= (how many, and the newest).
 
 routerAdd(
   'GET',
   '/api/scms/first-load/{collection}',
-  (e) => require(`${__hooks}/lib/first_load_pack.js`).servePage(e),
+  (e) => require(`${__hooks}/lib/first_load_pack.js`).serve(e),
   $apis.gzip(),
 );

@@ -98,6 +98,15 @@ describe('the same records as the records API', () => {
       const fromRoute = await allFromRoute(pb, collection);
       const fromApi = await allFromRecordsApi(pb, collection);
       expect(fromRoute, collection).toEqual(fromApi);
+      // The head: the records API's count and its newest by (updated, id).
+      const { body: head } = await ask(pb, `${collection}?head=1`);
+      const newest = [...fromApi].sort((x, y) =>
+        `${y.updated as string} ${y.id as string}`.localeCompare(`${x.updated as string} ${x.id as string}`),
+      )[0];
+      expect(head, collection).toEqual({
+        total: fromApi.length,
+        newest: newest ? { updated: newest.updated, id: newest.id } : null,
+      });
       for (const record of fromRoute) {
         if ('community' in record) expect(record.community, collection).toBe(own);
       }
@@ -139,6 +148,8 @@ describe('the same records as the records API', () => {
     );
     expect(fromRoute).toEqual(await allFromRecordsApi(pb, 'reports', filter));
     expect(fromRoute.length).toBeLessThan(reports.length);
+    const { body: head } = await ask(pb, `reports?head=1&incident=${incident}`);
+    expect(head.total).toBe(fromRoute.length);
   });
 });
 
@@ -161,6 +172,7 @@ describe('bad requests: a clear error, nothing served', () => {
     { what: 'limit 0', path: 'houses?limit=0', message: 'limit must be a whole number from 1 to 2000.' },
     { what: 'limit too large', path: 'houses?limit=2001', message: 'limit must be a whole number from 1 to 2000.' },
     { what: 'limit not whole', path: 'houses?limit=1e3', message: 'limit must be a whole number from 1 to 2000.' },
+    { what: 'head not 1', path: 'houses?head=true', message: 'head must be 1 when given.' },
     {
       what: 'incident on homes',
       path: 'houses?incident=2026-01-01%2000:00:00.000Z/2026-02-01%2000:00:00.000Z',

@@ -87,14 +87,99 @@ function readRequest(e, fail) {
       ranges.push({ from: ends[0], to: ends[1] });
     }
   }
-  return { name, scope, from, after, to: to === '~' ? '' : to, limit, ranges };
+  const headText = query.get('head');
+  if (headText !== '' && headText !== '1') throw fail(400, 'head must be 1 when given.');
+  return { name, scope, from, after, to: to === '~' ? '' : to, limit, ranges, head: headText === '1' };
+}
+
+/** The WHERE of a request: the list rule as SQL, then its bounds (`withIds`: the id range too). */
+function scopeSql(request, auth, withIds) {
+  const params = { community: auth.getString('community') };
+  const where = [request.scope.viaHouse ? '[[h.community]] = {:community}' : '[[t.community]] = {:community}'];
+  if (withIds && request.from) {
+    where.push('[[t.id]] >= {:from}');
+    params.from = request.from;
+  }
+  if (withIds && request.after) {
+    where.push('[[t.id]] > {:after}');
+    params.after = request.after;
+  }
+  if (withIds && request.to) {
+    where.push('[[t.id]] < {:to}');
+    params.to = request.to;
+  }
+  if (request.ranges.length) {
+    const any = request.ranges.map((range, i) => {
+      params[`since${i}`] = range.from;
+      params[`until${i}`] = range.to;
+      return `([[t.incident_time]] >= {:since${i}} AND [[t.incident_time]] <= {:until${i}})`;
+    });
+    where.push(`(${any.join(' OR ')})`);
+  }
+  const join = request.scope.viaHouse ? 'JOIN {{houses}} h ON [[h.id]] = [[t.house]]' : '';
+  return { from: `{{${request.name}}} t ${join} WHERE ${where.join(' AND ')}`, params };
 }
 
 /**
- * Answers one page: `{"fields": [...], "rows": [[...], ...], "last": id}`,
- * the rows ordered by id, `last` the id of the last row ('' when none).
+ * The page: `{"fields": [...], "rows": [[...], ...], "last": id}`, the rows
+ * ordered by id, `last` the id of the last row ('' when none). Built whole
+ * by SQLite and passed through as text.
  */
-function servePage(e) {
+function page(e, request, collection, auth) {
+  const fields = [];
+  for (const field of collection.fields) {
+    // What the records API never shows a staff member.
+    if (!field.hidden && field.type() !== 'password') fields.push(field);
+  }
+  const scope = scopeSql(request, auth, true);
+  const sql =
+    `SELECT json_object('fields', json({:names}), 'rows', json_group_array(json(row)), 'last', COALESCE(MAX(id), '')) AS body ` +
+    `FROM (SELECT [[t.id]] AS id, json_array(${fields.map(valueSql).join(', ')}) AS row ` +
+    `FROM ${scope.from} ORDER BY [[t.id]] LIMIT {:limit})`;
+  const params = Object.assign(scope.params, {
+    limit: request.limit,
+    names: JSON.stringify(fields.map((f) => f.name)),
+  });
+  const result = new DynamicModel({ body: '' });
+  e.app.db().newQuery(sql).bind(params).one(result);
+  e.response.header().set('Content-Type', 'application/json; charset=utf-8');
+  e.response.header().set('Cache-Control', 'no-store');
+  return e.string(200, result.body);
+}
+
+/**
+ * The head of a load (`?head=1`): `{"total": n, "newest": {"updated", "id"}
+ * | null}`, what the device needs before the pages (the progress's total
+ * and its cursor). The records API's head sorts every record of the
+ * community by (updated, id) and counts them through the rule: at 20,000
+ * homes a quarter of a first sync's server time. Here the newest
+ * `updated` is an index's last entry, and the id is looked up among the
+ * records of that instant.
+ */
+function head(e, request, auth) {
+  const scope = scopeSql(request, auth, false);
+  const counted = new DynamicModel({ total: 0, updated: '' });
+  e.app
+    .db()
+    .newQuery(`SELECT COUNT(*) AS total, COALESCE(MAX([[t.updated]]), '') AS updated FROM ${scope.from}`)
+    .bind(scope.params)
+    .one(counted);
+  let newest = null;
+  if (counted.updated) {
+    const found = new DynamicModel({ id: '' });
+    e.app
+      .db()
+      .newQuery(`SELECT [[t.id]] AS id FROM ${scope.from} AND [[t.updated]] = {:newest} ORDER BY [[t.id]] DESC LIMIT 1`)
+      .bind(Object.assign(scope.params, { newest: counted.updated }))
+      .one(found);
+    newest = { updated: counted.updated, id: found.id };
+  }
+  e.response.header().set('Cache-Control', 'no-store');
+  return e.json(200, { total: counted.total, newest: newest });
+}
+
+/** GET /api/scms/first-load/{collection}: a page, or with `head=1` the head. */
+function serve(e) {
   const respond = require(`${__hooks}/lib/respond.js`);
   return respond.handle(e, () => {
     const auth = respond.requireStaff(e);
@@ -105,46 +190,8 @@ function servePage(e) {
       e.app.logger().error('first-load pack: list rule differs', 'collection', request.name);
       throw respond.fail(503, 'First-load pages are not available for this collection.');
     }
-    const fields = [];
-    for (const field of collection.fields) {
-      // What the records API never shows a staff member.
-      if (!field.hidden && field.type() !== 'password') fields.push(field);
-    }
-    const params = { community: auth.getString('community'), limit: request.limit };
-    const where = [request.scope.viaHouse ? '[[h.community]] = {:community}' : '[[t.community]] = {:community}'];
-    if (request.from) {
-      where.push('[[t.id]] >= {:from}');
-      params.from = request.from;
-    }
-    if (request.after) {
-      where.push('[[t.id]] > {:after}');
-      params.after = request.after;
-    }
-    if (request.to) {
-      where.push('[[t.id]] < {:to}');
-      params.to = request.to;
-    }
-    if (request.ranges.length) {
-      const any = request.ranges.map((range, i) => {
-        params[`since${i}`] = range.from;
-        params[`until${i}`] = range.to;
-        return `([[t.incident_time]] >= {:since${i}} AND [[t.incident_time]] <= {:until${i}})`;
-      });
-      where.push(`(${any.join(' OR ')})`);
-    }
-    const join = request.scope.viaHouse ? 'JOIN {{houses}} h ON [[h.id]] = [[t.house]]' : '';
-    const names = JSON.stringify(fields.map((field) => field.name));
-    const sql =
-      `SELECT json_object('fields', json({:names}), 'rows', json_group_array(json(row)), 'last', COALESCE(MAX(id), '')) AS body ` +
-      `FROM (SELECT [[t.id]] AS id, json_array(${fields.map(valueSql).join(', ')}) AS row ` +
-      `FROM {{${request.name}}} t ${join} WHERE ${where.join(' AND ')} ORDER BY [[t.id]] LIMIT {:limit})`;
-    params.names = names;
-    const result = new DynamicModel({ body: '' });
-    e.app.db().newQuery(sql).bind(params).one(result);
-    e.response.header().set('Content-Type', 'application/json; charset=utf-8');
-    e.response.header().set('Cache-Control', 'no-store');
-    return e.string(200, result.body);
+    return request.head ? head(e, request, auth) : page(e, request, collection, auth);
   });
 }
 
-module.exports = { servePage, MAX_LIMIT };
+module.exports = { serve, MAX_LIMIT };

@@ -56,19 +56,48 @@ interface PageBody {
   last: string;
 }
 
-/** One page, as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
-export async function readFirstLoadPage(pb: PocketBase, request: FirstLoadPageRequest): Promise<RecordModel[]> {
-  const query: Record<string, string | number> = { limit: FIRST_LOAD_PAGE_SIZE, to: request.to };
-  if (request.from) query.from = request.from;
-  if (request.after) query.after = request.after;
-  if (request.incident?.length) {
-    query.incident = request.incident
+function incidentQuery(incident: readonly TimeRange[] | undefined): Record<string, string> {
+  if (!incident?.length) return {};
+  return {
+    incident: incident
       .map((range) => {
         const { from, to } = incidentBounds(range);
         return `${from}/${to}`;
       })
-      .join(',');
-  }
+      .join(','),
+  };
+}
+
+/** How many records a load will bring, and the newest of them (its cursor); null newest when there are none. */
+export interface LoadHead {
+  total: number;
+  newest: { updated: string; id: string } | null;
+}
+
+/** The head of a load: one count and one index lookup on the server, where the records API sorts every record. */
+export async function readFirstLoadHead(
+  pb: PocketBase,
+  collection: CollectionName,
+  incident?: readonly TimeRange[],
+): Promise<LoadHead> {
+  const body = await pb.send<Partial<LoadHead>>(`/api/scms/first-load/${collection}`, {
+    method: 'GET',
+    query: { head: 1, ...incidentQuery(incident) },
+    requestKey: null,
+  });
+  if (typeof body?.total !== 'number' || body.newest === undefined) throw new FirstLoadPagesUnavailable();
+  return { total: body.total, newest: body.newest };
+}
+
+/** One page, as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
+export async function readFirstLoadPage(pb: PocketBase, request: FirstLoadPageRequest): Promise<RecordModel[]> {
+  const query: Record<string, string | number> = {
+    limit: FIRST_LOAD_PAGE_SIZE,
+    to: request.to,
+    ...incidentQuery(request.incident),
+  };
+  if (request.from) query.from = request.from;
+  if (request.after) query.after = request.after;
   const body = await pb.send<PageBody>(`/api/scms/first-load/${request.collection}`, {
     method: 'GET',
     query,

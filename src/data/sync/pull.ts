@@ -42,7 +42,9 @@ import {
   FIRST_LOAD_PAGED,
   firstLoadPagesUnavailable,
   incidentBounds,
+  readFirstLoadHead,
   readFirstLoadPage,
+  type LoadHead,
 } from './firstLoadPages.ts';
 import { addRange, missingRanges, type TimeRange } from './ranges.ts';
 import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
@@ -206,10 +208,10 @@ async function loadAll(
 }
 
 /**
- * Reads one page of an id range: from the first-load route
- * (firstLoadPages.ts) while the server serves the collection there, else
- * from the records API. Both read by keyset on id, so a load can change
- * from one to the other between pages.
+ * Reads a load's head and the pages of its id ranges: from the first-load
+ * route (firstLoadPages.ts) while the server serves the collection there,
+ * else from the records API. Both read by keyset on id, so a load can
+ * change from one to the other between pages.
  */
 class PageReader {
   private firstLoadRoute: boolean;
@@ -225,6 +227,26 @@ class PageReader {
   /** Records per page of the route the load starts on (the ranges are cut to about one page each). */
   get pageSize(): number {
     return this.firstLoadRoute ? FIRST_LOAD_PAGE_SIZE : PAGE_SIZE;
+  }
+
+  /** How many records the load brings and the newest of them. */
+  async head(): Promise<LoadHead> {
+    if (this.firstLoadRoute) {
+      try {
+        return await readFirstLoadHead(this.ctx.pb, this.collection, this.scope?.incident);
+      } catch (error) {
+        if (!firstLoadPagesUnavailable(error)) throw error;
+        this.firstLoadRoute = false;
+      }
+    }
+    const head = await this.ctx.pb.collection(this.collection).getList(1, 1, {
+      filter: scopeFilter(this.ctx.pb, this.scope),
+      sort: '-updated,-id',
+      fields: 'id,updated',
+      requestKey: null,
+    });
+    const newest = head.items[0];
+    return { total: head.totalItems, newest: newest ? { updated: newest.updated as string, id: newest.id } : null };
   }
 
   /** A page of the range [from, to) after `after`; `full` says whether more may follow. */
@@ -263,22 +285,13 @@ async function loadRanges(
   scope: LoadScope,
   firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
-  const head = await slots.run(() =>
-    ctx.pb.collection(collection).getList(1, 1, {
-      filter: scopeFilter(ctx.pb, scope),
-      sort: '-updated,-id',
-      fields: 'id,updated',
-      requestKey: null,
-    }),
-  );
-  const total = head.totalItems;
-  const newest = head.items[0];
+  const reader = new PageReader(ctx, collection, scope);
+  const { total, newest } = await slots.run(() => reader.head());
   ctx.onProgress?.(collection, { loaded: 0, total });
   let received = 0;
   const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
     ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
   );
-  const reader = new PageReader(ctx, collection, scope);
   if (total > 0) {
     await Promise.all(
       idRanges(total, reader.pageSize).map(async (range) => {
@@ -295,7 +308,7 @@ async function loadRanges(
     );
   }
   await writer.done();
-  return { snapshot: newest ? { updated: newest.updated as string, id: newest.id } : undefined, count: received };
+  return { snapshot: newest ?? undefined, count: received };
 }
 
 /** Reads every record changed after `cursor`, page by page; returns the new cursor. */
