@@ -8,7 +8,7 @@
  * PocketBase, the built app, both sizes; the homes' pages are held back
  * until the partly loaded list has been looked at.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { sortHomes } from '../../src/domain/homeOrder.ts';
@@ -66,18 +66,25 @@ function watchHomesText(): void {
 describe.each(SIZE_NAMES)('at %s size', (size) => {
   test('the first sync says how many homes have arrived, then shows them all; never an empty list on the way', async () => {
     const context = await sizedContext(browser, size);
-    // The pages of the homes' first load (read by id range) wait until the checks of the
-    // partly loaded list are done, however slow the machine; the other reads of homes (the
-    // top of the list, the total) are only held a moment.
+    // The pages of the homes' first load wait until the checks of the partly loaded list
+    // are done, however slow the machine; the other reads of homes (the top of the list,
+    // the total) are only held a moment.
     let releasePages = () => {};
     const pagesReleased = new Promise<void>((resolve) => (releasePages = resolve));
     try {
       await context.addInitScript(watchHomesText);
-      await context.route('**/api/collections/houses/records**', async (route) => {
-        const idRange = decodeURIComponent(route.request().url()).includes('id <');
+      const hold = async (route: Route, idRange: boolean) => {
         await (idRange ? pagesReleased : new Promise((resolve) => setTimeout(resolve, HOLD_MS)));
         await route.continue().catch(() => undefined);
-      });
+      };
+      // The first load's pages come from the route made for loads (its head says the total)...
+      await context.route('**/api/scms/first-load/houses**', (route) =>
+        hold(route, !new URL(route.request().url()).searchParams.has('head')),
+      );
+      // ...or, from a server without it, the records API by id range.
+      await context.route('**/api/collections/houses/records**', (route) =>
+        hold(route, decodeURIComponent(route.request().url()).includes('id <')),
+      );
       const page: Page = await context.newPage();
       await signIn(page, server.url, { email: fixture.regular.email, password: TEST_PASSWORD });
 

@@ -11,10 +11,9 @@
  * caller reads that collection through the records API instead (pull.ts).
  */
 import type PocketBase from 'pocketbase';
-import { ClientResponseError, type RecordModel } from 'pocketbase';
+import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
-import { pbDate } from '../../domain/pbDate.ts';
-import type { TimeRange } from './ranges.ts';
+import { incidentBounds, type TimeRange } from './ranges.ts';
 
 /** The collections the route serves: the large ones (the small ones are a page of the records API each). */
 export const FIRST_LOAD_PAGED: ReadonlySet<CollectionName> = new Set<CollectionName>([
@@ -29,14 +28,6 @@ export const FIRST_LOAD_PAGED: ReadonlySet<CollectionName> = new Set<CollectionN
 
 /** Records per page: the route's largest (MAX_LIMIT there). */
 export const FIRST_LOAD_PAGE_SIZE = 2_000;
-
-/** The latest date the server's date form holds: the open end of a range ("from this month on"). */
-const LATEST = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
-
-/** An incident-time range as the route and the records API filter read it (open ends closed at LATEST). */
-export function incidentBounds(range: TimeRange): { from: string; to: string } {
-  return { from: pbDate(new Date(range.from)), to: pbDate(new Date(Math.min(range.to, LATEST.getTime()))) };
-}
 
 export interface FirstLoadPageRequest {
   collection: CollectionName;
@@ -129,8 +120,8 @@ class FirstLoadPagesUnavailable extends Error {
  * implement (503).
  */
 export function firstLoadPagesUnavailable(error: unknown): boolean {
-  return (
-    error instanceof FirstLoadPagesUnavailable ||
-    (error instanceof ClientResponseError && (error.status === 404 || error.status === 503))
-  );
+  // The status of the SDK's ClientResponseError, read without importing the SDK here: this module
+  // is loaded on its own (pull.ts), and a value import would split the SDK out of the app's chunk.
+  const status = (error as { status?: unknown } | null)?.status;
+  return error instanceof FirstLoadPagesUnavailable || status === 404 || status === 503;
 }

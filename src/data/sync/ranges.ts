@@ -2,6 +2,7 @@
  * Sets of time ranges (epoch ms, inclusive), kept sorted and merged: which
  * incident-time ranges of reports the mirror holds in full.
  */
+import { pbDate } from '../../domain/pbDate.ts';
 export interface TimeRange {
   from: number;
   to: number;
@@ -35,4 +36,12 @@ export function missingRanges(ranges: readonly TimeRange[], wanted: TimeRange): 
 
 export function covers(ranges: readonly TimeRange[], wanted: TimeRange): boolean {
   return missingRanges(ranges, wanted).length === 0;
+}
+
+/** The latest date the server's date form holds: the open end of a range ("from this month on"). */
+const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** A range as the server's filters read it: its ends in the server's date form (an open end closed at LATEST). */
+export function incidentBounds(range: TimeRange): { from: string; to: string } {
+  return { from: pbDate(new Date(range.from)), to: pbDate(new Date(Math.min(range.to, LATEST))) };
 }
