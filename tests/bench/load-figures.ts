@@ -134,6 +134,8 @@ export interface StageFigures {
   serverRssMiB: number | null;
   benchCpu: number;
   load1: number;
+  /** New phones' first syncs started with the stage (first-syncs.ts): how many, how long they took, how many requests failed. */
+  firstSyncs?: { count: number; p50Ms: number; maxMs: number; requests: number; failed: number; failures: number[] };
 }
 
 /** p99 above this for a request an officer waits on (a save, a pull page) counts as saturated. */
@@ -175,7 +177,7 @@ export function table(stages: readonly StageFigures[]): string {
     'Load (1 min)',
   ];
   const rows = stages.map((s) => [
-    String(s.officers),
+    s.firstSyncs ? `${s.officers} + ${s.firstSyncs.count} first syncs` : String(s.officers),
     `${(s.completed / s.seconds).toFixed(1)} of ${(s.planned / s.plannedSeconds).toFixed(1)}`,
     ...KINDS.map((k) => `${fmtMs(s.kinds[k].p50)} / ${fmtMs(s.kinds[k].p99)}`),
     `${fmtMs(s.delivery.p50)} / ${fmtMs(s.delivery.p99)}`,

@@ -16,6 +16,12 @@
  * The HTTP load is autocannon's (one instance per kind, so each has its own
  * latency histogram); the realtime clients are `eventsource`'s.
  *
+ * A last stage (`--first-syncs 20`, 0 for none) starts that many new
+ * phones' first syncs at once (first-syncs.ts: every request of a whole
+ * first sync) while 100 officers work: a shift change on shared phones.
+ * Its row beside the 100-officer row shows what they cost the server and
+ * everyone else's requests.
+ *
  * The community is bench:sync's scale 1 (5,000 homes, 20,000 reports; seed.ts,
  * cached per month). Rate limits are off in this run's copy: every officer
  * here comes from 127.0.0.1, where in the field each has its own address.
@@ -36,6 +42,7 @@ import { PULL_ORDER } from '../../src/data/sync/pull.ts';
 import { REALTIME_COLLECTIONS } from '../../src/data/sync/realtime.ts';
 import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
 import { STAFF_PASSWORD, type BenchData } from './data.ts';
+import { firstSync, type FirstSyncSource } from './first-syncs.ts';
 import {
   cpuBoundOfficers,
   cpuPercent,
@@ -91,11 +98,22 @@ const { values: args } = parseArgs({
   options: {
     officers: { type: 'string', default: '25,100,250,500' },
     seconds: { type: 'string', default: '30' },
+    'first-syncs': { type: 'string', default: '20' },
+    // 'records-api': the first syncs read as from a server without the route made for loads (for comparison).
+    'first-sync-source': { type: 'string', default: 'route' },
   },
   allowPositionals: false,
 });
 const OFFICERS = parseOfficers(args.officers);
 const SECONDS = Number(args.seconds);
+const FIRST_SYNCS = Number(args['first-syncs']);
+if (!Number.isInteger(FIRST_SYNCS) || FIRST_SYNCS < 0 || FIRST_SYNCS > 200)
+  throw new Error(`--first-syncs must be a whole number from 0 to 200, not ${args['first-syncs']}`);
+const FIRST_SYNC_SOURCE = args['first-sync-source'] as FirstSyncSource;
+if (FIRST_SYNC_SOURCE !== 'route' && FIRST_SYNC_SOURCE !== 'records-api')
+  throw new Error(`--first-sync-source must be route or records-api, not ${args['first-sync-source']}`);
+/** Officers at work while the new phones first-sync: a busy shift, within what one server holds. */
+const BESIDE_FIRST_SYNCS = 100;
 if (!Number.isInteger(SECONDS) || SECONDS < 5 || SECONDS > 120)
   throw new Error(`--seconds must be a whole number from 5 to 120, not ${args.seconds}`);
 /** Realtime connects in flight at once when a stage opens its subscriptions (a shift starting). */
@@ -368,8 +386,9 @@ interface World {
 }
 
 const failed = (r: AutocannonResult) => r.errors + r.timeouts + r.non2xx;
+const fmtSeconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-async function runStage(world: World, count: number): Promise<StageFigures> {
+async function runStage(world: World, count: number, firstSyncs = 0): Promise<StageFigures> {
   const officers = world.officers.slice(0, count);
   const plan: StagePlan = stagePlan(count, SECONDS);
   const sentAt = new Map<string, number>();
@@ -405,7 +424,14 @@ async function runStage(world: World, count: number): Promise<StageFigures> {
       return [kind, result] as const;
     });
   });
+  // New phones signing in as the load starts (a shift change): each a whole first sync, all at once.
+  const syncing = Promise.all(
+    Array.from({ length: firstSyncs }, (_, i) =>
+      firstSync(world.server.url, officers[i % officers.length]!.token, FIRST_SYNC_SOURCE),
+    ),
+  );
   const results = Object.fromEntries(await Promise.all(instances)) as Record<keyof StagePlan, AutocannonResult>;
+  const synced = await syncing;
   const elapsed = performance.now() - t0;
   const serverAfter = processTicks(world.server.process.pid);
   const bench = process.cpuUsage(benchBefore);
@@ -452,6 +478,21 @@ async function runStage(world: World, count: number): Promise<StageFigures> {
     serverRssMiB: processRss(world.server.process.pid),
     benchCpu: ((bench.user + bench.system) / 1000 / elapsed) * 100,
     load1: loadavg()[0]!,
+    ...(firstSyncs > 0
+      ? {
+          firstSyncs: {
+            count: firstSyncs,
+            p50Ms: percentile(
+              synced.map((f) => f.ms),
+              50,
+            ),
+            maxMs: Math.max(...synced.map((f) => f.ms)),
+            requests: synced.reduce((n, f) => n + f.requests, 0),
+            failed: synced.reduce((n, f) => n + f.failed, 0),
+            failures: synced.flatMap((f) => f.failures),
+          },
+        }
+      : {}),
   };
   progress(
     `${count} officers: ${completed} of ${planned} in ${(elapsed / 1000).toFixed(1)} s, ${realtime.events} realtime events delivered`,
@@ -497,6 +538,11 @@ async function main(): Promise<void> {
     const world: World = { server, standin, data: seeded.data, officers, nextCallHouse: 0 };
     const stages: StageFigures[] = [];
     for (const count of OFFICERS) stages.push(await runStage(world, count));
+    const beside = Math.min(BESIDE_FIRST_SYNCS, most);
+    if (FIRST_SYNCS > 0) {
+      progress(`${beside} officers at work while ${FIRST_SYNCS} new phones make their first sync`);
+      stages.push(await runStage(world, beside, FIRST_SYNCS));
+    }
 
     console.log(`\n## Load: N officers of one community on one PocketBase (${cpus().length} cores, shared)\n`);
     console.log(
@@ -504,13 +550,28 @@ async function main(): Promise<void> {
     );
     console.log(table(stages));
     console.log('');
-    console.log(verdict(stages));
-    const bound = cpuBoundOfficers(stages, cpus().length);
-    const last = stages[stages.length - 1]!;
+    // The officer stages say how many officers one server holds; the first syncs' row stands beside them.
+    const officerStages = stages.filter((stage) => !stage.firstSyncs);
+    console.log(verdict(officerStages));
+    const bound = cpuBoundOfficers(officerStages, cpus().length);
+    const last = officerStages[officerStages.length - 1]!;
     if (bound !== null)
       console.log(
         `PocketBase used ${Math.round(last.serverCpu!)} % of one core for ${last.officers} officers: both cores at 80 % would hold about ${bound} officers at this rate, linearly (an upper bound: the realtime fan-out grows faster than the officers).`,
       );
+    const syncs = stages.find((stage) => stage.firstSyncs)?.firstSyncs;
+    if (syncs)
+      console.log(
+        `First syncs (${FIRST_SYNC_SOURCE === 'route' ? 'the route made for loads' : 'the records API only'}): ${syncs.count} phones at once, each the whole community (${syncs.requests} requests in all, ${syncs.failed} failed${syncs.failures.length ? `: ${syncs.failures.join(', ')}` : ''}): done in ${fmtSeconds(syncs.p50Ms)} at the median, ${fmtSeconds(syncs.maxMs)} for the last, without the phones' own writes (bench:sync and bench:screens time those).`,
+      );
+    if (syncs?.failed) {
+      // What the server said about them (its request log keeps the error of each 5xx).
+      const logged = await admin.logs.getList(1, 10, {
+        filter: "data.status >= 500 && data.url ~ '/api/scms/first-load/'",
+        sort: '-created',
+      });
+      for (const entry of logged.items) console.log(`  server: ${entry.message} ${JSON.stringify(entry.data)}`);
+    }
     console.log(`Calls placed at the stand-in: ${standin.calls.length} (no real provider).`);
     console.log(`Total runtime: ${((performance.now() - started) / 60_000).toFixed(1)} min.`);
   } finally {

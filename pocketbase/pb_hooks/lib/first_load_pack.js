@@ -158,24 +158,20 @@ function page(e, request, collection, auth) {
  */
 function head(e, request, auth) {
   const scope = scopeSql(request, auth, false);
-  const counted = new DynamicModel({ total: 0, updated: '' });
+  // One statement, so one snapshot: a record saved between a count and a
+  // lookup (calls change all the time) cannot leave the newest unfound.
+  const found = new DynamicModel({ total: 0, updated: '', id: '' });
   e.app
     .db()
-    .newQuery(`SELECT COUNT(*) AS total, COALESCE(MAX([[t.updated]]), '') AS updated FROM ${scope.from}`)
+    .newQuery(
+      `SELECT m.total AS total, m.updated AS updated, COALESCE((SELECT [[t.id]] FROM ${scope.from} ` +
+        `AND [[t.updated]] = m.updated ORDER BY [[t.id]] DESC LIMIT 1), '') AS id ` +
+        `FROM (SELECT COUNT(*) AS total, COALESCE(MAX([[t.updated]]), '') AS updated FROM ${scope.from}) m`,
+    )
     .bind(scope.params)
-    .one(counted);
-  let newest = null;
-  if (counted.updated) {
-    const found = new DynamicModel({ id: '' });
-    e.app
-      .db()
-      .newQuery(`SELECT [[t.id]] AS id FROM ${scope.from} AND [[t.updated]] = {:newest} ORDER BY [[t.id]] DESC LIMIT 1`)
-      .bind(Object.assign(scope.params, { newest: counted.updated }))
-      .one(found);
-    newest = { updated: counted.updated, id: found.id };
-  }
+    .one(found);
   e.response.header().set('Cache-Control', 'no-store');
-  return e.json(200, { total: counted.total, newest: newest });
+  return e.json(200, { total: found.total, newest: found.updated ? { updated: found.updated, id: found.id } : null });
 }
 
 /** GET /api/scms/first-load/{collection}: a page, or with `head=1` the head. */
