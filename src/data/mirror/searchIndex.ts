@@ -51,15 +51,6 @@ const LISTS_OF: Record<IndexedTable, readonly IndexedList[]> = {
   reports: ['reports'],
 };
 
-/**
- * Writes that come one after another are applied together, at most one
- * update per this many ms: a first load commits a transaction every few
- * hundred ms for half a minute at 20,000 homes, and each update re-rendered
- * the lists that show it (3 s of React and the virtual list's measuring in
- * that first sync). A write after a quiet moment is applied at once.
- */
-const FLUSH_GAP_MS = 400;
-
 /** Search fields of docs/product.md#homes for the homes list. */
 export const HOME_SEARCH_FIELDS = ['address', 'apt', 'city', 'state', 'zip', 'security_code', 'member_number'] as const;
 
@@ -170,9 +161,6 @@ export class MirrorSearchIndex {
   /** Loads and updates run one after another, in the order they were asked for. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
-  /** When the last update began, and the update waiting for its turn (see FLUSH_GAP_MS). */
-  private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private flushWaiting: Promise<void> | null = null;
   private disposed = false;
   private readonly prefix: string;
 
@@ -213,8 +201,7 @@ export class MirrorSearchIndex {
   }
 
   /** Resolves when every load and change queued so far is applied (tests, benchmarks). */
-  async idle(): Promise<void> {
-    while (this.flushWaiting) await this.flushWaiting;
+  idle(): Promise<void> {
     return this.chain;
   }
 
@@ -280,22 +267,12 @@ export class MirrorSearchIndex {
     }
     if (any && !this.flushQueued) {
       this.flushQueued = true;
-      const wait = this.lastFlushAt + FLUSH_GAP_MS - performance.now();
-      if (wait <= 0) this.enqueue(() => this.flush());
-      else
-        this.flushWaiting = new Promise((resolve) =>
-          setTimeout(() => {
-            this.flushWaiting = null;
-            this.enqueue(() => this.flush());
-            resolve();
-          }, wait),
-        );
+      this.enqueue(() => this.flush());
     }
   };
 
   private async flush(): Promise<void> {
     this.flushQueued = false;
-    this.lastFlushAt = performance.now();
     const changes = this.pending;
     this.pending = new Map();
     const touched = new Set<IndexedList>();
