@@ -81,6 +81,35 @@ export function toMirrorRow<C extends CollectionName>(record: RecordModel): Mirr
   return fields as unknown as MirrorRow<C>;
 }
 
+/**
+ * A record this device deleted, once the server confirmed it (replay.ts):
+ * a pull's page read before the deletion reached the server, answered after
+ * the outbox entry was settled, would otherwise bring the record back until
+ * the next reconciliation. Kept in syncState (no schema change); ids are
+ * never used again (pb_hooks/deleted_records.pb.js), so a mark can only ever
+ * hide a copy that no longer exists. Marks older than GONE_KEPT_MS go: no
+ * page is in flight that long.
+ */
+const GONE_PREFIX = 'gone:';
+const GONE_KEPT_MS = 24 * 60 * 60 * 1000;
+const goneKey = (collection: CollectionName, id: string) => `${GONE_PREFIX}${collection}:${id}`;
+
+/** Marks the records as deleted on the server (inside the caller's transaction, which must include syncState). */
+export async function rememberDeleted(
+  db: ScmsDatabase,
+  records: ReadonlyArray<{ collection: CollectionName; id: string }>,
+  now = Date.now(),
+): Promise<void> {
+  if (records.length === 0) return;
+  await db.syncState.bulkPut(records.map(({ collection, id }) => ({ key: goneKey(collection, id), value: now })));
+  const old = await db.syncState
+    .where('key')
+    .startsWith(GONE_PREFIX)
+    .filter((row) => typeof row.value === 'number' && row.value < now - GONE_KEPT_MS)
+    .primaryKeys();
+  if (old.length > 0) await db.syncState.bulkDelete(old);
+}
+
 export async function applyServerRecords<C extends CollectionName>(
   db: ScmsDatabase,
   collection: C,
@@ -89,7 +118,9 @@ export async function applyServerRecords<C extends CollectionName>(
 ): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
-  await db.transaction('rw', [table, db.outbox, ...companionTables(db, collection)], async () => {
+  await db.transaction('rw', [table, db.outbox, db.syncState, ...companionTables(db, collection)], async () => {
+    // Deleted by this device and confirmed: a copy read before that is not brought back.
+    const gone = await db.syncState.bulkGet(records.map((record) => goneKey(collection, record.id)));
     // A copy read before a newer one was written here (a pull's page answered
     // after a realtime event or a replay's answer) must not take its place:
     // the card would go back to the older state until some later pull. A
@@ -111,7 +142,7 @@ export async function applyServerRecords<C extends CollectionName>(
         );
     const rows: MirrorRow<C>[] = [];
     records.forEach((record, i) => {
-      if (isOlder(record, current[i])) return;
+      if (gone[i] || isOlder(record, current[i])) return;
       const overlay = overlays.get(record.id);
       if (overlay?.deleted) return;
       const row = toMirrorRow<C>(record);

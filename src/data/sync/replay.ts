@@ -51,7 +51,7 @@ import { uploadFetch } from './upload.ts';
 import { type OutboxEntry, type OutboxOperation, type RecordConflict, type ScmsDatabase } from '../mirror/db.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { acquireLease, LEASE_TTL_MS, releaseLease, renewLease } from './lease.ts';
-import { applyServerRecords, removeServerRecords } from '../mirror/mirror.ts';
+import { applyServerRecords, rememberDeleted, removeServerRecords } from '../mirror/mirror.ts';
 import { refreshSession } from './session.ts';
 
 export const BACKOFF_BASE_MS = 2_000;
@@ -351,8 +351,14 @@ async function confirm(
   removed: ReadonlyArray<{ collection: CollectionName; id: string }> = [],
 ): Promise<void> {
   const collections = [...new Set(entries.flatMap((entry) => entry.ops.map((op) => op.collection)))];
-  await db.transaction('rw', [db.outbox, ...collections.map((c) => db.mirror(c))], async () => {
+  const tables = [db.outbox, db.syncState, ...collections.map((c) => db.mirror(c))];
+  await db.transaction('rw', tables, async () => {
     await db.outbox.bulkDelete(entries.map((entry) => entry.seq!));
+    // The device's deletions, now on the server: a page read before them must not bring them back.
+    await rememberDeleted(
+      db,
+      entries.flatMap((entry) => entry.ops.filter((op) => op.action === 'delete')),
+    );
     for (const collection of collections) {
       await applyServerRecords(
         db,
