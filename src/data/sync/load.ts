@@ -110,26 +110,6 @@ function scopeFilter(pb: PocketBase, scope: LoadScope): string {
 }
 
 /**
- * Reads every record of the scope into the mirror, the id ranges side by
- * side; returns the snapshot cursor (the newest record when the load
- * began) and how many records arrived.
- */
-export async function loadAll(
-  ctx: PullContext,
-  slots: RequestSlots,
-  collection: CollectionName,
-  scope: LoadScope,
-  firstLoad: boolean,
-): Promise<{ snapshot: Cursor | undefined; count: number }> {
-  ctx.onProgress?.(collection, { loaded: 0, total: null });
-  try {
-    return await loadRanges(ctx, slots, collection, scope, firstLoad);
-  } finally {
-    ctx.onProgress?.(collection, null);
-  }
-}
-
-/**
  * Reads a load's head and the pages of its id ranges: from the first-load
  * route (firstLoadPages.ts) while the server serves the collection there,
  * else from the records API. Both read by keyset on id, so a load can
@@ -200,35 +180,46 @@ class PageReader {
   }
 }
 
-async function loadRanges(
+/**
+ * Reads every record of the scope into the mirror, the id ranges side by
+ * side; returns the snapshot cursor (the newest record when the load
+ * began) and how many records arrived. Says how far it is all along, and
+ * that it ended (null) however it ended.
+ */
+export async function loadAll(
   ctx: PullContext,
   slots: RequestSlots,
   collection: CollectionName,
   scope: LoadScope,
   firstLoad: boolean,
 ): Promise<{ snapshot: Cursor | undefined; count: number }> {
-  const reader = new PageReader(ctx, collection, scope);
-  const { total, newest } = await slots.run(() => reader.head());
-  ctx.onProgress?.(collection, { loaded: 0, total });
-  let received = 0;
-  const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
-    ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
-  );
-  if (total > 0) {
-    await Promise.all(
-      idRanges(total, reader.pageSize).map(async (range) => {
-        let after = range.from;
-        for (;;) {
-          const page = await slots.run(() => reader.read(range, after));
-          received += page.items.length;
-          // Waits only when the writes fall a transaction behind.
-          if (page.items.length > 0) await writer.add(page.items);
-          if (!page.full) return;
-          after = page.items[page.items.length - 1]!.id;
-        }
-      }),
+  ctx.onProgress?.(collection, { loaded: 0, total: null });
+  try {
+    const reader = new PageReader(ctx, collection, scope);
+    const { total, newest } = await slots.run(() => reader.head());
+    ctx.onProgress?.(collection, { loaded: 0, total });
+    let received = 0;
+    const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
+      ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
     );
+    if (total > 0) {
+      await Promise.all(
+        idRanges(total, reader.pageSize).map(async (range) => {
+          let after = range.from;
+          for (;;) {
+            const page = await slots.run(() => reader.read(range, after));
+            received += page.items.length;
+            // Waits only when the writes fall a transaction behind.
+            if (page.items.length > 0) await writer.add(page.items);
+            if (!page.full) return;
+            after = page.items[page.items.length - 1]!.id;
+          }
+        }),
+      );
+    }
+    await writer.done();
+    return { snapshot: newest ?? undefined, count: received };
+  } finally {
+    ctx.onProgress?.(collection, null);
   }
-  await writer.done();
-  return { snapshot: newest ?? undefined, count: received };
 }
