@@ -21,10 +21,15 @@ export interface TestCounts {
   skipped: number;
 }
 
+type FileResult = VitestJsonReport['testResults'][number];
+
+/** A file that failed as a whole (its beforeAll threw, or it failed to load): it carries a message of its own. */
+const fileCrashed = (file: FileResult): boolean => file.status === 'failed' && (file.message ?? '') !== '';
+
 export function countTests(report: VitestJsonReport): TestCounts {
   const counts: TestCounts = { passed: 0, failed: 0, skipped: 0 };
   for (const file of report.testResults) {
-    const crashed = file.status === 'failed' && (file.message ?? '') !== '';
+    const crashed = fileCrashed(file);
     if (crashed && file.assertionResults.length === 0) counts.failed += 1;
     for (const result of file.assertionResults) {
       if (result.status === 'passed') counts.passed += 1;
@@ -54,7 +59,7 @@ export function listFailures(report: VitestJsonReport, projectRoot: string): str
   const lines: string[] = [];
   for (const file of report.testResults) {
     const where = file.name.startsWith(projectRoot) ? file.name.slice(projectRoot.length + 1) : file.name;
-    if (file.status === 'failed' && (file.message ?? '') !== '') {
+    if (fileCrashed(file)) {
       lines.push(`${where}: ${excerpt(file.message ?? '')}`);
     }
     for (const result of file.assertionResults) {

@@ -8,7 +8,7 @@
  * bytes a first sync costs are bench:sync's, measured in Chromium.
  */
 import { startOfMonth, subMonths } from 'date-fns';
-import { FIRST_LOAD_PAGE_SIZE, FIRST_LOAD_PAGED } from '../../src/data/sync/firstLoadPages.ts';
+import { FIRST_LOAD_PAGE_SIZE, FIRST_LOAD_PAGED, incidentQuery } from '../../src/data/sync/firstLoadPages.ts';
 import { idRanges } from '../../src/data/sync/load.ts';
 import { PAGE_SIZE, PULL_CONCURRENCY, PULL_ORDER, RequestSlots } from '../../src/data/sync/pull.ts';
 import { incidentBounds } from '../../src/data/sync/ranges.ts';
@@ -50,10 +50,7 @@ export async function firstSync(
       return null;
     });
   const reportRange = { from: startOfMonth(subMonths(now, 1)).getTime(), to: Number.MAX_SAFE_INTEGER };
-  const incident = (() => {
-    const { from, to } = incidentBounds(reportRange);
-    return `${from}/${to}`;
-  })();
+  const reportScope = incidentQuery([reportRange]);
 
   const loadRecordsApi = async (collection: string) => {
     for (let page = 1; ; page++) {
@@ -64,7 +61,7 @@ export async function firstSync(
   /** As load.ts reads a collection from a server without the route: its head sorted by the records API, id ranges of 500. */
   const loadRecordsApiRanges = async (collection: string) => {
     const scope: { filter?: string } =
-      collection === 'reports' ? { filter: `incident_time >= '${incident.split('/')[0]}'` } : {};
+      collection === 'reports' ? { filter: `incident_time >= '${incidentBounds(reportRange).from}'` } : {};
     const head = await get(`/api/collections/${collection}/records`, {
       page: 1,
       perPage: 1,
@@ -95,7 +92,7 @@ export async function firstSync(
     );
   };
   const loadRoute = async (collection: string) => {
-    const scope: Record<string, string> = collection === 'reports' ? { incident } : {};
+    const scope = collection === 'reports' ? reportScope : {};
     const head = await get(`/api/scms/first-load/${collection}`, { head: 1, ...scope });
     const total = (head?.total as number | undefined) ?? 0;
     if (total === 0) return;

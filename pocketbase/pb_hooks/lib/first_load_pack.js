@@ -1,5 +1,6 @@
 /// The first load's pages in a form made for them (route in
-/// first_load.pb.js; the device's side in src/data/sync/pack.ts).
+/// first_load.pb.js; the device's side in src/data/sync/firstLoadPages.ts
+/// and load.ts).
 ///
 /// A new phone reads every home, resident, phone, call and recent report of
 /// its community once. Through the records API each page is read record by
@@ -190,4 +191,4 @@ function serve(e) {
   });
 }
 
-module.exports = { serve, MAX_LIMIT };
+module.exports = { serve };

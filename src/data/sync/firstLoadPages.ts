@@ -47,7 +47,8 @@ interface PageBody {
   last: string;
 }
 
-function incidentQuery(incident: readonly TimeRange[] | undefined): Record<string, string> {
+/** The `incident` parameter of the route: the ranges' ends in the server's date form, `from/to`, comma-separated. */
+export function incidentQuery(incident: readonly TimeRange[] | undefined): Record<string, string> {
   if (!incident?.length) return {};
   return {
     incident: incident
