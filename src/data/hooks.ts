@@ -33,23 +33,43 @@ export { isPendingFileName } from './mirror/mirror.ts';
  * in a later task and yields to input; a keystroke's own search (a state
  * change of the screen) is still drawn at once.
  */
+/** The shortest time between two drawings of a list's changes. */
+const REDRAW_MS = 250;
+
 export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; version: number } {
   const { db } = useSyncEngine();
   const index = searchIndexOf(db);
   const [seen, setSeen] = useState(() => ({ index, list, version: index.version(list) }));
   useEffect(() => {
-    const update = () => {
+    let drawnAt = -Infinity;
+    let drawnVersion = -1;
+    let later: ReturnType<typeof setTimeout> | undefined;
+    const draw = () => {
+      later = undefined;
+      drawnAt = performance.now();
       const version = index.version(list);
+      drawnVersion = version;
       startTransition(() =>
         setSeen((prev) =>
           prev.index === index && prev.list === list && prev.version === version ? prev : { index, list, version },
         ),
       );
     };
+    // The loaded list and a change are drawn at once, and the changes that follow within REDRAW_MS together at its end:
+    // a first load changes the list with every page, and each drawing of 20,000 homes costs the
+    // list's layout of all of them (docs/performance.md, "Pages first, rows later").
+    const update = () => {
+      const since = performance.now() - drawnAt;
+      if (since >= REDRAW_MS || drawnVersion < 0) draw();
+      else later ??= setTimeout(draw, REDRAW_MS - since);
+    };
     const unsubscribe = index.subscribe(list, update);
     // A change between the render and this subscription would otherwise be missed.
-    update();
-    return unsubscribe;
+    draw();
+    return () => {
+      clearTimeout(later);
+      unsubscribe();
+    };
   }, [index, list]);
   // Another index (a new user) or list: its own version at once, never the previous one's.
   return { index, version: seen.index === index && seen.list === list ? seen.version : index.version(list) };

@@ -25,7 +25,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { reportTypeLabel } from '../../src/domain/reportTypes.ts';
-import { idb, signedInUserId, waitForWorkerControl } from './pwa-helpers.ts';
+import { idb, signedInUserId, waitForPagesUnpacked, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   expectNoSeriousA11yViolations,
@@ -178,7 +178,9 @@ interface Mirror {
 
 /** The device's mirror, read straight from IndexedDB (not through the app's code). */
 async function readMirror(page: Page): Promise<Mirror> {
-  const database = `scms-${await signedInUserId(page)}`;
+  const userId = await signedInUserId(page);
+  await waitForPagesUnpacked(page, userId);
+  const database = `scms-${userId}`;
   const [reports, calls, houses] = await Promise.all(
     (['reports', 'calls', 'houses'] as const).map((store) => idb<RecordModel[]>(page, database, store, 'getAll')),
   );

@@ -23,7 +23,14 @@ import type { Page } from 'playwright-core';
 import type { RecordModel } from 'pocketbase';
 import { describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
-import { idb, signedInUserId, signIn, waitForFirstSync, waitForWorkerControl } from './pwa-helpers.ts';
+import {
+  idb,
+  signedInUserId,
+  signIn,
+  waitForFirstSync,
+  waitForPagesUnpacked,
+  waitForWorkerControl,
+} from './pwa-helpers.ts';
 import { chooseHome, fillNarrative, openReports, reportsByNarrative, uniqueTag } from './reports-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
@@ -168,7 +175,9 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await waitForWorkerControl(page);
       await cacheAnImage(page, userId);
 
-      // The community is on the device: the test would see it if it stayed.
+      // The community is on the device, as rows (a first load's pages become rows in the background):
+      // the test would see it if it stayed.
+      await waitForPagesUnpacked(page, userId);
       const before = await deviceData(page);
       const mirror = before.databases[`scms-${userId}`]!;
       for (const table of ['communities', 'houses', 'residents', 'phones', 'reports', 'users', 'concerns', 'syncState'])

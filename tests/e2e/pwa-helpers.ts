@@ -111,6 +111,19 @@ export async function idb<T>(
   );
 }
 
+/**
+ * Waits until a first load's pages are written as rows (src/data/mirror/unpack.ts):
+ * what reads IndexedDB past the app's code sees every record only then.
+ */
+export async function waitForPagesUnpacked(page: Page, userId: string, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await idb<number>(page, `scms-${userId}`, 'load_pages', 'count')) === 0) return;
+    await page.waitForTimeout(200);
+  }
+  throw new Error(`the first load's pages were not written as rows within ${timeoutMs / 1000} s`);
+}
+
 /** Waits until the window's sync engine finished its first pull into the user's mirror (a large community's takes longer than 30 s). */
 export async function waitForFirstSync(page: Page, userId: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -36,3 +36,9 @@ export const VERSION_4_STORES = {
   ...VERSION_3_STORES,
   home_changes: 'id, house',
 };
+
+/** Version 5 gave the homes their place in the list (indexed). */
+export const VERSION_5_STORES = {
+  ...VERSION_4_STORES,
+  houses: 'id, address, community, sort_key',
+};

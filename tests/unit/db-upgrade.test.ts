@@ -21,6 +21,7 @@ import {
   VERSION_2_STORES,
   VERSION_3_STORES,
   VERSION_4_STORES,
+  VERSION_5_STORES,
 } from '../support/published-schemas.ts';
 import { homeSortKey } from '../../src/domain/homeSortKey.ts';
 
@@ -323,5 +324,42 @@ describe('opening a database version 4 created (homes by their place in the list
     const homes = await db.houses.orderBy('sort_key').toArray();
     expect(homes.map((h) => h.address)).toEqual(['1 Banyan Cir', '2 Banyan Cir', '3 Banyan Cir', '9 Palm Way']);
     for (const home of homes) expect(home.sort_key).toBe(homeSortKey(home));
+  });
+});
+
+/** The database as version 5 left it: a mirror, its cursors, queued work (one entry parked as failed). */
+async function createVersion5Database(): Promise<void> {
+  const v5 = new Dexie(databaseName(USER));
+  v5.version(5).stores(VERSION_5_STORES);
+  await v5.open();
+  await v5.table('houses').put({ id: 'house0000000001', address: '10 Palm Way', community: 'c1', sort_key: 'x' });
+  await v5.table('syncState').put({
+    key: 'cursor:houses',
+    value: { updated: '2026-11-20 10:00:00.000Z', id: 'house0000000001' },
+  });
+  for (const entry of version3Entries()) await v5.table('outbox').add(entry);
+  v5.close();
+}
+
+describe('opening a database version 5 created (a first load kept as pages, version 6)', () => {
+  it('keeps the queued work exactly as queued, the mirror and its cursors', async () => {
+    await createVersion5Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    expect(DATABASE_VERSION).toBeGreaterThanOrEqual(6);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map(({ seq: _seq, ...rest }) => rest)).toEqual(version3Entries());
+    expect(await db.outbox.where('recordKeys').equals('houses:house0000000001').count()).toBe(1);
+    expect(await db.houses.get('house0000000001')).toMatchObject({ address: '10 Palm Way' });
+    expect(await collectionsToLoad(db)).not.toContain('houses');
+  });
+
+  it('has an empty table of pages, and no pages in memory', async () => {
+    await createVersion5Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(await db.load_pages.count()).toBe(0);
+    expect(db.pages).toBeNull();
   });
 });

@@ -16,6 +16,7 @@ import Dexie, { type DBCore, type Middleware, type Table, type Transaction } fro
 import type { CollectionName, RecordsByCollection } from '../../api/records.ts';
 import { homeSortKey } from '../../domain/homeSortKey.ts';
 import { latestCallRows, type LatestCallRow } from './latestCalls.ts';
+import type { LoadPageRow, LoadPagesOverlay } from './loadPages.ts';
 
 /** A mirrored record; `_pending` marks local changes the server has not confirmed. */
 export type MirrorRow<C extends CollectionName> = RecordsByCollection[C] & {
@@ -189,6 +190,13 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
         });
     },
   },
+  {
+    // A first load's pages as they came, until they are written as rows
+    // (loadPages.ts): a new phone has the whole community after a few dozen
+    // writes instead of a row per record.
+    version: 6,
+    stores: { load_pages: 'key' },
+  },
 ];
 
 /**
@@ -217,6 +225,34 @@ const houseSortKeys: Middleware<DBCore> = {
   }),
 };
 
+/**
+ * Every read and write of a table passes through the first load's pages
+ * while there are some (loadPages.ts, pagedTable.ts: loaded only then), so
+ * the screens read the tables and the pages as one mirror.
+ */
+function firstLoadPages(db: ScmsDatabase): Middleware<DBCore> {
+  return {
+    stack: 'dbcore',
+    name: 'firstLoadPages',
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        const now = () => db.pages?.wrap(table, name) ?? table;
+        return {
+          ...table,
+          get: (req) => now().get(req),
+          getMany: (req) => now().getMany(req),
+          query: (req) => now().query(req),
+          count: (req) => now().count(req),
+          openCursor: (req) => now().openCursor(req),
+          mutate: (req) => now().mutate(req),
+        };
+      },
+    }),
+  };
+}
+
 export const DATABASE_VERSION = SCHEMA_VERSIONS.at(-1)!.version;
 
 export class ScmsDatabase extends Dexie {
@@ -234,6 +270,9 @@ export class ScmsDatabase extends Dexie {
   home_changes!: Table<MirrorRow<'home_changes'>, string>;
   outbox!: Table<OutboxEntry, number>;
   syncState!: Table<SyncStateRow, string>;
+  load_pages!: Table<LoadPageRow, string>;
+  /** The records of a first load still only in its pages (loadPages.ts); null on a phone that has none. */
+  pages: LoadPagesOverlay | null = null;
 
   constructor(readonly userId: string) {
     super(databaseName(userId));
@@ -242,6 +281,17 @@ export class ScmsDatabase extends Dexie {
       if (upgrade) declared.upgrade(upgrade);
     }
     this.use(houseSortKeys);
+    this.use(firstLoadPages(this));
+    // Every open (sticky): a reload before the pages were unpacked reads them back.
+    this.on(
+      'ready',
+      async (vip) => {
+        this.pages?.reset();
+        if ((await vip.table('load_pages').count()) > 0)
+          await (await import('./loadPageStore.ts')).openLoadPages(vip, this);
+      },
+      true,
+    );
   }
 
   mirror<C extends CollectionName>(collection: C): Table<MirrorRow<C>, string> {

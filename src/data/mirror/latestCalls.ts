@@ -65,7 +65,10 @@ export async function keepLatestCallsAfterWrite(db: ScmsDatabase, written: reado
  */
 export async function keepLatestCallsAfterRemoval(db: ScmsDatabase, removedIds: readonly string[]): Promise<void> {
   if (removedIds.length === 0) return;
-  const affected = await db.latest_calls.where('call').anyOf(removedIds).primaryKeys();
+  // One query per call, not anyOf (a cursor, which the first load's pages do not serve: pagedTable.ts).
+  const affected = (
+    await Promise.all(removedIds.map((id) => db.latest_calls.where('call').equals(id).primaryKeys()))
+  ).flat();
   for (const house of affected) {
     const [newest] = latestCallRows(await db.calls.where('house').equals(house).toArray());
     if (newest) await db.latest_calls.put(newest);

@@ -281,7 +281,10 @@ export class MirrorSearchIndex {
     for (const [table, keys] of changes) {
       if (!this.loaded.has(table)) continue;
       const rows =
-        keys === 'all' ? await this.db.table(table).toArray() : await this.db.table(table).bulkGet([...keys]);
+        keys === 'all'
+          ? await this.db.table(table).toArray()
+          : // Records a first load just put in its pages are taken from there, without a read (loadPages.ts).
+            (this.db.pages?.peek(table, keys) ?? (await this.db.table(table).bulkGet([...keys])));
       reads.push([table, keys, rows]);
     }
     const dirtyHouses = new Set<string>();

@@ -39,6 +39,8 @@ export async function clearMirror(db: ScmsDatabase): Promise<void> {
   await db.transaction('rw', tables, async () => {
     await Promise.all(tables.map((table) => table.clear()));
   });
+  // A first load's pages went with the tables (load_pages is one of them): none is left to read or unpack.
+  db.pages?.reset();
 }
 
 /**

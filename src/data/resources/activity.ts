@@ -137,11 +137,12 @@ export function useHouseCheckReports(from: Date, to: Date): MirrorRow<'reports'>
     async () =>
       fromMs > toMs
         ? []
-        : db.reports
-            .where('incident_time')
-            .between(pbDate(new Date(fromMs)), pbDate(new Date(toMs)), true, true)
-            .filter((report) => report.type === 'house_check')
-            .toArray(),
+        : (
+            await db.reports
+              .where('incident_time')
+              .between(pbDate(new Date(fromMs)), pbDate(new Date(toMs)), true, true)
+              .toArray()
+          ).filter((report) => report.type === 'house_check'),
     [fromMs, toMs],
   );
 }

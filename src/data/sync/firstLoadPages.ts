@@ -13,6 +13,7 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
+import { pageRecords } from '../mirror/loadPages.ts';
 import { incidentBounds, type TimeRange } from './ranges.ts';
 
 /** The collections the route serves: the large ones (the small ones are a page of the records API each). */
@@ -81,8 +82,11 @@ export async function readFirstLoadHead(
   return { total: body.total, newest: body.newest };
 }
 
-/** One page, as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
-export async function readFirstLoadPage(pb: PocketBase, request: FirstLoadPageRequest): Promise<RecordModel[]> {
+/** One page: as the route sent it (the pages a first load stores), and as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
+export async function readFirstLoadPage(
+  pb: PocketBase,
+  request: FirstLoadPageRequest,
+): Promise<{ fields: string[]; rows: unknown[][]; records: RecordModel[] }> {
   const query: Record<string, string | number> = {
     limit: FIRST_LOAD_PAGE_SIZE,
     to: request.to,
@@ -98,14 +102,7 @@ export async function readFirstLoadPage(pb: PocketBase, request: FirstLoadPageRe
   // A server without the route answers its app's index.html (PocketBase serves the app for unknown paths).
   if (!Array.isArray(body?.fields) || !Array.isArray(body.rows)) throw new FirstLoadPagesUnavailable();
   const { fields, rows } = body;
-  const records: RecordModel[] = new Array<RecordModel>(rows.length);
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    const record: Record<string, unknown> = { collectionName: request.collection };
-    for (let f = 0; f < fields.length; f++) record[fields[f]!] = row[f];
-    records[r] = record as RecordModel;
-  }
-  return records;
+  return { fields, rows, records: pageRecords(request.collection, fields, rows) as unknown as RecordModel[] };
 }
 
 /** What an answer that is not a page throws. */

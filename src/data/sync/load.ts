@@ -19,7 +19,10 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
 import type { ScmsDatabase } from '../mirror/db.ts';
+import type { PagedRow } from '../mirror/loadPages.ts';
+import { overlayOf, storeLoadPage } from '../mirror/loadPageStore.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
+import { unpackLoadPages } from '../mirror/unpack.ts';
 import {
   FIRST_LOAD_PAGE_SIZE,
   FIRST_LOAD_PAGED,
@@ -151,18 +154,25 @@ class PageReader {
     return { total: head.totalItems, newest: newest ? { updated: newest.updated as string, id: newest.id } : null };
   }
 
-  /** A page of the range [from, to) after `after`; `full` says whether more may follow. */
-  async read(range: { from: string; to: string }, after: string): Promise<{ items: RecordModel[]; full: boolean }> {
+  /**
+   * A page of the range [from, to) after `after`; `full` says whether more
+   * may follow. A page of the route made for loads comes as it was sent too
+   * (`packed`), for a first load to store as it is.
+   */
+  async read(
+    range: { from: string; to: string },
+    after: string,
+  ): Promise<{ items: RecordModel[]; full: boolean; packed?: { fields: string[]; rows: unknown[][] } }> {
     if (this.firstLoadRoute) {
       try {
-        const items = await readFirstLoadPage(this.ctx.pb, {
+        const { fields, rows, records } = await readFirstLoadPage(this.ctx.pb, {
           collection: this.collection,
           from: range.from,
           after: after === range.from ? '' : after,
           to: range.to,
           incident: this.scope?.incident,
         });
-        return { items, full: items.length >= FIRST_LOAD_PAGE_SIZE };
+        return { items: records, full: records.length >= FIRST_LOAD_PAGE_SIZE, packed: { fields, rows } };
       } catch (error) {
         if (!firstLoadPagesUnavailable(error)) throw error;
         this.firstLoadRoute = false;
@@ -199,25 +209,42 @@ export async function loadAll(
     const { total, newest } = await slots.run(() => reader.head());
     ctx.onProgress?.(collection, { loaded: 0, total });
     let received = 0;
-    const writer = new MirrorWriter(ctx.db, collection, firstLoad, (written) =>
-      ctx.onProgress?.(collection, { loaded: written, total: Math.max(total, received) }),
-    );
+    let stored = 0;
+    const progress = (written: number) =>
+      ctx.onProgress?.(collection, { loaded: written + stored, total: Math.max(total, received) });
+    const writer = new MirrorWriter(ctx.db, collection, firstLoad, progress);
+    // A first load with nothing queued stores the route's pages as they came (loadPages.ts);
+    // with work queued, the records are written as rows with the outbox's changes on top.
+    const storePages = firstLoad && (await ctx.db.outbox.limit(1).primaryKeys()).length === 0;
+    const overlay = overlayOf(ctx.db);
     if (total > 0) {
-      await Promise.all(
-        idRanges(total, reader.pageSize).map(async (range) => {
-          let after = range.from;
-          for (;;) {
-            const page = await slots.run(() => reader.read(range, after));
-            received += page.items.length;
-            // Waits only when the writes fall a transaction behind.
-            if (page.items.length > 0) await writer.add(page.items);
-            if (!page.full) return;
-            after = page.items[page.items.length - 1]!.id;
-          }
-        }),
-      );
+      overlay.activeLoads++;
+      try {
+        await Promise.all(
+          idRanges(total, reader.pageSize).map(async (range) => {
+            let after = range.from;
+            for (;;) {
+              const page = await slots.run(() => reader.read(range, after));
+              received += page.items.length;
+              if (storePages && page.packed && page.items.length > 0) {
+                const key = `${collection}:${range.from}:${after}`;
+                await storeLoadPage(ctx.db, { key, collection, ...page.packed }, page.items as unknown as PagedRow[]);
+                stored += page.items.length;
+                progress(writer.written);
+              }
+              // Waits only when the writes fall a transaction behind.
+              else if (page.items.length > 0) await writer.add(page.items);
+              if (!page.full) return;
+              after = page.items[page.items.length - 1]!.id;
+            }
+          }),
+        );
+      } finally {
+        overlay.activeLoads--;
+      }
     }
     await writer.done();
+    if (stored > 0) void unpackLoadPages(ctx.db);
     return { snapshot: newest ?? undefined, count: received };
   } finally {
     ctx.onProgress?.(collection, null);

@@ -11,6 +11,7 @@ import Dexie from 'dexie';
 import PocketBase, { type RecordModel } from 'pocketbase';
 import { databaseName, ScmsDatabase } from '../../../src/data/mirror/db.ts';
 import { newRecordId } from '../../../src/data/mirror/ids.ts';
+import { unpackLoadPages } from '../../../src/data/mirror/unpack.ts';
 import { enqueue } from '../../../src/data/sync/outbox.ts';
 import { ensureReportRange, pbDate, pullAll } from '../../../src/data/sync/pull.ts';
 import { queryHouses } from '../../../src/data/resources/homes.ts';
@@ -51,6 +52,8 @@ export interface BenchApi {
   firstSync(): Promise<Measured & { counts: Record<string, number> }>;
   fullReportHistory(fromIso: string): Promise<Measured>;
   incrementalSync(): Promise<Measured & { counts: Record<string, number> }>;
+  /** Writes the first load's pages as rows (as the engine does in the background after a first sync). */
+  unpackPages(): Promise<Measured>;
   /** The periodic deletion check over every collection (nothing deleted). */
   reconcile(): Promise<Measured>;
   /** Loads the search index of the homes and reports lists; from then on it follows every change of the mirror, as in the app. */
@@ -238,6 +241,15 @@ window.bench = {
       await measure(
         () => ensureReportRange({ pb, db }, new Date(fromIso), new Date()),
         (n) => n,
+      ),
+    );
+  },
+
+  async unpackPages() {
+    return strip(
+      await measure(
+        () => unpackLoadPages(db),
+        () => 0,
       ),
     );
   },

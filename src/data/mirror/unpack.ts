@@ -1,0 +1,74 @@
+/**
+ * Writes a first load's pages (loadPages.ts) into the mirror's own rows, a
+ * page at a time, in the background: after the loads that store pages are
+ * done, one page per transaction, a task apart, so the screens keep the
+ * main thread. It writes as a pull does (applyServerRecords: newer wins, the
+ * outbox's changes on top, deletions confirmed here stay deleted), reading
+ * the tables alone, and the page leaves storage and memory in the same
+ * commit. Started by the sync engine; a reload starts it again where it
+ * stopped.
+ */
+import type { RecordModel } from 'pocketbase';
+import type { ScmsDatabase } from './db.ts';
+import { applyServerRecords } from './mirror.ts';
+
+/** Parents first, as a pull writes them. */
+const ORDER = ['houses', 'residents', 'phones', 'calls', 'reports', 'call_attempts', 'home_changes'];
+const WAIT_FOR_LOADS_MS = 250;
+
+const running = new WeakMap<ScmsDatabase, Promise<void>>();
+
+const nextTask = (ms = 0) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Unpacks every page left (once per database instance at a time); resolves when none is left. */
+export function unpackLoadPages(db: ScmsDatabase): Promise<void> {
+  let run = running.get(db);
+  if (!run) {
+    run = unpackAll(db)
+      .catch((error: unknown) => {
+        // Closed by a log out, or a write failed: the pages stay (and stay readable); the next start goes on.
+        if ((error as Error | undefined)?.name !== 'DatabaseClosedError') console.warn('Unpacking stopped', error);
+      })
+      .finally(() => running.delete(db));
+    running.set(db, run);
+  }
+  return run;
+}
+
+async function unpackAll(db: ScmsDatabase): Promise<void> {
+  // Opening reads the pages left by an earlier session (a reload mid-way); a wiped database stays closed.
+  if (db.hasBeenClosed()) return;
+  await db.open();
+  const overlay = db.pages;
+  if (!overlay) return;
+  for (;;) {
+    if (!db.isOpen()) return;
+    // The loads' own page writes go first: the phone has everything once they are stored.
+    if (overlay.activeLoads > 0) {
+      await nextTask(WAIT_FOR_LOADS_MS);
+      continue;
+    }
+    const collection = overlay.collectionsLeft(ORDER)[0];
+    if (!collection) return;
+    const table = db.mirror(collection);
+    // The calls go in one transaction: the newest call of each home (worked out from all their pages)
+    // then moves to its table at once, never older for a moment.
+    const keys = collection === 'calls' ? overlay.pagesOf(collection) : overlay.pagesOf(collection).slice(0, 1);
+    await db.transaction('rw', [db.load_pages, table, db.outbox, db.syncState, db.latest_calls], async (tx) => {
+      overlay.markRaw(tx.idbtrans);
+      for (const key of keys) {
+        await applyServerRecords(db, collection, overlay.alive(collection, key) as unknown as RecordModel[]);
+        await db.load_pages.delete(key);
+      }
+      // The mirror as its readers see it is the same before and after (the pages' records become rows):
+      // Dexie is not to announce the write, or the search index and the screens would read it all again.
+      // Dexie collects a transaction's changed keys on it and announces them at the commit.
+      delete (tx.idbtrans as IDBTransaction & { mutatedParts?: unknown }).mutatedParts;
+      tx.on('complete', () => {
+        for (const key of keys) overlay.removePage(collection, key);
+        if (collection === 'calls') overlay.removeDerived('latest_calls');
+      });
+    });
+    await nextTask();
+  }
+}
