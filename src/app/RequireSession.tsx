@@ -1,8 +1,13 @@
+import { lazy, Suspense } from 'react';
 import { Navigate, Outlet, useNavigate } from 'react-router-dom';
 import { useSignedInRecord } from '../data/auth.ts';
 import { DataProvider } from '../data/DataProvider.tsx';
-import { ChangePasswordPage } from '../features/auth/ChangePasswordPage.tsx';
 import { logOut } from './session.ts';
+
+/** Loaded when it is needed (a first sign-in with a temporary password), not with every session's screens. */
+const ChangePasswordPage = lazy(() =>
+  import('../features/auth/ChangePasswordPage.tsx').then((m) => ({ default: m.ChangePasswordPage })),
+);
 
 /**
  * Protected layout: without a saved session every protected route goes to /
@@ -17,10 +22,12 @@ export function RequireSession() {
   if (!user) return <Navigate to="/" replace />;
   if (user.must_change_password === true) {
     return (
-      <ChangePasswordPage
-        // Log out here too leaves nothing of the community on the device (a mirror of an earlier session); the outbox stays.
-        onLogOut={() => void logOut(user.id).finally(() => navigate('/', { replace: true }))}
-      />
+      <Suspense fallback={null}>
+        <ChangePasswordPage
+          // Log out here too leaves nothing of the community on the device (a mirror of an earlier session); the outbox stays.
+          onLogOut={() => void logOut(user.id).finally(() => navigate('/', { replace: true }))}
+        />
+      </Suspense>
     );
   }
   return (

@@ -55,12 +55,13 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
         ),
       );
     };
-    // The loaded list and a change are drawn at once, and the changes that follow within REDRAW_MS together at its end:
-    // a first load changes the list with every page, and each drawing of 20,000 homes costs the
-    // list's layout of all of them (docs/performance.md, "Pages first, rows later").
+    // While a first load stores its pages, a change is drawn at once and the changes that follow within
+    // REDRAW_MS together at its end: the list changes with every page, and each drawing of 20,000 homes
+    // costs the list's layout of all of them (docs/performance.md, "Pages first, rows later"). Otherwise
+    // (a call's progress on its card) every change is drawn at once.
     const update = () => {
       const since = performance.now() - drawnAt;
-      if (since >= REDRAW_MS || drawnVersion < 0) draw();
+      if (since >= REDRAW_MS || drawnVersion < 0 || !(db.pages?.activeLoads ?? 0)) draw();
       else later ??= setTimeout(draw, REDRAW_MS - since);
     };
     const unsubscribe = index.subscribe(list, update);
@@ -70,7 +71,7 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
       clearTimeout(later);
       unsubscribe();
     };
-  }, [index, list]);
+  }, [db, index, list]);
   // Another index (a new user) or list: its own version at once, never the previous one's.
   return { index, version: seen.index === index && seen.list === list ? seen.version : index.version(list) };
 }

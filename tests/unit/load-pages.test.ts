@@ -8,7 +8,7 @@
 import Dexie from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeUserDatabase, databaseName, userDatabase, type ScmsDatabase } from '../../src/data/mirror/db.ts';
-import { pageRecords, type LoadPageRow } from '../../src/data/mirror/loadPages.ts';
+import { pageBody, pageRecords, type LoadPageRow } from '../../src/data/mirror/loadPages.ts';
 import { storeLoadPage } from '../../src/data/mirror/loadPageStore.ts';
 import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
 import { clearMirror } from '../../src/data/mirror/wipe.ts';
@@ -29,11 +29,13 @@ type Fields = Record<string, unknown>;
 /** A page as the route sends it: the field names once, a row of values per record. */
 function page(collection: LoadPageRow['collection'], key: string, records: Fields[]): LoadPageRow {
   const fields = [...new Set(records.flatMap((record) => Object.keys(record)))];
-  return { key, collection, fields, rows: records.map((record) => fields.map((field) => record[field] ?? '')) };
+  const rows = records.map((record) => fields.map((field) => record[field] ?? ''));
+  return { key, collection, text: JSON.stringify({ fields, rows, last: records.at(-1)?.id ?? '' }) };
 }
 
 async function store(db: ScmsDatabase, row: LoadPageRow): Promise<void> {
-  await storeLoadPage(db, row, pageRecords(row.collection, row.fields, row.rows));
+  const { fields, rows } = pageBody(row);
+  await storeLoadPage(db, row, pageRecords(row.collection, fields, rows));
 }
 
 const house = (id: string, address: string, extra: Fields = {}) => ({
@@ -176,7 +178,12 @@ describe('deleting a record that is only in the pages', () => {
     expect(await db.houses.get('h00000000000004')).toBeUndefined();
     expect(await db.houses.count()).toBe(3);
     // The stored page loses it right after the deleting write.
-    await expect.poll(async () => (await db.load_pages.get('houses::'))?.rows.length).toBe(2);
+    await expect
+      .poll(async () => {
+        const stored = await db.load_pages.get('houses::');
+        return stored && pageBody(stored).rows.length;
+      })
+      .toBe(2);
     closeUserDatabase(USER);
     const again = userDatabase(USER);
     expect(await again.houses.get('h00000000000004')).toBeUndefined();

@@ -7,7 +7,7 @@
 import Dexie, { RangeSet, type Table } from 'dexie';
 import type { MirrorRow, OutboxEntry, ScmsDatabase } from './db.ts';
 import { latestCallRows } from './latestCalls.ts';
-import { LoadPagesOverlay, pageRecords, type LoadPageRow, type PagedRow } from './loadPages.ts';
+import { LoadPagesOverlay, pageBody, pageRecords, type LoadPageRow, type PagedRow } from './loadPages.ts';
 
 /** What the pages need of the database: its tables by name (the app's ScmsDatabase, or Dexie's stand-in for it while it opens). */
 interface PagedDatabase {
@@ -120,13 +120,17 @@ export async function openLoadPages(db: PagedDatabase, owner: ScmsDatabase): Pro
     const present = new Set((await db.table(collection).toCollection().primaryKeys()) as string[]);
     const gone = deleting.get(collection);
     for (const page of pages.filter((p) => p.collection === collection)) {
-      const records = pageRecords(collection, page.fields, page.rows).filter(
+      const { fields, rows } = pageBody(page);
+      const records = pageRecords(collection, fields, rows).filter(
         (record) => !present.has(record.id) && !gone?.has(record.id),
       );
       overlay.addPage(collection, page.key, records);
       if (collection === 'calls') overlay.addDerived('latest_calls', await newestCalls(db, records), keepNewerCall);
     }
   }
+  // A window goes on writing them as rows once the database is open (a service worker only reads them).
+  if ('document' in globalThis)
+    setTimeout(() => void import('./unpack.ts').then(({ unpackLoadPages }) => unpackLoadPages(owner)), 0);
 }
 
 /**
@@ -144,11 +148,12 @@ function pageForgetter(db: ScmsDatabase) {
           for (const [key, ids] of pages) {
             const page = (await table.get(key)) as LoadPageRow | undefined;
             if (!page || page.collection !== collection) continue;
-            const at = page.fields.indexOf('id');
+            const body = JSON.parse(page.text) as { fields: string[]; rows: unknown[][] };
+            const at = body.fields.indexOf('id');
             const drop = new Set(ids);
-            const rows = page.rows.filter((row) => !drop.has(row[at] as string));
+            const rows = body.rows.filter((row) => !drop.has(row[at] as string));
             if (rows.length === 0) await table.delete(key);
-            else await table.put({ ...page, rows });
+            else await table.put({ ...page, text: JSON.stringify({ ...body, rows }) });
           }
         }),
       )

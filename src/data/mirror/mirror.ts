@@ -114,7 +114,11 @@ export async function applyServerRecords<C extends CollectionName>(
   db: ScmsDatabase,
   collection: C,
   records: readonly RecordModel[],
-  options: { firstLoad?: boolean } = {},
+  options: {
+    firstLoad?: boolean;
+    /** False: the caller keeps Dexie from announcing the write (unpack.ts), so one bulkPut does. */
+    announced?: boolean;
+  } = {},
 ): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
@@ -152,7 +156,8 @@ export async function applyServerRecords<C extends CollectionName>(
     // smaller write to its observers (live queries, the search index), and "the whole
     // table changed" for a larger one, which made the search index read every report
     // again after each page of a sync and each batch of a replay.
-    for (let i = 0; i < rows.length; i += OBSERVED_WRITE) await table.bulkPut(rows.slice(i, i + OBSERVED_WRITE));
+    const chunk = options.announced === false ? rows.length : OBSERVED_WRITE;
+    for (let i = 0; i < rows.length; i += chunk) await table.bulkPut(rows.slice(i, i + chunk));
     if (collection === 'calls') await keepLatestCallsAfterWrite(db, rows as unknown as Array<MirrorRow<'calls'>>);
   });
 }

@@ -57,7 +57,9 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
     await db.transaction('rw', [db.load_pages, table, db.outbox, db.syncState, db.latest_calls], async (tx) => {
       overlay.markRaw(tx.idbtrans);
       for (const key of keys) {
-        await applyServerRecords(db, collection, overlay.alive(collection, key) as unknown as RecordModel[]);
+        await applyServerRecords(db, collection, overlay.alive(collection, key) as unknown as RecordModel[], {
+          announced: false,
+        });
         await db.load_pages.delete(key);
       }
       // The mirror as its readers see it is the same before and after (the pages' records become rows):

@@ -105,13 +105,6 @@ export class SyncEngine {
 
   start(): void {
     this.stopped = false;
-    // A first load's pages left by an earlier session are written as rows now (unpack.ts, loaded only then).
-    void this.db
-      .open()
-      .then(async () => {
-        if (this.db.pages?.collectionsLeft([]).length) (await import('../mirror/unpack.ts')).unpackLoadPages(this.db);
-      })
-      .catch(() => undefined);
     // A new status object, announced: the screens may have read the old one already.
     this.setStatus({ online: typeof navigator === 'undefined' ? true : navigator.onLine });
     const onOnline = () => {

@@ -82,11 +82,16 @@ export async function readFirstLoadHead(
   return { total: body.total, newest: body.newest };
 }
 
-/** One page: as the route sent it (the pages a first load stores), and as records shaped like the records API's (with collectionName; the mirror drops collectionId anyway). */
+/**
+ * One page: as the route sent it (its JSON text, which a first load stores
+ * as it is), and as records shaped like the records API's (with
+ * collectionName; the mirror drops collectionId anyway). The SDK sends the
+ * request (its auth, its errors); the text is taken on the way.
+ */
 export async function readFirstLoadPage(
   pb: PocketBase,
   request: FirstLoadPageRequest,
-): Promise<{ fields: string[]; rows: unknown[][]; records: RecordModel[] }> {
+): Promise<{ text: string; records: RecordModel[] }> {
   const query: Record<string, string | number> = {
     limit: FIRST_LOAD_PAGE_SIZE,
     to: request.to,
@@ -94,15 +99,26 @@ export async function readFirstLoadPage(
   };
   if (request.from) query.from = request.from;
   if (request.after) query.after = request.after;
-  const body = await pb.send<PageBody>(`/api/scms/first-load/${request.collection}`, {
+  let text = '';
+  await pb.send(`/api/scms/first-load/${request.collection}`, {
     method: 'GET',
     query,
     requestKey: null,
+    fetch: async (url, config) => {
+      const response = await fetch(url, config);
+      if (!response.ok) return response;
+      text = await response.text();
+      return new Response('{}', { status: response.status, headers: { 'content-type': 'application/json' } });
+    },
   });
-  // A server without the route answers its app's index.html (PocketBase serves the app for unknown paths).
+  let body: Partial<PageBody> | null = null;
+  try {
+    body = JSON.parse(text) as Partial<PageBody>;
+  } catch {
+    // A server without the route answers its app's index.html (PocketBase serves the app for unknown paths).
+  }
   if (!Array.isArray(body?.fields) || !Array.isArray(body.rows)) throw new FirstLoadPagesUnavailable();
-  const { fields, rows } = body;
-  return { fields, rows, records: pageRecords(request.collection, fields, rows) as unknown as RecordModel[] };
+  return { text, records: pageRecords(request.collection, body.fields, body.rows) as unknown as RecordModel[] };
 }
 
 /** What an answer that is not a page throws. */

@@ -157,22 +157,22 @@ class PageReader {
   /**
    * A page of the range [from, to) after `after`; `full` says whether more
    * may follow. A page of the route made for loads comes as it was sent too
-   * (`packed`), for a first load to store as it is.
+   * (`text`), for a first load to store as it is.
    */
   async read(
     range: { from: string; to: string },
     after: string,
-  ): Promise<{ items: RecordModel[]; full: boolean; packed?: { fields: string[]; rows: unknown[][] } }> {
+  ): Promise<{ items: RecordModel[]; full: boolean; text?: string }> {
     if (this.firstLoadRoute) {
       try {
-        const { fields, rows, records } = await readFirstLoadPage(this.ctx.pb, {
+        const { text, records } = await readFirstLoadPage(this.ctx.pb, {
           collection: this.collection,
           from: range.from,
           after: after === range.from ? '' : after,
           to: range.to,
           incident: this.scope?.incident,
         });
-        return { items: records, full: records.length >= FIRST_LOAD_PAGE_SIZE, packed: { fields, rows } };
+        return { items: records, full: records.length >= FIRST_LOAD_PAGE_SIZE, text };
       } catch (error) {
         if (!firstLoadPagesUnavailable(error)) throw error;
         this.firstLoadRoute = false;
@@ -226,9 +226,9 @@ export async function loadAll(
             for (;;) {
               const page = await slots.run(() => reader.read(range, after));
               received += page.items.length;
-              if (storePages && page.packed && page.items.length > 0) {
+              if (storePages && page.text !== undefined && page.items.length > 0) {
                 const key = `${collection}:${range.from}:${after}`;
-                await storeLoadPage(ctx.db, { key, collection, ...page.packed }, page.items as unknown as PagedRow[]);
+                await storeLoadPage(ctx.db, { key, collection, text: page.text }, page.items as unknown as PagedRow[]);
                 stored += page.items.length;
                 progress(writer.written);
               }
