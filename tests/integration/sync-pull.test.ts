@@ -1,11 +1,16 @@
 import '../support/browser-globals.ts';
+import { startOfMonth, subMonths } from 'date-fns';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { MIRRORED_COLLECTIONS, type CollectionName } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
+import { overlayOf } from '../../src/data/mirror/loadPageStore.ts';
+import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
 import {
   pullAll,
   pullCollection,
   ensureReportRange,
+  pbDate,
   reportRanges,
   type LoadProgress,
 } from '../../src/data/sync/pull.ts';
@@ -282,5 +287,88 @@ describe('realtime', () => {
     } finally {
       await unsubscribe();
     }
+  });
+});
+
+/**
+ * A new phone's first load kept as pages (src/data/mirror/loadPages.ts):
+ * what the device holds, read through the mirror while the records are still
+ * in pages and again once they are rows, is exactly what the records API
+ * lists for the same user, field for field: for a director, a manager and a
+ * regular officer of one community, and for a director of another.
+ */
+describe('a first load kept as pages', () => {
+  beforeAll(async () => {
+    const homes = await t.admin
+      .collection('houses')
+      .getList(1, 100, { filter: t.admin.filter('community = {:c}', { c: a.community.id }) });
+    await createInBatches(
+      t.admin,
+      'residents',
+      homes.items.map((home, i) => ({ id: newId(), house: home.id, first_name: `R${i}`, last_name: 'Lee' })),
+    );
+    await createInBatches(
+      t.admin,
+      'phones',
+      homes.items.map((home, i) => ({
+        id: newId(),
+        house: home.id,
+        phone_number: `+1561555${String(1000 + i).padStart(4, '0')}`,
+        type: 'cell',
+      })),
+    );
+    await t.admin.collection('reports').create({ ...report(a, new Date(), 'Gate open'), house: homes.items[0]!.id });
+  });
+
+  /** What the mirror holds of a collection, by id (the collection's name is the device's own). */
+  async function mirrored(db: ScmsDatabase, collection: CollectionName): Promise<Map<string, Record<string, unknown>>> {
+    const rows = (await db.mirror(collection).toArray()) as unknown as Array<Record<string, unknown>>;
+    return new Map(rows.map(({ collectionName: _name, ...row }) => [row.id as string, row] as const));
+  }
+
+  /** What the records API lists for the user, as the mirror keeps it (reports: the first load's two months). */
+  async function listed(pb: PocketBase, collection: CollectionName): Promise<Map<string, Record<string, unknown>>> {
+    const since = pbDate(startOfMonth(subMonths(new Date(), 1)));
+    const records = await pb.collection(collection).getFullList({
+      batch: 1_000,
+      requestKey: null,
+      filter: collection === 'reports' ? pb.filter('incident_time >= {:since}', { since }) : '',
+    });
+    return new Map(
+      records.map(
+        ({ collectionId: _id, collectionName: _name, expand: _expand, ...record }) => [record.id, record] as const,
+      ),
+    );
+  }
+
+  describe.each([
+    ['a director', () => a.director.email],
+    ['a manager', () => a.manager.email],
+    ['a regular officer', () => a.regular.email],
+    ['a director of another community', () => b.director.email],
+  ])('%s', (_who, email) => {
+    test('holds exactly what the records API lists, in pages and then as rows', async () => {
+      const pb = await t.signIn(email());
+      const db = freshDb();
+      try {
+        // The unpacking waits while a load stores pages: held here as one would, to read the pages first.
+        const overlay = overlayOf(db);
+        overlay.activeLoads++;
+        await pullAll({ pb, db });
+        // Stored as pages: the large collections came as a few rows of load_pages.
+        expect(await db.load_pages.count()).toBeGreaterThan(0);
+        expect(overlay.collectionsLeft([])).toContain('houses');
+        for (const collection of MIRRORED_COLLECTIONS)
+          expect(await mirrored(db, collection), collection).toEqual(await listed(pb, collection));
+
+        overlay.activeLoads--;
+        await unpackLoadPages(db);
+        expect(await db.load_pages.count()).toBe(0);
+        for (const collection of MIRRORED_COLLECTIONS)
+          expect(await mirrored(db, collection), `${collection} as rows`).toEqual(await listed(pb, collection));
+      } finally {
+        db.close();
+      }
+    });
   });
 });

@@ -272,6 +272,19 @@ describe('unpacking', () => {
     expect(rows[2]).toMatchObject({ collectionName: 'houses', sort_key: expect.any(String) });
   });
 
+  it("a newer row written past this tab's pages (another tab's write) is kept", async () => {
+    const db = await mixedMirror();
+    await db.transaction('rw', db.houses, async (tx) => {
+      db.pages!.markRaw(tx.idbtrans);
+      await db.houses.put(
+        house('h00000000000003', 'from another tab', { updated: '2026-11-22 10:00:00.000Z' }) as never,
+      );
+    });
+    await unpackLoadPages(db);
+    expect(await db.houses.get('h00000000000003')).toMatchObject({ address: 'from another tab' });
+    expect(await db.houses.get('h00000000000004')).toMatchObject({ address: '30 Palm Way' });
+  });
+
   it('announces nothing: the mirror its readers see did not change', async () => {
     const db = await mixedMirror();
     const parts: string[] = [];

@@ -123,8 +123,10 @@ export async function applyServerRecords<C extends CollectionName>(
   if (records.length === 0) return;
   const table = db.mirror(collection);
   await db.transaction('rw', [table, db.outbox, db.syncState, ...companionTables(db, collection)], async () => {
-    // Deleted by this device and confirmed: a copy read before that is not brought back.
-    const gone = await db.syncState.bulkGet(records.map((record) => goneKey(collection, record.id)));
+    // Deleted by this device and confirmed: a copy read before that is not brought back
+    // (looked up only when there are such marks: a new phone has none).
+    const marked = (await db.syncState.where('key').startsWith(GONE_PREFIX).limit(1).primaryKeys()).length > 0;
+    const gone = marked ? await db.syncState.bulkGet(records.map((record) => goneKey(collection, record.id))) : [];
     // A copy read before a newer one was written here (a pull's page answered
     // after a realtime event or a replay's answer) must not take its place:
     // the card would go back to the older state until some later pull. A

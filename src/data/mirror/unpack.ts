@@ -57,9 +57,20 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
     await db.transaction('rw', [db.load_pages, table, db.outbox, db.syncState, db.latest_calls], async (tx) => {
       overlay.markRaw(tx.idbtrans);
       for (const key of keys) {
-        await applyServerRecords(db, collection, overlay.alive(collection, key) as unknown as RecordModel[], {
-          announced: false,
-        });
+        const records = overlay.alive(collection, key) as unknown as RecordModel[];
+        // No row of the table among the page's ids (the usual case: the pages of a collection cover
+        // ranges of ids, and the table holds few in any of them): nothing newer to keep, no lookup of each.
+        const ids = records.map((record) => record.id).sort();
+        const inRange =
+          ids.length > 0
+            ? await table
+                .where(':id')
+                .between(ids[0]!, ids[ids.length - 1]!, true, true)
+                .primaryKeys()
+            : [];
+        const mine = new Set(ids);
+        const held = inRange.some((id) => mine.has(id));
+        await applyServerRecords(db, collection, records, { announced: false, firstLoad: !held });
         await db.load_pages.delete(key);
       }
       // The mirror as its readers see it is the same before and after (the pages' records become rows):

@@ -191,6 +191,8 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
   // The top of the Homes list goes ahead of the loads' requests, which start meanwhile.
   const top =
     toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db)) ? loadTopOfHomes(ctx, slots) : Promise.resolve(0);
+  // Its failure is the pull's (awaited below), never an unhandled one while the loads run.
+  top.catch(() => undefined);
   const waves = HOMES_FIRST.some((c) => toLoad.includes(c))
     ? [HOMES_FIRST, PULL_ORDER.filter((c) => !HOMES_FIRST.includes(c))]
     : [PULL_ORDER];
