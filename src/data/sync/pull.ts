@@ -71,27 +71,14 @@ export const LAST_SYNC_KEY = 'lastSyncAt';
 // modules that still import it from here.
 export { pbDate };
 
-/**
- * First in, first served: at most `size` requests at once, started in the
- * order they were asked for; an urgent one (the top of the Homes list)
- * goes ahead of those waiting.
- */
+/** First in, first served: at most `size` requests at once, started in the order they were asked for. */
 export class RequestSlots {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
-  private urgentWaiting = 0;
   constructor(private readonly size: number) {}
 
-  async run<T>(work: () => Promise<T>, urgent = false): Promise<T> {
-    if (this.active >= this.size)
-      await new Promise<void>((resolve) => {
-        if (!urgent) this.waiting.push(resolve);
-        else
-          this.waiting.splice(this.urgentWaiting++, 0, () => {
-            this.urgentWaiting--;
-            resolve();
-          });
-      });
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
     else this.active++;
     try {
       return await work();
@@ -188,24 +175,15 @@ export const HOMES_FIRST: readonly CollectionName[] = PULL_ORDER.slice(0, PULL_O
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
   const toLoad = await collectionsToLoad(ctx.db);
-  // The top of the Homes list goes ahead of the loads' requests, which start meanwhile.
-  const top =
-    toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db)) ? loadTopOfHomes(ctx, slots) : Promise.resolve(0);
-  // Its failure is the pull's (awaited below), never an unhandled one while the loads run.
-  top.catch(() => undefined);
+  if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
   const waves = HOMES_FIRST.some((c) => toLoad.includes(c))
     ? [HOMES_FIRST, PULL_ORDER.filter((c) => !HOMES_FIRST.includes(c))]
     : [PULL_ORDER];
   const counts: Record<string, number> = {};
-  try {
-    for (const wave of waves) {
-      const pulled = await Promise.all(wave.map((collection) => pullWith(ctx, slots, collection)));
-      wave.forEach((collection, i) => (counts[collection] = pulled[i]!));
-    }
-  } finally {
-    await top.catch(() => undefined);
+  for (const wave of waves) {
+    const pulled = await Promise.all(wave.map((collection) => pullWith(ctx, slots, collection)));
+    wave.forEach((collection, i) => (counts[collection] = pulled[i]!));
   }
-  await top;
   await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
   return counts;
 }

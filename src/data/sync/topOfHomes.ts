@@ -26,10 +26,8 @@ export async function hasTopOfHomes(db: ScmsDatabase): Promise<boolean> {
 
 /** Reads the top of the Homes list and its people into the mirror; returns how many homes came. */
 export async function loadTopOfHomes(ctx: PullContext, slots: RequestSlots): Promise<number> {
-  const houses = await slots.run(
-    () =>
-      ctx.pb.collection('houses').getList(1, TOP_OF_HOMES, { sort: 'sort_key,id', skipTotal: true, requestKey: null }),
-    true,
+  const houses = await slots.run(() =>
+    ctx.pb.collection('houses').getList(1, TOP_OF_HOMES, { sort: 'sort_key,id', skipTotal: true, requestKey: null }),
   );
   const ids = houses.items.map((house) => house.id);
   const { residents, phones } = ids.length > 0 ? await peopleOf(ctx, slots, ids) : { residents: [], phones: [] };
@@ -54,7 +52,7 @@ async function peopleOf(
   const params = Object.fromEntries(houseIds.map((id, i) => [`h${i}`, id]));
   const filter = ctx.pb.filter(houseIds.map((_, i) => `house = {:h${i}}`).join(' || '), params);
   const all = (collection: 'residents' | 'phones') =>
-    slots.run(() => ctx.pb.collection(collection).getFullList({ filter, batch: 500, requestKey: null }), true);
+    slots.run(() => ctx.pb.collection(collection).getFullList({ filter, batch: 500, requestKey: null }));
   const [residents, phones] = await Promise.all([all('residents'), all('phones')]);
   return { residents, phones };
 }
