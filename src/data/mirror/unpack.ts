@@ -5,8 +5,9 @@
  * main thread. It writes as a pull does (applyServerRecords: newer wins, the
  * outbox's changes on top, deletions confirmed here stay deleted), reading
  * the tables alone, and the page leaves storage and memory in the same
- * commit. Started by the sync engine; a reload starts it again where it
- * stopped.
+ * commit. Started when a load that stored pages ends (src/data/sync/load.ts)
+ * and when a window opens a database that still has some (loadPageStore.ts):
+ * a reload goes on where it stopped.
  */
 import type { RecordModel } from 'pocketbase';
 import type { ScmsDatabase } from './db.ts';
