@@ -148,12 +148,12 @@ function pageForgetter(db: ScmsDatabase) {
           for (const [key, ids] of pages) {
             const page = (await table.get(key)) as LoadPageRow | undefined;
             if (!page || page.collection !== collection) continue;
-            const body = JSON.parse(page.text) as { fields: string[]; rows: unknown[][] };
-            const at = body.fields.indexOf('id');
+            const { fields, rows } = pageBody(page);
+            const at = fields.indexOf('id');
             const drop = new Set(ids);
-            const rows = body.rows.filter((row) => !drop.has(row[at] as string));
-            if (rows.length === 0) await table.delete(key);
-            else await table.put({ ...page, text: JSON.stringify({ ...body, rows }) });
+            const kept = rows.filter((row) => !drop.has(row[at] as string));
+            if (kept.length === 0) await table.delete(key);
+            else await table.put({ ...page, text: JSON.stringify({ fields, rows: kept }) });
           }
         }),
       )

@@ -73,7 +73,7 @@ function indexKey(row: PagedRow, keyPath: string | null): string | number | unde
 }
 
 /** Whether a key lies in a DBCore key range (Equal 1, Range 2, Any 3, Never 4). */
-export function inRange(key: unknown, range: DBCoreKeyRange): boolean {
+function inRange(key: unknown, range: DBCoreKeyRange): boolean {
   if (range.type === 3) return true;
   if (range.type === 4) return false;
   if (range.type === 1) return cmp(key, range.lower) === 0;
@@ -105,17 +105,6 @@ class PagedCollection {
   /** Per key path ('' for the id), the records in index order: built when first asked, dropped on any change. */
   private sorted = new Map<string, Entry[]>();
 
-  add(pageKey: string, rows: readonly PagedRow[]): void {
-    const ids: string[] = [];
-    for (const row of rows) {
-      this.byId.set(row.id, row);
-      this.pageOf.set(row.id, pageKey);
-      ids.push(row.id);
-    }
-    this.pages.set(pageKey, ids);
-    this.sorted.clear();
-  }
-
   /** Removes records; returns the page keys whose stored rows still hold them. */
   drop(ids: Iterable<string>): Map<string, string[]> {
     const byPage = new Map<string, string[]>();
@@ -131,7 +120,7 @@ class PagedCollection {
     return byPage;
   }
 
-  /** Adds or replaces records of a page without forgetting the others it holds. */
+  /** Adds records to a page (a new one, or the derived rows), replacing those it holds already. */
   upsert(pageKey: string, rows: readonly PagedRow[]): void {
     const ids = this.pages.get(pageKey) ?? [];
     for (const row of rows) {
@@ -241,7 +230,7 @@ export class LoadPagesOverlay {
   }
 
   addPage(collection: CollectionName, pageKey: string, rows: readonly PagedRow[]): void {
-    this.collection(collection).add(pageKey, rows);
+    this.collection(collection).upsert(pageKey, rows);
   }
 
   removePage(collection: string, pageKey: string): void {

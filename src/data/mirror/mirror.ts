@@ -110,6 +110,11 @@ export async function rememberDeleted(
   if (old.length > 0) await db.syncState.bulkDelete(old);
 }
 
+/** Whether nothing waits in the outbox (a first sync, mostly): nothing to lay over the server's records. */
+export async function outboxIsEmpty(db: ScmsDatabase): Promise<boolean> {
+  return (await db.outbox.limit(1).primaryKeys()).length === 0;
+}
+
 export async function applyServerRecords<C extends CollectionName>(
   db: ScmsDatabase,
   collection: C,
@@ -135,7 +140,7 @@ export async function applyServerRecords<C extends CollectionName>(
     // follows it brings that back.
     const current = options.firstLoad ? [] : await table.bulkGet(records.map((record) => record.id));
     // An empty outbox (a first sync, mostly) has nothing to keep on top: no lookup of every record.
-    const outboxEmpty = (await db.outbox.limit(1).primaryKeys()).length === 0;
+    const outboxEmpty = await outboxIsEmpty(db);
     const overlays = outboxEmpty
       ? new Map<string, PendingOverlay>()
       : pendingOverlays(

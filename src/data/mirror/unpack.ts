@@ -10,11 +10,10 @@
  * a reload goes on where it stopped.
  */
 import type { RecordModel } from 'pocketbase';
+import { MIRRORED_COLLECTIONS } from '../../api/records.ts';
 import type { ScmsDatabase } from './db.ts';
 import { applyServerRecords } from './mirror.ts';
 
-/** Parents first, as a pull writes them. */
-const ORDER = ['houses', 'residents', 'phones', 'calls', 'reports', 'call_attempts', 'home_changes'];
 const WAIT_FOR_LOADS_MS = 250;
 
 const running = new WeakMap<ScmsDatabase, Promise<void>>();
@@ -49,7 +48,8 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
       await nextTask(WAIT_FOR_LOADS_MS);
       continue;
     }
-    const collection = overlay.collectionsLeft(ORDER)[0];
+    // Parents first, as a pull writes them.
+    const collection = overlay.collectionsLeft(MIRRORED_COLLECTIONS)[0];
     if (!collection) return;
     const table = db.mirror(collection);
     // The calls go in one transaction: the newest call of each home (worked out from all their pages)
@@ -62,7 +62,7 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
         // No row of the table among the page's ids (the usual case: the pages of a collection cover
         // ranges of ids, and the table holds few in any of them): nothing newer to keep, no lookup of each.
         const ids = records.map((record) => record.id).sort();
-        const inRange =
+        const tableIds =
           ids.length > 0
             ? await table
                 .where(':id')
@@ -70,7 +70,7 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
                 .primaryKeys()
             : [];
         const mine = new Set(ids);
-        const held = inRange.some((id) => mine.has(id));
+        const held = tableIds.some((id) => mine.has(id));
         await applyServerRecords(db, collection, records, { announced: false, firstLoad: !held });
         await db.load_pages.delete(key);
       }

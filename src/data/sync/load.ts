@@ -21,7 +21,7 @@ import type { CollectionName } from '../../api/records.ts';
 import type { ScmsDatabase } from '../mirror/db.ts';
 import type { PagedRow } from '../mirror/loadPages.ts';
 import { overlayOf, storeLoadPage } from '../mirror/loadPageStore.ts';
-import { applyServerRecords } from '../mirror/mirror.ts';
+import { applyServerRecords, outboxIsEmpty } from '../mirror/mirror.ts';
 import { unpackLoadPages } from '../mirror/unpack.ts';
 import {
   FIRST_LOAD_PAGE_SIZE,
@@ -215,7 +215,7 @@ export async function loadAll(
     const writer = new MirrorWriter(ctx.db, collection, firstLoad, progress);
     // A first load with nothing queued stores the route's pages as they came (loadPages.ts);
     // with work queued, the records are written as rows with the outbox's changes on top.
-    const storePages = firstLoad && (await ctx.db.outbox.limit(1).primaryKeys()).length === 0;
+    const storePages = firstLoad && (await outboxIsEmpty(ctx.db));
     const overlay = overlayOf(ctx.db);
     if (total > 0) {
       overlay.activeLoads++;
