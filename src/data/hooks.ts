@@ -33,8 +33,10 @@ export { isPendingFileName } from './mirror/mirror.ts';
  * in a later task and yields to input; a keystroke's own search (a state
  * change of the screen) is still drawn at once.
  */
-/** The shortest time between two drawings of a list's changes. */
-const REDRAW_MS = 250;
+/** While a first load stores its pages: the shortest time between two drawings of a list's changes... */
+const REDRAW_MS = 1000;
+/** ...and how often a change held back looks whether the load has ended (then it is drawn at once). */
+const LOAD_END_CHECK_MS = 50;
 
 export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; version: number } {
   const { db } = useSyncEngine();
@@ -56,13 +58,18 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
       );
     };
     // While a first load stores its pages, a change is drawn at once and the changes that follow within
-    // REDRAW_MS together at its end: the list changes with every page, and each drawing of 20,000 homes
-    // costs the list's layout of all of them (docs/performance.md, "Pages first, rows later"). Otherwise
-    // (a call's progress on its card) every change is drawn at once.
-    const update = () => {
+    // REDRAW_MS together at its end, or as soon as the load ends: the list changes with every page, and
+    // each drawing of 20,000 homes costs the list's layout of all of them (docs/performance.md, "Pages
+    // first, rows later"). Otherwise (a call's progress on its card) every change is drawn at once.
+    const drawOrHold = () => {
+      later = undefined;
       const since = performance.now() - drawnAt;
       if (since >= REDRAW_MS || drawnVersion < 0 || !(db.pages?.activeLoads ?? 0)) draw();
-      else later ??= setTimeout(draw, REDRAW_MS - since);
+      else later = setTimeout(drawOrHold, Math.min(LOAD_END_CHECK_MS, REDRAW_MS - since));
+    };
+    // A change held back already is drawn with the one pending.
+    const update = () => {
+      if (later === undefined) drawOrHold();
     };
     const unsubscribe = index.subscribe(list, update);
     // A change between the render and this subscription would otherwise be missed.

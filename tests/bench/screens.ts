@@ -37,7 +37,13 @@ import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import { measureRoutes, type RouteSize } from '../../scripts/bundle-budget.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { matches, withPeople } from '../e2e/homes-helpers.ts';
-import { signedInUserId, waitForFirstSync, waitForPagesUnpacked, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
+import {
+  idb,
+  signedInUserId,
+  waitForFirstSync,
+  waitForPagesUnpacked,
+  waitForWorkerControl,
+} from '../e2e/pwa-helpers.ts';
 import { appToMeasure } from './app.ts';
 import { searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
@@ -94,6 +100,10 @@ interface Pending {
 interface ScreensProbe {
   /** performance.now() when the first home card of this document was painted. */
   firstCard: number | null;
+  /** The Homes count to wait for (every home of the community), and performance.now() when a frame first showed it. */
+  total: { homes: number; shownAt: number | null } | null;
+  /** The last click's event time (the sign-in's, for `total`). */
+  clickAt: number | null;
   pending: Pending | null;
   arm: (kind: Pending['kind'], trigger: Pending['trigger'], selector?: string) => void;
   countText: () => string | null;
@@ -124,6 +134,8 @@ function installProbe(card: string): void {
   };
   const probe: ScreensProbe = {
     firstCard: null,
+    total: null,
+    clickAt: null,
     pending: null,
     arm(kind, trigger, selector) {
       probe.pending = {
@@ -146,6 +158,14 @@ function installProbe(card: string): void {
       firstSeen = true;
       afterPaint((at) => (probe.firstCard = at));
     }
+    const total = probe.total;
+    if (total && total.shownAt === null) {
+      const shown = Number(/Showing\s+([\d,]+)\s+home/.exec(countText() ?? '')?.[1]?.replace(/,/g, ''));
+      if (shown === total.homes) {
+        total.shownAt = -1;
+        afterPaint((at) => (total.shownAt = at));
+      }
+    }
     const p = probe.pending;
     if (!p || p.t0 === null || p.seen) return;
     const changed =
@@ -163,6 +183,7 @@ function installProbe(card: string): void {
   new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
   const start = (trigger: Pending['trigger']) => (event: Event) => {
     const p = probe.pending;
+    if (trigger === 'click') probe.clickAt = event.timeStamp;
     if (p && p.trigger === trigger && p.t0 === null) {
       p.t0 = event.timeStamp;
       // A change may already be in (a card on screen): checked once the event's own work has run.
@@ -221,6 +242,8 @@ interface ScreensRun {
   bundle: RouteSize[];
   signInToFirstCardMs: number;
   signInToSyncedMs: number;
+  /** Sign-in to the frame whose Homes count is the community's (every home in the list). */
+  signInToAllHomesMs?: number;
   /** To the first load's pages written as rows, in the background (the figures after it are measured then). */
   signInToRowsMs: number;
   keystroke: {
@@ -260,8 +283,17 @@ const kB = (run: ScreensRun, route: RouteSize['route']) =>
 const ROWS: Row[] = [
   { name: 'JS on the login page (gzip)', value: (r) => kB(r, 'login'), target: '≤ 150 kB' },
   { name: 'JS by the time Homes shows (gzip)', value: (r) => kB(r, 'homes'), target: '≤ 250 kB' },
-  { name: 'Sign-in to first home card', value: (r) => ms(r.signInToFirstCardMs), target: '—' },
-  { name: 'Sign-in to first sync done', value: (r) => ms(r.signInToSyncedMs), target: '— (bench:sync times the sync)' },
+  { name: 'Sign-in to first home card', value: (r) => ms(r.signInToFirstCardMs), target: '≤ 1 s / ≤ 1 s' },
+  {
+    name: 'Sign-in to first sync done (homes with residents and phones, latest calls, two months of reports)',
+    value: (r) => ms(r.signInToSyncedMs),
+    target: '≤ 1.5 s / ≤ 4 s',
+  },
+  {
+    name: 'Sign-in to every home on the list',
+    value: (r) => (r.signInToAllHomesMs === undefined ? '—' : ms(r.signInToAllHomesMs)),
+    target: '—',
+  },
   {
     name: "Sign-in to the first load's pages written as rows (in the background)",
     value: (r) => (r.signInToRowsMs === undefined ? '—' : ms(r.signInToRowsMs)),
@@ -272,7 +304,7 @@ const ROWS: Row[] = [
     value: (r) => `${ms(r.keystroke.p50Ms)} (${r.keystroke.samples} keys)`,
     target: '—',
   },
-  { name: 'Search keystroke to paint, p95', value: (r) => ms(r.keystroke.p95Ms), target: '≤ 16 ms / ≤ 50 ms' },
+  { name: 'Search keystroke to paint, p95', value: (r) => ms(r.keystroke.p95Ms), target: '≤ 16.7 ms / ≤ 33 ms' },
   {
     name: "Search keystroke to DOM updated, p50 / p95 (the app's work; paint adds the wait for the next frame, up to 16.7 ms at 60 Hz)",
     value: (r) =>
@@ -284,7 +316,7 @@ const ROWS: Row[] = [
   {
     name: 'Offline reload of /homes to first card',
     value: (r) => ms(r.offlineReloadToFirstCardMs),
-    target: '≤ 1 s at 5,000',
+    target: '≤ 0.5 s / ≤ 0.7 s',
   },
   { name: 'Homes → House checks, warm', value: (r) => ms(r.shift?.houseChecksMs ?? NaN), target: '—' },
   { name: 'Reports → Daily report, warm', value: (r) => ms(r.shift?.dailyReportMs ?? NaN), target: '—' },
@@ -580,14 +612,26 @@ async function main(): Promise<void> {
       await syncProfiler.send('Profiler.setSamplingInterval', { interval: 500 });
       await syncProfiler.send('Profiler.start');
     }
+    await page.evaluate((homes) => (window.screensProbe.total = { homes, shownAt: null }), data.houses.length);
     const signInStarted = Date.now();
     const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () =>
       page.getByRole('button', { name: 'Login' }).click(),
     );
     progress(`  first home card after ${ms(signInToFirstCardMs)}`);
-    await waitForFirstSync(page, await signedInUserId(page), 600_000);
-    const signInToSyncedMs = Date.now() - signInStarted;
+    const userId = await signedInUserId(page);
+    await waitForFirstSync(page, userId, 600_000);
+    // The app's own time of it (the sync state it writes, Date.now() on this machine), not when the poll saw it.
+    const syncedAt = await idb<{ value: number }>(page, `scms-${userId}`, 'syncState', 'get', 'lastSyncAt');
+    const signInToSyncedMs = syncedAt.value - signInStarted;
     progress(`  first sync done after ${ms(signInToSyncedMs)}`);
+    await page.waitForFunction(() => (window.screensProbe.total?.shownAt ?? -1) > 0, null, {
+      polling: 50,
+      timeout: 600_000,
+    });
+    const signInToAllHomesMs = await page.evaluate(
+      () => window.screensProbe.total!.shownAt! - window.screensProbe.clickAt!,
+    );
+    progress(`  every home on the list after ${ms(signInToAllHomesMs)}`);
     if (syncProfiler) {
       const { profile } = await syncProfiler.send('Profiler.stop');
       writeFileSync(resolve(options['sync-profile']!), JSON.stringify(profile));
@@ -683,6 +727,7 @@ async function main(): Promise<void> {
       bundle,
       signInToFirstCardMs,
       signInToSyncedMs,
+      signInToAllHomesMs,
       signInToRowsMs,
       keystroke,
       reportsToHomes: {

@@ -9,6 +9,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { useHouses } from '../../src/data/resources/homes.ts';
+import { overlayOf } from '../../src/data/mirror/loadPageStore.ts';
 import { searchIndexOf } from '../../src/data/mirror/searchIndex.ts';
 import { houseRecord } from '../support/records.ts';
 
@@ -51,4 +52,21 @@ test('a change of the homes list is drawn after the task that applied it, then s
   await screen.findByText('homes: 1');
   unsubscribe();
   expect(seen).toEqual(['homes: 0']);
+});
+
+test('while a first load stores pages, a change that follows a drawing closely is held back, and drawn when the load ends', async () => {
+  render(<HomeCount />);
+  await screen.findByText('homes: 0');
+  const overlay = overlayOf(db);
+  overlay.activeLoads++;
+  // The first change is drawn at once; the next, within the second, is held back...
+  await db.houses.put(houseRecord({ id: 'loadhouse000001' }));
+  await screen.findByText('homes: 1');
+  await db.houses.put(houseRecord({ id: 'loadhouse000002' }));
+  await searchIndexOf(db).idle();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  expect(screen.getByText(/^homes: /).textContent).toBe('homes: 1');
+  // ...and drawn once the load ends (at the latest a second after the first drawing).
+  overlay.activeLoads--;
+  await screen.findByText('homes: 2', undefined, { timeout: 10_000 });
 });

@@ -282,7 +282,7 @@ const houseArb = fc.record({
 });
 
 describe('the index finds what the rule of src/domain/search.ts finds', () => {
-  test('homes, through any sequence of searches and changes (SearchList, in memory)', () => {
+  test('homes, through any sequence of searches, changes and warming (SearchList, in memory)', () => {
     fc.assert(
       fc.property(
         fc.array(houseArb, { maxLength: 40 }),
@@ -291,19 +291,26 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
             fc.record({ query: text }),
             fc.record({ put: fc.nat(60), fields: houseArb }),
             fc.record({ remove: fc.nat(60) }),
+            // Haystacks built ahead of a search, a few at a time.
+            fc.record({ warm: fc.nat(5) }),
+            // Changed (or gone) where the list builds its records from, rebuilt when next read.
+            fc.record({ invalidate: fc.nat(60), fields: fc.option(houseArb) }),
           ),
           { maxLength: 30 },
         ),
         (initial, steps) => {
-          // No order of its own: ties go by id.
-          const list = new SearchList<HouseWithPeople, number>(
-            () => 0,
-            () => 0,
-            homeSearchFields,
-          );
+          // Ordered by address, ties by id: a change of address moves a home, any other change keeps its place.
+          const addressOf = (h: HouseWithPeople) => h.house.address ?? '';
           const byId = new Map<string, HouseWithPeople>();
+          const list = new SearchList<HouseWithPeople, string>(
+            addressOf,
+            (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+            homeSearchFields,
+            (id) => byId.get(id),
+          );
+          const idOf = (i: number) => `h${String(i).padStart(3, '0')}`;
           const put = (i: number, fields: Partial<HouseRecord>) => {
-            const id = `h${String(i).padStart(3, '0')}`;
+            const id = idOf(i);
             const home = { house: house(id, fields), residents: [], phones: [] };
             byId.set(id, home);
             list.put(id, home);
@@ -311,16 +318,28 @@ describe('the index finds what the rule of src/domain/search.ts finds', () => {
           initial.forEach((fields, i) => put(i, fields));
           for (const step of steps) {
             if ('put' in step) put(step.put, step.fields);
-            else if ('remove' in step) {
+            else if ('invalidate' in step) {
+              const id = idOf(step.invalidate);
+              if (step.fields) byId.set(id, { house: house(id, step.fields), residents: [], phones: [] });
+              else byId.delete(id);
+              list.invalidate(id);
+            } else if ('remove' in step) {
               const id = `h${String(step.remove).padStart(3, '0')}`;
               byId.delete(id);
               list.remove(id);
-            } else {
-              // The list's order here is by id (no key order): what the rule keeps of the same list.
-              const all = [...byId.values()].sort((a, b) => (a.house.id < b.house.id ? -1 : 1));
+            } else if ('warm' in step) list.warm(step.warm);
+            else {
+              const all = [...byId.values()].sort(
+                (a, b) =>
+                  (addressOf(a) < addressOf(b) ? -1 : addressOf(a) > addressOf(b) ? 1 : 0) ||
+                  (a.house.id < b.house.id ? -1 : 1),
+              );
               expect(list.search(step.query)).toEqual(searchList(all, step.query, homeSearchFields));
             }
           }
+          // Warming ends, and leaves every search as it was.
+          while (!list.warm(3));
+          expect(list.search('')).toHaveLength(byId.size);
         },
       ),
       { numRuns: 300 },

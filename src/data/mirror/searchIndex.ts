@@ -118,6 +118,7 @@ export class MirrorSearchIndex {
     (h) => homeAddressKey(h.house),
     compareHomeKeys,
     homeSearchFields,
+    (id) => this.homeOf(id),
   );
   readonly users = new SearchList<UserRecord, string>(userName, (a, b) => a.localeCompare(b), userSearchFields);
   readonly concerns = new SearchList<ConcernRecord, string>(
@@ -130,6 +131,7 @@ export class MirrorSearchIndex {
     (r) => r.report.created,
     (a, b) => (a < b ? -1 : a > b ? 1 : 0),
     reportSearchFields,
+    (id) => this.reportOf(id),
   );
 
   private readonly rows = {
@@ -161,6 +163,7 @@ export class MirrorSearchIndex {
   /** Loads and updates run one after another, in the order they were asked for. */
   private chain: Promise<void> = Promise.resolve();
   private flushQueued = false;
+  private warmQueued = false;
   private disposed = false;
   private readonly prefix: string;
 
@@ -195,6 +198,7 @@ export class MirrorSearchIndex {
         await Promise.all(missing.map((table) => this.loadTable(table)));
         await this.rebuildList(list);
         this.bump([list]);
+        this.warmSoon(0);
       });
     }
     return this.idle();
@@ -302,9 +306,30 @@ export class MirrorSearchIndex {
       }
       for (const list of LISTS_OF[table]) if (this.active.has(list)) touched.add(list);
     }
-    if (this.active.has('homes')) for (const id of dirtyHouses) this.putHome(id);
-    if (this.active.has('reports')) for (const id of dirtyReports) this.putReport(id);
+    // Rebuilt when the list is next read (SearchList.invalidate): a home changes with several pages in a row.
+    if (this.active.has('homes')) for (const id of dirtyHouses) this.homes.invalidate(id);
+    if (this.active.has('reports')) for (const id of dirtyReports) this.reports.invalidate(id);
     this.bump([...touched]);
+    this.warmSoon(0);
+  }
+
+  /**
+   * Builds the lists' haystacks (SearchList.warm) a slice per task once the
+   * mirror is still, so the first keystroke after a change finds them built.
+   * While a first load puts its pages in, each home changes again with the
+   * next page: warming waits for the load's end.
+   */
+  private warmSoon(delayMs: number): void {
+    if (this.warmQueued || this.disposed) return;
+    this.warmQueued = true;
+    setTimeout(() => {
+      this.warmQueued = false;
+      // A flush queued meanwhile calls this again at its end.
+      if (this.disposed || this.flushQueued) return;
+      if ((this.db.pages?.activeLoads ?? 0) > 0) return this.warmSoon(WARM_RETRY_MS);
+      const lists = [this.homes, this.reports, this.users, this.concerns];
+      if (!lists.every((list) => list.warm(LOAD_PAGE))) this.warmSoon(0);
+    }, delayMs);
   }
 
   private async loadTable(table: IndexedTable): Promise<void> {
@@ -424,38 +449,47 @@ export class MirrorSearchIndex {
     }
   }
 
-  /** A home with its residents and phones, oldest first (the first is the one the forms edit first). */
   private putHome(id: string): void {
+    const home = this.homeOf(id);
+    if (home) this.homes.put(id, home);
+    else this.homes.remove(id);
+  }
+
+  /** A home with its residents and phones, oldest first (the first is the one the forms edit first). */
+  private homeOf(id: string): HouseWithPeople | undefined {
     const house = this.rows.houses.get(id);
-    if (!house) {
-      this.homes.remove(id);
-      return;
-    }
-    const children = <T extends { created: string }>(ids: Set<string> | undefined, rows: Rows<T>) =>
-      [...(ids ?? [])]
-        .map((child) => rows.get(child))
-        .filter((r): r is T => r !== undefined)
-        .sort(byCreated);
-    this.homes.put(id, {
+    if (!house) return undefined;
+    const children = <T extends { created: string }>(ids: Set<string> | undefined, rows: Rows<T>): T[] => {
+      const found: T[] = [];
+      for (const child of ids ?? []) {
+        const row = rows.get(child);
+        if (row) found.push(row);
+      }
+      return found.length > 1 ? found.sort(byCreated) : found;
+    };
+    return {
       house,
       residents: children(this.residentsByHouse.get(id), this.rows.residents),
       phones: children(this.phonesByHouse.get(id), this.rows.phones),
       latestCall: this.rows.latest_calls.get(id),
-    });
+    };
   }
 
   private putReport(id: string): void {
+    const report = this.reportOf(id);
+    if (report) this.reports.put(id, report);
+    else this.reports.remove(id);
+  }
+
+  private reportOf(id: string): ReportWithLinks | undefined {
     const report = this.rows.reports.get(id);
-    if (!report) {
-      this.reports.remove(id);
-      return;
-    }
-    this.reports.put(id, {
+    if (!report) return undefined;
+    return {
       report,
       house: report.house ? this.rows.houses.get(report.house) : undefined,
       resident: report.resident ? this.rows.residents.get(report.resident) : undefined,
       officer: report.created_by ? this.rows.users.get(report.created_by) : undefined,
-    });
+    };
   }
 
   private bump(lists: readonly IndexedList[]): void {
@@ -467,8 +501,10 @@ export class MirrorSearchIndex {
   }
 }
 
-/** Rows read and applied per task while a list loads: a few milliseconds each on a phone. */
+/** Rows read and applied (or haystacks built) per task: a few milliseconds each on a phone. */
 const LOAD_PAGE = 500;
+/** How often warming looks again whether a first load has ended. */
+const WARM_RETRY_MS = 250;
 
 /** Resolves in a new task, so the page can draw and take input between two slices of work. */
 function nextTask(): Promise<void> {

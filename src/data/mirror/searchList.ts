@@ -3,8 +3,18 @@
  * records with a lowercase haystack of their searched fields, kept in the
  * list's order, searched by src/domain/search.ts's rule.
  *
- * - Each record's haystack is built once when the record changes, so a
- *   keystroke costs one `includes` per query word per record, and no reads.
+ * - Each record's haystack is built once after the record changes: by the
+ *   first search that reads it, or ahead of it by `warm` (the index calls it
+ *   in idle slices), so a keystroke costs one `includes` per query word per
+ *   record, and no reads. A first load changes each home several times
+ *   (its house, then its residents, phones and latest call arrive in other
+ *   pages); building the haystack each time was most of the index's work.
+ * - A record whose sort key did not change keeps its place: only new and
+ *   moved records are merged into the order.
+ * - A list built from other records (a home from its house, residents and
+ *   phones) can be told a record changed (`invalidate`) and rebuild it when
+ *   next read: a home whose house, residents and phones arrive in three
+ *   pages of a first load is then built once per drawing, not per page.
  * - Records are kept in the list's order, so a search is a filter, never a
  *   sort; the order is repaired lazily, on the next search.
  * - A query that only extends a recent one (another letter, another word)
@@ -34,7 +44,8 @@ interface Entry<T, K> {
   id: string;
   item: T;
   sortKey: K;
-  hay: string;
+  /** null until built (see above). */
+  hay: string | null;
 }
 
 /** A narrowing of the list to some records before the words apply (reports: the date range and types). */
@@ -67,42 +78,94 @@ export class SearchList<T, K> {
   /** Ids whose place in `ordered` may be stale (changed, added or removed). */
   private readonly moved = new Set<string>();
   private recent: RecentSearch<T, K>[] = [];
+  /** Entries whose haystack is not built yet. */
+  private readonly cold = new Set<Entry<T, K>>();
+  /** Ids to rebuild (with `build`) before the next read. */
+  private readonly stale = new Set<string>();
 
   constructor(
     private readonly keyOf: (item: T) => K,
     private readonly compareKeys: (a: K, b: K) => number,
     private readonly fieldsOf: (item: T) => readonly Field[],
+    /** The record of an id as it is now (undefined: gone), for `invalidate`. */
+    private readonly build?: (id: string) => T | undefined,
   ) {}
 
   get size(): number {
+    this.settleStale();
     return this.entries.size;
   }
 
   get(id: string): T | undefined {
+    this.settleStale();
     return this.entries.get(id)?.item;
   }
 
+  /** The record of this id changed (or went): rebuilt with `build` when the list is next read. */
+  invalidate(id: string): void {
+    if (!this.build) throw new Error('SearchList.invalidate needs a build function');
+    this.stale.add(id);
+    this.recent = [];
+  }
+
   put(id: string, item: T): void {
-    this.entries.set(id, { id, item, sortKey: this.keyOf(item), hay: haystackOf(this.fieldsOf(item)) });
-    this.moved.add(id);
+    const sortKey = this.keyOf(item);
+    const entry = this.entries.get(id);
+    if (entry && !this.moved.has(id) && this.compareKeys(entry.sortKey, sortKey) === 0) {
+      // The same place in the order: changed where it stands, `ordered` stays sorted.
+      entry.item = item;
+      entry.hay = null;
+      this.cold.add(entry);
+    } else {
+      if (entry) this.cold.delete(entry);
+      const fresh: Entry<T, K> = { id, item, sortKey, hay: null };
+      this.entries.set(id, fresh);
+      this.cold.add(fresh);
+      this.moved.add(id);
+    }
     this.recent = [];
   }
 
   remove(id: string): void {
-    if (!this.entries.delete(id)) return;
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    this.cold.delete(entry);
     this.moved.add(id);
     this.recent = [];
   }
 
   clear(): void {
+    this.stale.clear();
     this.entries.clear();
     this.ordered = [];
     this.moved.clear();
+    this.cold.clear();
     this.recent = [];
+  }
+
+  /** Builds up to `limit` haystacks not built yet; true when none is left. */
+  warm(limit: number): boolean {
+    this.settleStale();
+    let n = 0;
+    for (const entry of this.cold) {
+      if (n++ >= limit) return false;
+      this.hayOf(entry);
+    }
+    return true;
+  }
+
+  private hayOf(entry: Entry<T, K>): string {
+    if (entry.hay === null) {
+      entry.hay = haystackOf(this.fieldsOf(entry.item));
+      this.cold.delete(entry);
+    }
+    return entry.hay;
   }
 
   /** Every record matching every word of the query (src/domain/search.ts), in the list's order. The same array while nothing changed. */
   search(query: string, scope?: SearchScope<T>): T[] {
+    this.settleStale();
     this.settleOrder();
     const words = searchWords(query);
     const scopeKey = scope?.key ?? '';
@@ -119,14 +182,29 @@ export class SearchList<T, K> {
         base = past;
     }
     let found: Entry<T, K>[];
-    if (base) found = words.length === 0 ? base.found : base.found.filter((e) => words.every((w) => e.hay.includes(w)));
+    const matches = (e: Entry<T, K>) => {
+      const hay = e.hay ?? this.hayOf(e);
+      return words.every((w) => hay.includes(w));
+    };
+    if (base) found = words.length === 0 ? base.found : base.found.filter(matches);
     else {
       const source = scope ? this.ordered.filter((e) => scope.includes(e.item)) : this.ordered;
-      found = words.length === 0 ? source : source.filter((e) => words.every((w) => e.hay.includes(w)));
+      found = words.length === 0 ? source : source.filter(matches);
     }
     const items = found.map((e) => e.item);
     this.recent = [{ scope: scopeKey, words, found, items }, ...this.recent].slice(0, RECENT_SEARCHES);
     return items;
+  }
+
+  private settleStale(): void {
+    if (this.stale.size === 0) return;
+    const ids = [...this.stale];
+    this.stale.clear();
+    for (const id of ids) {
+      const item = this.build!(id);
+      if (item) this.put(id, item);
+      else this.remove(id);
+    }
   }
 
   private compare = (a: Entry<T, K>, b: Entry<T, K>): number => this.compareKeys(a.sortKey, b.sortKey) || byId(a, b);

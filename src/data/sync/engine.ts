@@ -29,7 +29,7 @@ import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type 
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
-import { replayOutbox, type ReplayOutcome, type ReplayResult, type SendingProgress } from './replay.ts';
+import type { ReplayOutcome, ReplayResult, SendingProgress } from './replay.ts';
 import { refreshSession, type SessionCheck } from './session.ts';
 import { SYNC_TAG } from './syncTag.ts';
 
@@ -305,6 +305,9 @@ export class SyncEngine {
       try {
         let retryNow = options.retryNow ?? false;
         let outcome: ReplayOutcome | null = null;
+        // The replayer's code (batches, uploads, conflicts) loads with the first replay, not with the
+        // screens: it is not needed to show the first home (the bundle budget, scripts/bundle-budget.ts).
+        const { replayOutbox } = await import('./replay.ts');
         do {
           this.replayAgain = false;
           const result = await replayOutbox({
