@@ -108,9 +108,9 @@ export function VirtualList<T>({
   const perRow = rows ? 1 : Math.max(1, Math.floor(columns?.(width) ?? 1));
   const rowCount = Math.ceil(items.length / perRow);
 
-  // Rows are keyed by their first item and the column count, so a remembered
-  // height is reused only for the same row.
-  const rowKey = useCallback((row: number) => `${perRow}:${getKey(items[row * perRow]!)}`, [perRow, getKey, items]);
+  // Rows are keyed by their first item, so a remembered height is reused only for the same row
+  // (the key is the item's own string: a search builds the keys of every row of its result).
+  const rowKey = useCallback((row: number) => getKey(items[row * perRow]!), [perRow, getKey, items]);
 
   const rangeExtractor = useCallback((range: Range) => {
     const indexes = defaultRangeExtractor(range);
@@ -141,6 +141,14 @@ export function VirtualList<T>({
             estimateRowHeight(perRow));
     },
   });
+
+  // Heights measured with another column count are of other rows: measured again.
+  const measuredWith = useRef(perRow);
+  useLayoutEffect(() => {
+    if (measuredWith.current === perRow) return;
+    measuredWith.current = perRow;
+    virtualizer.measure();
+  }, [perRow, virtualizer]);
 
   // The list's width (columns) and its place in the page (anything above it
   // may grow or shrink: a notice, a filter line); measured before paint.

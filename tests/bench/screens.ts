@@ -256,6 +256,8 @@ interface ScreensRun {
     unchangedKeys: number;
     countMismatches: string[];
     timingsMs: number[];
+    /** The slowest timed keys: the query typed (or "clear") and the homes it shows. */
+    slowest: Array<{ ms: number; key: string }>;
   };
   reportsToHomes: { warmMs: number; coldMs: number; warmRunsMs: number[]; coldRunsMs: number[] };
   offlineReloadToFirstCardMs: number;
@@ -511,6 +513,8 @@ async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['ke
   const timings: number[] = [];
   const domTimings: number[] = [];
   const mismatches: string[] = [];
+  /** What each timed key did: the query it made (or the clearing) and the homes it shows. */
+  const labels: string[] = [];
   let unchanged = 0;
   const press = async (key: string, expected: number, previous: number) => {
     const act = () => (key.length === 1 ? page.keyboard.type(key) : page.keyboard.press(key));
@@ -523,6 +527,7 @@ async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['ke
     }
     const { ms: took, domMs, after } = await timed(page, 'count', 'keydown', act, 120_000);
     timings.push(took);
+    labels.push(`${key === 'Backspace' ? 'clear' : JSON.stringify(await box.inputValue())} → ${expected}`);
     domTimings.push(domMs);
     const shown = Number(/Showing\s+([\d,]+)\s+home/.exec(after ?? '')?.[1]?.replace(/,/g, ''));
     if (shown !== expected)
@@ -551,6 +556,10 @@ async function typeSearches(page: Page, data: BenchData): Promise<ScreensRun['ke
     unchangedKeys: unchanged,
     countMismatches: mismatches,
     timingsMs: timings,
+    slowest: timings
+      .map((t, i) => ({ ms: t, key: labels[i]! }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 8),
   };
 }
 
@@ -672,6 +681,7 @@ async function main(): Promise<void> {
     progress(
       `  p50 ${ms(keystroke.p50Ms)}, p95 ${ms(keystroke.p95Ms)} over ${keystroke.samples} keys (${keystroke.unchangedKeys} untimed: count unchanged)`,
     );
+    progress(`  slowest: ${keystroke.slowest.map((k) => `${k.key} (${ms(k.ms)})`).join(', ')}`);
     await page.getByPlaceholder('Search homes...').fill('');
     await settle(page);
 

@@ -14,6 +14,8 @@ import { forgetScrollPosition, VirtualList } from '../../src/ui/VirtualList.tsx'
 const ROW = 100;
 const LIST_TOP = 200;
 const WIDTH = 1_000;
+/** The list's width now (a test narrows it). */
+let width = WIDTH;
 const items = Array.from({ length: 1_000 }, (_, n) => ({ id: `item${n + 1}`, name: `Item ${n + 1}` }));
 
 const offsetHeight = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!;
@@ -24,7 +26,8 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, 'offsetHeight', {
     configurable: true,
     get(this: HTMLElement) {
-      return this.dataset.index === undefined ? 0 : ROW;
+      // A row of several cards is as tall as their stack would be on a phone: heights depend on the columns.
+      return this.dataset.index === undefined ? 0 : ROW * this.childElementCount;
     },
   });
   HTMLElement.prototype.getBoundingClientRect = function (this: HTMLElement) {
@@ -35,9 +38,9 @@ beforeAll(() => {
       y: top,
       top,
       left: 0,
-      width: WIDTH,
+      width,
       height: 0,
-      right: WIDTH,
+      right: width,
       bottom: top,
       toJSON: () => ({}),
     } as DOMRect;
@@ -58,6 +61,7 @@ function scrollWindowTo(y: number) {
 /** Where the window was asked to scroll (scrollTo(x, y) or scrollTo({ top })). */
 let scrolledTo: number[] = [];
 beforeEach(() => {
+  width = WIDTH;
   Object.defineProperty(window, 'scrollY', { configurable: true, value: 0 });
   scrolledTo = [];
   window.scrollTo = ((first: number | ScrollToOptions, y?: number) => {
@@ -116,6 +120,56 @@ describe('VirtualList', () => {
     const firstRow = screen.getAllByRole('listitem').slice(0, 3);
     expect(new Set(firstRow.map((item) => item.parentElement))).toHaveProperty('size', 1);
     expect(firstRow[0]!.parentElement!.style.gridTemplateColumns).toBe('repeat(3, minmax(0, 1fr))');
+  });
+
+  it('measures the rows again when the width changes the columns', () => {
+    // jsdom has no ResizeObserver: this one reports every element it watches when told to.
+    const observers: Array<{ callback: ResizeObserverCallback; targets: Set<Element> }> = [];
+    const saved = globalThis.ResizeObserver;
+    globalThis.ResizeObserver = class {
+      private readonly watched = { callback: null as unknown as ResizeObserverCallback, targets: new Set<Element>() };
+      constructor(callback: ResizeObserverCallback) {
+        this.watched.callback = callback;
+        observers.push(this.watched);
+      }
+      observe(target: Element) {
+        this.watched.targets.add(target);
+      }
+      unobserve(target: Element) {
+        this.watched.targets.delete(target);
+      }
+      disconnect() {
+        this.watched.targets.clear();
+      }
+    } as unknown as typeof ResizeObserver;
+    const resized = () =>
+      act(() => {
+        for (const { callback, targets } of observers)
+          callback(
+            [...targets].map((target) => ({ target }) as ResizeObserverEntry),
+            null as unknown as ResizeObserver,
+          );
+      });
+    try {
+      const { container } = renderList((w) => (w >= 900 ? 3 : 1));
+      const secondRowAt = () => container.querySelector<HTMLElement>('[data-index="1"]')!.style.transform;
+      resized();
+      // Rows of three, the first measured 300 px tall.
+      expect(secondRowAt()).toBe(`translateY(${3 * ROW}px)`);
+      // Scrolled away from the rows measured, then one column: the rows drawn now are 100 px each...
+      act(() => scrollWindowTo(LIST_TOP + 300 * ROW));
+      width = 500;
+      resized();
+      expect(screen.getAllByRole('listitem')[0]!.parentElement!.style.gridTemplateColumns).toBe(
+        'repeat(1, minmax(0, 1fr))',
+      );
+      // ...and so are the rows above them: none keeps the height it was measured with three.
+      const list = container.querySelector<HTMLElement>('[role="list"]')!;
+      // (Heights kept from three columns, 300 px, would make it taller than a hundred per item.)
+      expect(parseFloat(list.style.height)).toBeLessThanOrEqual(items.length * ROW);
+    } finally {
+      globalThis.ResizeObserver = saved;
+    }
   });
 
   it('keeps the row with the keyboard focus drawn when it scrolls away', () => {

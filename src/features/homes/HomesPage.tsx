@@ -333,7 +333,7 @@ export function HomesPage() {
               columns={homeColumns}
               estimateRowHeight={homeRowHeight}
               gap={16}
-              overscan={4}
+              overscan={2}
               renderItem={(home) => (
                 <HomeItem
                   home={home}
