@@ -12,6 +12,7 @@ import { useSyncExternalStore } from 'react';
 import { pb } from '../api/client.ts';
 import type { UserType } from '../api/records.ts';
 import type { ChangePasswordValues, FirstPasswordValues } from '../domain/loginSchema.ts';
+import { noteTokenHandedOut } from '../api/freshTokens.ts';
 /** Who writes: the signed-in user's id and community, stamped on what they queue. */
 export interface SignedInUser {
   id: string;
@@ -73,6 +74,7 @@ export function useIsDirector(): boolean {
 
 export async function signIn(email: string, password: string): Promise<void> {
   await pb.collection('users').authWithPassword(email, password);
+  noteTokenHandedOut(pb.authStore.token);
 }
 
 /** Forgets the sign-in on this device (docs/product.md#login). Log out (app/session.ts) also removes the user's mirror. */

@@ -44,13 +44,14 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
   const [seen, setSeen] = useState(() => ({ index, list, version: index.version(list) }));
   useEffect(() => {
     let drawnAt = -Infinity;
-    let drawnVersion = -1;
+    /** The last drawing showed no record: the first ones (the top of the Homes list) are drawn at once. */
+    let drawnEmpty = true;
     let later: ReturnType<typeof setTimeout> | undefined;
     const draw = () => {
       later = undefined;
       drawnAt = performance.now();
       const version = index.version(list);
-      drawnVersion = version;
+      drawnEmpty = version < 0 || index.size(list) === 0;
       startTransition(() =>
         setSeen((prev) =>
           prev.index === index && prev.list === list && prev.version === version ? prev : { index, list, version },
@@ -64,7 +65,7 @@ export function useSearchIndex(list: IndexedList): { index: MirrorSearchIndex; v
     const drawOrHold = () => {
       later = undefined;
       const since = performance.now() - drawnAt;
-      if (since >= REDRAW_MS || drawnVersion < 0 || !(db.pages?.activeLoads ?? 0)) draw();
+      if (since >= REDRAW_MS || drawnEmpty || !(db.pages?.activeLoads ?? 0)) draw();
       else later = setTimeout(drawOrHold, Math.min(LOAD_END_CHECK_MS, REDRAW_MS - since));
     };
     // A change held back already is drawn with the one pending.

@@ -37,13 +37,8 @@ import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import { measureRoutes, type RouteSize } from '../../scripts/bundle-budget.ts';
 import { projectRoot, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { matches, withPeople } from '../e2e/homes-helpers.ts';
-import {
-  idb,
-  signedInUserId,
-  waitForFirstSync,
-  waitForPagesUnpacked,
-  waitForWorkerControl,
-} from '../e2e/pwa-helpers.ts';
+import { PULL_DONE_MARK } from '../../src/data/sync/pull.ts';
+import { signedInUserId, waitForFirstSync, waitForPagesUnpacked, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
 import { appToMeasure } from './app.ts';
 import { searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
 import { seededFolder, SUPERUSER } from './seed.ts';
@@ -629,9 +624,11 @@ async function main(): Promise<void> {
     progress(`  first home card after ${ms(signInToFirstCardMs)}`);
     const userId = await signedInUserId(page);
     await waitForFirstSync(page, userId, 600_000);
-    // The app's own time of it (the sync state it writes, Date.now() on this machine), not when the poll saw it.
-    const syncedAt = await idb<{ value: number }>(page, `scms-${userId}`, 'syncState', 'get', 'lastSyncAt');
-    const signInToSyncedMs = syncedAt.value - signInStarted;
+    // The app's own time of it (the mark its first pull leaves at its end), not when the poll saw it.
+    const signInToSyncedMs = await page.evaluate(
+      (mark) => performance.getEntriesByName(mark)[0]!.startTime - window.screensProbe.clickAt!,
+      PULL_DONE_MARK,
+    );
     progress(`  first sync done after ${ms(signInToSyncedMs)}`);
     await page.waitForFunction(() => (window.screensProbe.total?.shownAt ?? -1) > 0, null, {
       polling: 50,

@@ -177,6 +177,11 @@ export class MirrorSearchIndex {
     return this.versions[list];
   }
 
+  /** How many records the list holds now. */
+  size(list: IndexedList): number {
+    return this[list].size;
+  }
+
   /** Starts loading a list (once) and calls back on each change of it; returns the unsubscribe. */
   subscribe(list: IndexedList, listener: () => void): () => void {
     let set = this.listeners.get(list);

@@ -8,6 +8,7 @@ import Dexie, { type Table } from 'dexie';
 import { ClientResponseError, type AuthRecord } from 'pocketbase';
 import type PocketBase from 'pocketbase';
 import { pb as appClient } from '../../api/client.ts';
+import { takeFreshToken } from '../../api/freshTokens.ts';
 
 interface SessionRow {
   key: 'current';
@@ -93,6 +94,8 @@ const REFRESH_TIMEOUT_MS = 20_000;
 export async function refreshSession(pb: PocketBase): Promise<SessionCheck> {
   const refreshed = pb.authStore.token;
   if (!refreshed) return 'expired';
+  // The sign-in a moment ago answered already (src/api/freshTokens.ts).
+  if (takeFreshToken(refreshed)) return 'ok';
   try {
     // Sent without the SDK's authRefresh, which saves whatever comes back: a Log out
     // while the answer was on its way (the app checks the session as it opens, and a

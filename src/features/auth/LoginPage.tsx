@@ -22,8 +22,9 @@ function expiredTemporaryPassword(error: unknown): boolean {
 
 /**
  * Login page (docs/product.md#login): success goes to /homes, failure shows 'Error
- * authenticating'. `onSigningIn` runs as the form is sent (App fetches the
- * signed-in screens meanwhile).
+ * authenticating'. `onSigningIn` runs as soon as someone starts filling the
+ * form (its first input), and again as it is sent: App fetches and readies
+ * the signed-in screens' code while the password is typed, not after.
  */
 export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
   const navigate = useNavigate();
@@ -71,7 +72,7 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
             {reason && <span className="mt-1 block text-sm">{reason}</span>}
           </p>
         )}
-        <form onSubmit={(event) => void submit(event)} className="space-y-4" noValidate>
+        <form onSubmit={(event) => void submit(event)} onInput={onSigningIn} className="space-y-4" noValidate>
           <TextInput
             label="Email"
             type="email"
