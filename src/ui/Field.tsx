@@ -14,6 +14,21 @@ import {
 export const inputClass =
   'mt-1 block min-h-11 w-full rounded border border-gray-300 px-3 py-2 focus:border-black focus:outline-none focus:ring-1 focus:ring-black aria-[invalid=true]:border-red-600';
 
+/**
+ * What every search box of a list has besides its own props: no spell check,
+ * autocorrect or capitals (a phone would "correct" a member number, a
+ * security code or a street name as it is typed, and underline them), and
+ * the keyboard's Search key.
+ */
+export const searchBoxProps = {
+  type: 'search',
+  spellCheck: false,
+  autoCorrect: 'off',
+  autoCapitalize: 'none',
+  autoComplete: 'off',
+  enterKeyHint: 'search',
+} as const satisfies InputHTMLAttributes<HTMLInputElement>;
+
 export function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (

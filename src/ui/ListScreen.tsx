@@ -5,6 +5,7 @@
  * empty text, or the list itself.
  */
 import type { ReactNode } from 'react';
+import { searchBoxProps } from './Field.tsx';
 import { Spinner } from './Spinner.tsx';
 
 export interface ListScreenProps {
@@ -64,7 +65,7 @@ export function ListScreen({
       )}
       <div className="mt-4 flex flex-col gap-2 sm:flex-row sm:items-center sm:justify-between">
         <input
-          type="search"
+          {...searchBoxProps}
           aria-label={search.label}
           placeholder={search.placeholder}
           value={search.value}

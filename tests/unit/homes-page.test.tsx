@@ -114,6 +114,13 @@ describe('homes list', () => {
       within(screen.getByRole('article', { name: /12 Palm Way/ })).queryByText('Primary phone number missing'),
     ).toBeNull();
 
+    // A phone neither corrects nor capitalises what is typed (a member number, a code, a street).
+    const box = screen.getByPlaceholderText('Search homes...');
+    expect([
+      box.getAttribute('spellcheck'),
+      box.getAttribute('autocorrect'),
+      box.getAttribute('autocapitalize'),
+    ]).toEqual(['false', 'off', 'none']);
     await user.type(screen.getByPlaceholderText('Search homes...'), 'm-9');
     expect(await screen.findByText('Showing 1 home(s)')).toBeTruthy();
     await user.clear(screen.getByPlaceholderText('Search homes...'));

@@ -25,7 +25,7 @@ import { useOnline } from '../../data/hooks.ts';
 import { useOnlineActions } from '../../data/onlineActions.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import { dueFirst, HOME_ORDER_LABELS, HOME_ORDERS, type HomeOrder } from '../../domain/homeOrder.ts';
-import { inputClass, SelectInput } from '../../ui/Field.tsx';
+import { inputClass, searchBoxProps, SelectInput } from '../../ui/Field.tsx';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
@@ -254,7 +254,7 @@ export function HomesPage() {
           </label>
           <input
             id="homes-search"
-            type="search"
+            {...searchBoxProps}
             value={search}
             onChange={(event) => setSearch(event.target.value)}
             placeholder="Search homes..."
@@ -333,7 +333,7 @@ export function HomesPage() {
               columns={homeColumns}
               estimateRowHeight={homeRowHeight}
               gap={16}
-              overscan={2}
+              overscan={4}
               renderItem={(home) => (
                 <HomeItem
                   home={home}

@@ -24,7 +24,7 @@ import type { HouseWithPeople } from '../../data/resources/homes.ts';
 import { composeScript } from '../../domain/callScript.ts';
 import { searchList } from '../../domain/search.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { inputClass } from '../../ui/Field.tsx';
+import { inputClass, searchBoxProps } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { initialSelection, LIMIT_EXCEEDED_MESSAGE, toggleConcern } from './concernSelection.ts';
@@ -191,7 +191,7 @@ export function SelectConcernsSheet({ home, onClose, onCallPlaced }: SelectConce
           </label>
           <input
             id="concern-search"
-            type="search"
+            {...searchBoxProps}
             value={search}
             onChange={(event) => setSearch(event.target.value)}
             placeholder="Search concerns..."

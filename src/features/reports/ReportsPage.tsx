@@ -13,6 +13,7 @@ import { type ReportWithLinks, useReportRange, useReports } from '../../data/res
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import { formatDate } from '../../ui/dateTime.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
+import { searchBoxProps } from '../../ui/Field.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { RangeNote } from '../../ui/RangeNote.tsx';
 import { SyncProgress } from '../../ui/SyncProgress.tsx';
@@ -160,7 +161,7 @@ export function ReportsPage() {
             grows to hold it. */}
         <div className="grid w-full sm:w-auto sm:max-w-md sm:flex-1">
           <input
-            type="search"
+            {...searchBoxProps}
             aria-label="Search reports"
             placeholder={SEARCH_PLACEHOLDER}
             value={search}
