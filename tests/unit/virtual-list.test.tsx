@@ -1,11 +1,12 @@
 // @vitest-environment jsdom
 /**
- * src/ui/VirtualList.tsx with a layout jsdom does not have: rows 100 px tall,
- * the list 1,000 px wide and 200 px below the top of the page, a 768 px
- * window. Only the rows on screen plus the overscan are drawn; every item
- * says its place in the whole list; rows hold as many columns as the width
- * asks for; the row with the focus stays drawn; the scroll position is
- * remembered per list until forgotten.
+ * src/ui/VirtualList.tsx with a layout jsdom does not have: rows 100 px tall
+ * a card, the list 1,000 px wide and 200 px below the top of the page, a
+ * 768 px window. Only the rows on screen plus the overscan are drawn; every
+ * item says its place in the whole list; rows hold as many columns as the
+ * width asks for, and are measured again when that changes; the row with
+ * the focus stays drawn; the scroll position is remembered per list until
+ * forgotten.
  */
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

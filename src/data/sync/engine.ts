@@ -24,6 +24,7 @@
 import type PocketBase from 'pocketbase';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { userDatabase, type ScmsDatabase } from '../mirror/db.ts';
+import { outboxIsEmpty } from '../mirror/mirror.ts';
 import { onOutboxWrite } from './outbox.ts';
 import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { subscribeRealtime } from './realtime.ts';
@@ -305,11 +306,17 @@ export class SyncEngine {
       try {
         let retryNow = options.retryNow ?? false;
         let outcome: ReplayOutcome | null = null;
-        // The replayer's code (batches, uploads, conflicts) loads with the first replay, not with the
-        // screens: it is not needed to show the first home (the bundle budget, scripts/bundle-budget.ts).
-        const { replayOutbox } = await import('./replay.ts');
         do {
           this.replayAgain = false;
+          // Nothing queued (a new phone, most of the time): neither the replayer's code nor its lease,
+          // which stood between a sign-in and its first pull.
+          if (await outboxIsEmpty(this.db)) {
+            outcome = 'done';
+            continue;
+          }
+          // The replayer's code (batches, uploads, conflicts) loads with the first replay, not with the
+          // screens: it is not needed to show the first home (the bundle budget, scripts/bundle-budget.ts).
+          const { replayOutbox } = await import('./replay.ts');
           const result = await replayOutbox({
             pb: this.pb,
             db: this.db,

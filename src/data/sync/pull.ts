@@ -195,6 +195,8 @@ export const HOMES_FIRST: readonly CollectionName[] = PULL_ORDER.slice(0, PULL_O
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
   const toLoad = await collectionsToLoad(ctx.db);
+  // The loads' code is fetched while the top of the Homes list is read, not after.
+  if (toLoad.length > 0) void loads();
   if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
   const homesFirst = HOMES_FIRST.some((c) => toLoad.includes(c));
   const behind = homesFirst ? slots.givingWay() : slots;
