@@ -5,9 +5,12 @@
  * `--scale 1` = 5,000 homes and 20,000 reports, `--scale 4` = 20,000 and
  * 80,000). What an officer feels, measured in the page:
  *
- * - sign-in: the Login click to the first home card painted;
+ * - sign-in: the Login click to the first home card painted, to the first
+ *   sync done (the mark the app's first pull leaves at its end,
+ *   src/data/sync/pull.ts), and to the frame whose count shows every home;
  * - a keystroke in 'Search homes...': the key event to the frame after the
- *   count text changes (p50/p95 over at least --keys keystrokes);
+ *   count text changes (p50/p95 over at least --keys keystrokes; the
+ *   slowest are named with the query they made);
  * - Reports → Homes, warm (Homes shown before in this page) and cold (a
  *   fresh page on /reports) to the first home card painted;
  * - an offline reload of /homes to the first card painted (since navigation start);
