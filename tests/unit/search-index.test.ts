@@ -125,6 +125,13 @@ describe('the index follows the mirror', () => {
     const banyan = () => index.homes.search('banyan')[0]!;
     expect(banyan().residents.map((r) => r.first_name)).toEqual(['Ann', 'Bea']);
     expect(banyan().phones.map((p) => p.id)).toEqual(['p1']);
+    // Made in the same millisecond (a batch), whatever order they arrive in: by id, as the mirror's queries give them.
+    await db.residents.put(resident('r0b', 'h2', 'Dee', '2026-01-03 00:00:00.000Z'));
+    await index.idle();
+    await db.residents.put(resident('r0a', 'h2', 'Cal', '2026-01-03 00:00:00.000Z'));
+    await index.idle();
+    expect(banyan().residents.map((r) => r.first_name)).toEqual(['Ann', 'Bea', 'Cal', 'Dee']);
+    await db.residents.bulkDelete(['r0a', 'r0b']);
     await db.residents.update('r1', { house: 'h3' });
     await db.phones.delete('p1');
     await index.idle();

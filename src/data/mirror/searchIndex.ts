@@ -83,8 +83,9 @@ export const reportSearchFields = ({ report, house, resident, officer }: ReportW
   officer?.last_name,
 ];
 
-const byCreated = (a: { created: string }, b: { created: string }) =>
-  a.created < b.created ? -1 : a.created > b.created ? 1 : 0;
+/** Oldest first, and by id among those made in the same millisecond (a batch): the order the mirror's own queries give. */
+const byCreated = (a: { created: string; id: string }, b: { created: string; id: string }) =>
+  a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 const userName = (u: UserRecord) => `${u.last_name} ${u.first_name}`;
 
 type Rows<T> = Map<string, T>;
@@ -464,7 +465,7 @@ export class MirrorSearchIndex {
   private homeOf(id: string): HouseWithPeople | undefined {
     const house = this.rows.houses.get(id);
     if (!house) return undefined;
-    const children = <T extends { created: string }>(ids: Set<string> | undefined, rows: Rows<T>): T[] => {
+    const children = <T extends { created: string; id: string }>(ids: Set<string> | undefined, rows: Rows<T>): T[] => {
       const found: T[] = [];
       for (const child of ids ?? []) {
         const row = rows.get(child);
