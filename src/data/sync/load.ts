@@ -191,23 +191,6 @@ class PageReader {
 }
 
 /**
- * Runs a pull's first loads as one load: their pages are written as rows
- * (unpack.ts) once the whole pull has ended. The pull's last writes (each
- * collection's cursor, the time of the sync) would otherwise wait behind
- * the unpacking's transactions, and the sync end a quarter of a second
- * later at 5,000 homes.
- */
-export async function asOneFirstLoad<T>(db: ScmsDatabase, run: () => Promise<T>): Promise<T> {
-  const overlay = overlayOf(db);
-  overlay.activeLoads++;
-  try {
-    return await run();
-  } finally {
-    overlay.activeLoads--;
-  }
-}
-
-/**
  * Reads every record of the scope into the mirror, the id ranges side by
  * side; returns the snapshot cursor (the newest record when the load
  * began) and how many records arrived. Says how far it is all along, and

@@ -200,14 +200,10 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
   if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
   const homesFirst = HOMES_FIRST.some((c) => toLoad.includes(c));
   const behind = homesFirst ? slots.givingWay() : slots;
-  const pullEach = async () => {
-    const pulled = await Promise.all(
-      PULL_ORDER.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
-    );
-    await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
-    return pulled;
-  };
-  const pulled = toLoad.length > 0 ? await (await loads()).asOneFirstLoad(ctx.db, pullEach) : await pullEach();
+  const pulled = await Promise.all(
+    PULL_ORDER.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
+  );
+  await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
   // For DevTools' timeline and bench:screens: when the pull ended (after a first load, the phone has everything).
   globalThis.performance?.mark?.(PULL_DONE_MARK);
   const counts: Record<string, number> = {};
