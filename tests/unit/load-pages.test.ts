@@ -13,7 +13,7 @@ import { storeLoadPage } from '../../src/data/mirror/loadPageStore.ts';
 import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
 import { clearMirror } from '../../src/data/mirror/wipe.ts';
 import { enqueue } from '../../src/data/sync/outbox.ts';
-import { applyServerRecords } from '../../src/data/mirror/mirror.ts';
+import { applyServerRecords, removeServerRecords } from '../../src/data/mirror/mirror.ts';
 import type { RecordModel } from 'pocketbase';
 
 const USER = 'pagesuser000001';
@@ -270,6 +270,21 @@ describe('unpacking', () => {
     ]);
     expect(rows[3]).toMatchObject({ note: 'queued', _pending: 1 });
     expect(rows[2]).toMatchObject({ collectionName: 'houses', sort_key: expect.any(String) });
+  });
+
+  it('a deletion committed while the unpacking waited for the table is not written back', async () => {
+    const db = await mixedMirror();
+    // A reconciliation's deletion of a record only in the pages, its transaction first in line...
+    const deleting = removeServerRecords(db, 'houses', ['h00000000000003']);
+    // ...and the unpacking asking for the same table meanwhile.
+    const unpacking = unpackLoadPages(db);
+    await Promise.all([deleting, unpacking]);
+    expect(await db.houses.get('h00000000000003')).toBeUndefined();
+    expect((await db.houses.toArray()).map((h) => h.id)).toEqual([
+      'h00000000000001',
+      'h00000000000002',
+      'h00000000000004',
+    ]);
   });
 
   it("a newer row written past this tab's pages (another tab's write) is kept", async () => {

@@ -57,6 +57,10 @@ async function unpackAll(db: ScmsDatabase): Promise<void> {
     const keys = collection === 'calls' ? overlay.pagesOf(collection) : overlay.pagesOf(collection).slice(0, 1);
     await db.transaction('rw', [db.load_pages, table, db.outbox, db.syncState, db.latest_calls], async (tx) => {
       overlay.markRaw(tx.idbtrans);
+      // The pages' records are taken once this transaction holds its tables: a write that committed
+      // while it waited (a reconciliation's deletion of a paged record) has taken its records out of
+      // the pages by then. Taken before, they would be written back as rows.
+      await db.load_pages.count();
       for (const key of keys) {
         const records = overlay.alive(collection, key) as unknown as RecordModel[];
         // No row of the table among the page's ids (the usual case: the pages of a collection cover
