@@ -276,31 +276,29 @@ describe('pulls', () => {
     // A read of a collection: the records API, or (a first load's large collections) the route made for loads.
     const readPath = /^\/api\/(?:collections|scms\/first-load)\/([a-z_]+)/;
     const collectionOf = (request: { path: string }) => readPath.exec(request.path)?.[1] as CollectionName;
+    /** Holds the next request matching while a pull runs: the calls are asked for meanwhile. */
+    const callsAskedWhileHeld = async (match: (r: { method: string; path: string }) => boolean) => {
+      const from = proxy.requests.length;
+      const held = proxy.hold(match);
+      const pulling = engine.pull();
+      await held.arrived;
+      await until('the calls asked for', () =>
+        proxy.requests.slice(from).some((r) => r.method === 'GET' && collectionOf(r) === 'calls'),
+      );
+      held.release();
+      await pulling;
+    };
     // A page of the homes held on its way: the calls are asked for meanwhile, not after every home came.
     // (Which request a freed connection serves first is tests/unit/request-slots.test.ts.)
-    const housesPage = proxy.hold(
+    await callsAskedWhileHeld(
       (r) => r.method === 'GET' && r.path.startsWith('/api/scms/first-load/houses') && !/[?&]head=/.test(r.path),
     );
-    const loading = engine.pull();
-    await housesPage.arrived;
-    await until('the calls asked for', () =>
-      proxy.requests.some((r) => r.method === 'GET' && collectionOf(r) === 'calls'),
-    );
-    housesPage.release();
-    await loading;
     const reads = proxy.requests.filter((r) => r.method === 'GET' && readPath.test(r.path));
     expect(new Set(reads.map(collectionOf))).toEqual(new Set(PULL_ORDER));
     await expect(engine.db.houses.count()).resolves.toBeGreaterThan(0);
 
     // An incremental pull asks for the calls while the phones' answer is still on its way.
-    const phones = proxy.hold((r) => r.method === 'GET' && collectionOf(r) === 'phones');
-    const pulling = engine.pull();
-    await phones.arrived;
-    await until('the calls asked for', () =>
-      proxy.requests.some((r) => r.method === 'GET' && collectionOf(r) === 'calls'),
-    );
-    phones.release();
-    await pulling;
+    await callsAskedWhileHeld((r) => r.method === 'GET' && collectionOf(r) === 'phones');
   });
 
   test('with no pull asked for meanwhile, one pull reads each collection once', async () => {

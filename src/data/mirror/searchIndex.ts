@@ -442,23 +442,17 @@ export class MirrorSearchIndex {
     switch (list) {
       case 'homes':
         this.homes.clear();
-        await inSlices(this.rows.houses.keys(), (id) => this.putHome(id));
+        await inSlices(this.rows.houses.keys(), (id) => this.homes.rebuild(id));
         break;
       case 'reports':
         this.reports.clear();
-        await inSlices(this.rows.reports.keys(), (id) => this.putReport(id));
+        await inSlices(this.rows.reports.keys(), (id) => this.reports.rebuild(id));
         break;
       // Users and concerns are kept by applyRow as their rows change.
       case 'users':
       case 'concerns':
         break;
     }
-  }
-
-  private putHome(id: string): void {
-    const home = this.homeOf(id);
-    if (home) this.homes.put(id, home);
-    else this.homes.remove(id);
   }
 
   /** A home with its residents and phones, oldest first (the first is the one the forms edit first). */
@@ -479,12 +473,6 @@ export class MirrorSearchIndex {
       phones: children(this.phonesByHouse.get(id), this.rows.phones),
       latestCall: this.rows.latest_calls.get(id),
     };
-  }
-
-  private putReport(id: string): void {
-    const report = this.reportOf(id);
-    if (report) this.reports.put(id, report);
-    else this.reports.remove(id);
   }
 
   private reportOf(id: string): ReportWithLinks | undefined {

@@ -108,6 +108,14 @@ export class SearchList<T, K> {
     this.recent = [];
   }
 
+  /** Puts the record of this id as `build` makes it now, or removes it when it is gone. */
+  rebuild(id: string): void {
+    if (!this.build) throw new Error('SearchList.rebuild needs a build function');
+    const item = this.build(id);
+    if (item) this.put(id, item);
+    else this.remove(id);
+  }
+
   put(id: string, item: T): void {
     const sortKey = this.keyOf(item);
     const entry = this.entries.get(id);
@@ -200,11 +208,7 @@ export class SearchList<T, K> {
     if (this.stale.size === 0) return;
     const ids = [...this.stale];
     this.stale.clear();
-    for (const id of ids) {
-      const item = this.build!(id);
-      if (item) this.put(id, item);
-      else this.remove(id);
-    }
+    for (const id of ids) this.rebuild(id);
   }
 
   private compare = (a: Entry<T, K>, b: Entry<T, K>): number => this.compareKeys(a.sortKey, b.sortKey) || byId(a, b);

@@ -71,7 +71,10 @@ export const LAST_SYNC_KEY = 'lastSyncAt';
 // modules that still import it from here.
 export { pbDate };
 
-/** First in, first served: at most `size` requests at once, started in the order they were asked for. */
+/**
+ * At most `size` requests at once, started in the order they were asked
+ * for, except that those of a `givingWay()` view wait behind every other.
+ */
 export class RequestSlots {
   private readonly pool: { active: number; first: Array<() => void>; after: Array<() => void> };
 
