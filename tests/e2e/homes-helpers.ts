@@ -4,6 +4,7 @@
  * or every card, scrolls the page to it as a user does.
  */
 import type { Locator, Page } from 'playwright-core';
+import { scrollOn, scrollToY } from './scrolling.ts';
 
 type Row = Record<string, unknown>;
 
@@ -61,23 +62,6 @@ export function withPeople<H extends Row>(
   }));
 }
 
-/** Scrolls the window by most of a screen; false at the bottom. Waits two frames, so the rows that came into view are drawn. */
-function scrollOn(page: Page): Promise<boolean> {
-  return page.evaluate(async () => {
-    const before = window.scrollY;
-    window.scrollBy(0, Math.round(window.innerHeight * 0.8));
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    return window.scrollY !== before;
-  });
-}
-
-function toTop(page: Page): Promise<void> {
-  return page.evaluate(async () => {
-    window.scrollTo(0, 0);
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-  });
-}
-
 /**
  * The names (address lines) of every card of the list, in its order, read
  * while scrolling from the top to the end; then back to the top. A home
@@ -85,7 +69,7 @@ function toTop(page: Page): Promise<void> {
  */
 export async function everyHomeCard(page: Page): Promise<string[]> {
   const seen = new Map<number, string>();
-  await toTop(page);
+  await scrollToY(page, 0);
   for (let step = 0; step < 1_000; step++) {
     const cards = await page.evaluate(() =>
       [...document.querySelectorAll('[role="list"][aria-label="Homes"] [role="listitem"]')].map(
@@ -97,18 +81,18 @@ export async function everyHomeCard(page: Page): Promise<string[]> {
       ),
     );
     for (const [position, name] of cards) if (name !== null) seen.set(position, name);
-    if (!(await scrollOn(page))) break;
+    if (!(await scrollOn(page, 0.8))) break;
   }
-  await toTop(page);
+  await scrollToY(page, 0);
   return [...seen.entries()].sort((a, b) => a[0] - b[0]).map(([, name]) => name);
 }
 
 /** The card whose name matches, scrolled into view (from the top of the list down). */
 export async function scrollToHomeCard(page: Page, name: RegExp): Promise<Locator> {
   const card = page.getByRole('article', { name });
-  await toTop(page);
+  await scrollToY(page, 0);
   for (let step = 0; step < 1_000 && (await card.count()) === 0; step++) {
-    if (!(await scrollOn(page))) break;
+    if (!(await scrollOn(page, 0.8))) break;
   }
   await card.scrollIntoViewIfNeeded();
   return card;

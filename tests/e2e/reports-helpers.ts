@@ -14,6 +14,7 @@ import { screenshotsOf, type SizeName } from '../support/journey.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import { signedInUserId } from './pwa-helpers.ts';
 import { signedInPage, type SizedPage } from './screens-helpers.ts';
+import { scrollOn, scrollToY } from './scrolling.ts';
 
 export { SIZES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '../support/journey.ts';
 
@@ -140,38 +141,32 @@ export async function cardIds(page: Page): Promise<string[]> {
 
 /** Each card of the whole list (see cardIds) with its text as shown. */
 export async function listedCards(page: Page): Promise<Array<{ id: string; text: string }>> {
-  return page.evaluate(async () => {
-    const nextFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const found = new Map<number, { id: string; text: string }>();
-    let setSize = 0;
-    const read = () => {
-      for (const item of document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')) {
-        setSize = Number(item.getAttribute('aria-setsize'));
+  const found = new Map<number, { id: string; text: string }>();
+  let setSize = 0;
+  const back = await page.evaluate(() => window.scrollY);
+  await scrollToY(page, 0);
+  // A screen per step: the rows drawn beyond the screen's edges make sure none is skipped.
+  for (let still = 0; still < 3;) {
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')].map((item) => {
         const article = item.querySelector<HTMLElement>('article[aria-labelledby^="report-"]');
-        const label = article?.getAttribute('aria-labelledby');
-        if (article && label)
-          found.set(Number(item.getAttribute('aria-posinset')), {
-            id: label.replace(/^report-/, '').replace(/-title$/, ''),
-            text: article.innerText,
-          });
-      }
-    };
-    const back = window.scrollY;
-    window.scrollTo(0, 0);
-    await nextFrames();
-    read();
-    // A screen per step: the rows drawn beyond the screen's edges make sure none is skipped.
-    for (let still = 0; found.size < setSize && still < 3;) {
-      const before = window.scrollY;
-      window.scrollBy(0, window.innerHeight);
-      await nextFrames();
-      read();
-      still = window.scrollY === before ? still + 1 : 0;
+        return {
+          setSize: Number(item.getAttribute('aria-setsize')),
+          position: Number(item.getAttribute('aria-posinset')),
+          label: article?.getAttribute('aria-labelledby') ?? null,
+          text: article?.innerText ?? '',
+        };
+      }),
+    );
+    for (const { setSize: size, position, label, text } of drawn) {
+      setSize = size;
+      if (label) found.set(position, { id: label.replace(/^report-/, '').replace(/-title$/, ''), text });
     }
-    window.scrollTo(0, back);
-    await nextFrames();
-    return [...found].sort(([a], [b]) => a - b).map(([, card]) => card);
-  });
+    if (found.size >= setSize) break;
+    still = (await scrollOn(page, 1)) ? 0 : still + 1;
+  }
+  await scrollToY(page, back);
+  return [...found].sort(([a], [b]) => a - b).map(([, card]) => card);
 }
 
 /** The card of one report. */
