@@ -132,8 +132,8 @@ export function matchesSearch(report: ServerReport, query: string): boolean {
  * The ids of the cards of the whole list, top to bottom (each card is
  * labelled by `report-{id}-title`). The list is virtualised: only the cards
  * near the screen are in the DOM, so this scrolls the window through the
- * list a screen at a time, reads each item by its position (aria-posinset
- * of aria-setsize), and scrolls back to where the page was.
+ * list (scrolling.ts), reads each item by its position (aria-posinset of
+ * aria-setsize), and scrolls back to where the page was.
  */
 export async function cardIds(page: Page): Promise<string[]> {
   return (await listedCards(page)).map((card) => card.id);
@@ -145,25 +145,32 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
   let setSize = 0;
   const back = await page.evaluate(() => window.scrollY);
   await scrollToY(page, 0);
-  // A screen per step: the rows drawn beyond the screen's edges make sure none is skipped.
   for (let still = 0; still < 3;) {
-    const drawn = await page.evaluate(() =>
-      [...document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')].map((item) => {
-        const article = item.querySelector<HTMLElement>('article[aria-labelledby^="report-"]');
-        return {
-          setSize: Number(item.getAttribute('aria-setsize')),
-          position: Number(item.getAttribute('aria-posinset')),
-          label: article?.getAttribute('aria-labelledby') ?? null,
-          text: article?.innerText ?? '',
-        };
-      }),
-    );
+    const { drawn, lastTop } = await page.evaluate(() => {
+      const items = [...document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')];
+      return {
+        drawn: items.map((item) => {
+          const article = item.querySelector<HTMLElement>('article[aria-labelledby^="report-"]');
+          return {
+            setSize: Number(item.getAttribute('aria-setsize')),
+            position: Number(item.getAttribute('aria-posinset')),
+            label: article?.getAttribute('aria-labelledby') ?? null,
+            text: article?.innerText ?? '',
+          };
+        }),
+        // Where the last drawn card starts, in the page (under the sticky bar).
+        lastTop: Math.max(0, ...items.map((item) => item.getBoundingClientRect().top + window.scrollY - 64)),
+      };
+    });
     for (const { setSize: size, position, label, text } of drawn) {
       setSize = size;
       if (label) found.set(position, { id: label.replace(/^report-/, '').replace(/-title$/, ''), text });
     }
     if (found.size >= setSize) break;
-    still = (await scrollOn(page, 1)) ? 0 : still + 1;
+    // The drawn cards run on past the screen's edge: the next step starts at the last of them,
+    // so none is skipped and a step covers them all (a screen when one card is taller than that).
+    const moved = (await page.evaluate(() => window.scrollY)) < lastTop ? await scrollToY(page, lastTop) : false;
+    still = moved || (await scrollOn(page, 1)) ? 0 : still + 1;
   }
   await scrollToY(page, back);
   return [...found].sort(([a], [b]) => a - b).map(([, card]) => card);

@@ -15,13 +15,15 @@ import type { Page } from 'playwright-core';
 
 const SETTLE_MS = 50;
 
-/** Scrolls the window to `y` (px from the top) and waits for it to be drawn (above). */
-export function scrollToY(page: Page, y: number): Promise<void> {
+/** Scrolls the window to `y` (px from the top) and waits for it to be drawn (above); false when it did not move. */
+export function scrollToY(page: Page, y: number): Promise<boolean> {
   return page.evaluate(
     async ({ y, settleMs }) => {
+      const before = window.scrollY;
       window.scrollTo(0, y);
       await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
       await new Promise((resolve) => setTimeout(resolve, settleMs));
+      return window.scrollY !== before;
     },
     { y, settleMs: SETTLE_MS },
   );
