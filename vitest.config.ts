@@ -22,7 +22,7 @@ export default defineConfig({
           // for each file was three quarters of the layer's time (108 CPU-s, now 42). unit-setup.ts gives
           // each file what isolation gave it: an empty IndexedDB, fresh app modules, an empty page.
           isolate: false,
-          setupFiles: ['tests/support/unit-setup.ts'],
+          setupFiles: ['tests/support/testing-library-setup.ts', 'tests/support/unit-setup.ts'],
           // npm test runs this layer beside the browser tests on two cores, where a test that takes
           // 1 s alone takes 4-5 s: Vitest's 5 s default fails a test for the machine's load, not for
           // what it does. The slow ones are kept short too (one flow a test).
@@ -38,6 +38,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          setupFiles: ['tests/support/testing-library-setup.ts'],
           // Each file starts its own PocketBase; two cores, so two at a time.
           maxWorkers: 2,
         },

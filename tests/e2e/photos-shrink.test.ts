@@ -44,6 +44,9 @@ let camera: Buffer;
 /** A 600×400 photo stored sideways, to be shown turned right (Orientation 6), with where it was taken. */
 let sideways: Buffer;
 const LOCATION = { latitude: 26.934212, longitude: -80.094187 };
+// A file over 10 MB crosses to the browser as base64 over the DevTools pipe: on a
+// loaded two-core machine that alone took more than the journeys' 10 s for an action.
+const BIG_FILES = { timeout: 60_000 };
 
 beforeAll(async () => {
   server = await startDemoServer();
@@ -135,10 +138,13 @@ describe.each(['phone'] as SizeName[])('photos made small on the device (%s)', (
     await fillNarrative(page, narrative);
 
     await holdPhotos(page);
-    await page.locator('input[type="file"]').setInputFiles([
-      { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera },
-      { name: 'IMG_0002.jpg', mimeType: 'image/jpeg', buffer: sideways },
-    ]);
+    await page.locator('input[type="file"]').setInputFiles(
+      [
+        { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera },
+        { name: 'IMG_0002.jpg', mimeType: 'image/jpeg', buffer: sideways },
+      ],
+      BIG_FILES,
+    );
     // Accepted, not refused for its size: shown as being prepared.
     await page.getByText('Preparing 2 photos…').waitFor();
     await expect(page.getByText('(2/5)').count()).resolves.toBe(1);
@@ -190,14 +196,17 @@ describe.each(['phone'] as SizeName[])('photos made small on the device (%s)', (
     const heic = Buffer.alloc(MAX_UPLOAD_BYTES + 1024, 7);
     await page
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'IMG_0003.HEIC', mimeType: 'image/heic', buffer: heic });
+      .setInputFiles({ name: 'IMG_0003.HEIC', mimeType: 'image/heic', buffer: heic }, BIG_FILES);
     await page.getByRole('alert').filter({ hasText: PHOTO_UNREADABLE }).waitFor();
     await expect(page.getByText('(0/5)').count()).resolves.toBe(1);
 
-    await page.locator('input[type="file"]').setInputFiles([
-      { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera },
-      { name: 'IMG_0002.jpg', mimeType: 'image/jpeg', buffer: sideways },
-    ]);
+    await page.locator('input[type="file"]').setInputFiles(
+      [
+        { name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera },
+        { name: 'IMG_0002.jpg', mimeType: 'image/jpeg', buffer: sideways },
+      ],
+      BIG_FILES,
+    );
     for (const name of ['Photo 1', 'Photo 2']) {
       const thumb = page.getByRole('img', { name });
       await expect
@@ -226,7 +235,9 @@ describe.each(['phone'] as SizeName[])('photos made small on the device (%s)', (
     await add.getByLabel('City').fill('Jupiter');
     await add.getByLabel('Zip').fill('33458');
     await holdPhotos(page);
-    await add.getByLabel('Add image').setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera });
+    await add
+      .getByLabel('Add image')
+      .setInputFiles({ name: 'IMG_0001.jpg', mimeType: 'image/jpeg', buffer: camera }, BIG_FILES);
     await add.getByText('Preparing image…').waitFor();
     await add.getByText('Preparing image…').scrollIntoViewIfNeeded();
     await screenshot(page, 'home-image-preparing');

@@ -6,7 +6,6 @@
  * seen by the next, and the globals an environment's teardown removes must
  * be put back. Dexie reads the factory from its own `dependencies`, set too.
  */
-import { configure } from '@testing-library/react';
 import Dexie from 'dexie';
 import * as fakeIndexedDb from 'fake-indexeddb';
 import { vi } from 'vitest';
@@ -31,12 +30,3 @@ vi.resetModules();
 if (typeof document !== 'undefined') document.body.replaceChildren();
 if (typeof localStorage !== 'undefined') localStorage.clear();
 if (typeof sessionStorage !== 'undefined') sessionStorage.clear();
-
-// A wait (findBy…, waitFor) ends as soon as what it waits for is there; its
-// cap is only how long to keep trying. Testing Library's default cap of 1 s
-// is a tight timeout: on a loaded two-core machine (load average 13, with a
-// second `npm test` running) a mirror write took 1.6 s to reach the screen,
-// and the test failed though nothing was wrong. 10 s, half the unit layer's
-// test timeout (vitest.config.ts), so a wait that fails still fails with its
-// own message and the page it saw.
-configure({ asyncUtilTimeout: 10_000 });

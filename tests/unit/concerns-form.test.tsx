@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /** The concern form against the shared schema (one set of limits), the plain-text edit and the script preview. */
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConcernRecord } from '../../src/api/records.ts';
@@ -24,7 +24,8 @@ describe('concern form', () => {
     render(<ConcernForm communityName="Palm Grove Estates" onSubmit={onSubmit} blockedReason={null} />);
     await fill('Name', '   ');
     await userEvent.click(screen.getByRole('button', { name: 'Add Concern' }));
-    expect(alerts()).toEqual(Array(3).fill('Field must be longer than a character'));
+    // The schema checks the values asynchronously: wait for its messages.
+    await waitFor(() => expect(alerts()).toEqual(Array(3).fill('Field must be longer than a character')));
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -35,11 +36,13 @@ describe('concern form', () => {
     await fill('Hint', 'h'.repeat(201));
     await fill('What the call says', 's'.repeat(351));
     await userEvent.click(screen.getByRole('button', { name: 'Add Concern' }));
-    expect(alerts()).toEqual([
-      'Field must not exceed 100 characters',
-      'Field must not exceed 200 characters',
-      'Field must not exceed 350 characters',
-    ]);
+    await waitFor(() =>
+      expect(alerts()).toEqual([
+        'Field must not exceed 100 characters',
+        'Field must not exceed 200 characters',
+        'Field must not exceed 350 characters',
+      ]),
+    );
     expect(onSubmit).not.toHaveBeenCalled();
   });
 
@@ -51,6 +54,7 @@ describe('concern form', () => {
     await fill('What the call says', 's'.repeat(350));
     expect(screen.getByText('350/350')).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Add Concern' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(alerts()).toEqual([]);
     expect(onSubmit.mock.calls[0]![0]).toEqual({ name: 'n'.repeat(100), hint: 'h'.repeat(200), say: 's'.repeat(350) });
   });
