@@ -94,7 +94,9 @@ async function revoke(userId: string): Promise<void> {
   await t.admin.collection('users').update(userId, { password, passwordConfirm: password });
 }
 
-async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+// A wait ends as soon as its condition holds; the cap is only how long to keep trying. Under a
+// loaded two-core CI run (load average 13) a live change took more than 10 s to reach the mirror.
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -311,7 +313,8 @@ describe('pulls', () => {
   });
 });
 
-describe('the live connection', () => {
+// Several waits in a row, each capped at 20 s (until): the test's own cap is above the layer's 30 s.
+describe('the live connection', { timeout: 90_000 }, () => {
   const subscribing = (request: { method: string; path: string }) =>
     request.method === 'POST' && request.path.startsWith('/api/realtime');
 

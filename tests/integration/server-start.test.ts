@@ -117,7 +117,8 @@ describe('command-line arguments', () => {
       expect(server.setupLog).not.toMatch(/restarting/);
       expect(server.output()).not.toMatch(/restarting/);
     }
-  });
+    // Six servers start one after another: on a loaded two-core CI run they took more than the layer's 30 s.
+  }, 120_000);
 });
 
 describe('npm start', () => {
