@@ -36,11 +36,10 @@ test('the same moment gives the same data, with fixed 15-character ids', () => {
   for (const id of ids) expect(id).toMatch(/^[a-z0-9]{15}$/);
 });
 
-test('a first seed creates everything and is quick', () => {
+test('a first seed creates everything', () => {
   expect(first.counts.communities).toEqual({ created: 2, present: 0 });
   expect(first.counts.users).toEqual({ created: 5, present: 0 });
   expect(first.presentTotal).toBe(0);
-  expect(first.durationMs).toBeLessThan(15_000);
 });
 
 test('the demo director sees Palm Grove Estates with 40+ homes, their residents and phones', async () => {
