@@ -3,7 +3,7 @@
  * The Add User and Edit User forms against the shared schemas (docs/product.md#validation-limits),
  * and the failure texts (docs/product.md#users).
  */
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ClientResponseError } from 'pocketbase';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -42,12 +42,15 @@ describe('Add User form', () => {
     const onSubmit = vi.fn<(values: AddUserValues) => Promise<void>>();
     render(<AddUserForm onSubmit={onSubmit} blockedReason={null} />);
     await userEvent.click(screen.getByRole('button', { name: 'Add User' }));
-    expect(alerts()).toEqual([
-      'First name must not be empty',
-      'Last name must not be empty',
-      'Invalid type',
-      'Email must be at least one character long',
-    ]);
+    // The schema checks the values asynchronously: wait for its messages.
+    await waitFor(() =>
+      expect(alerts()).toEqual([
+        'First name must not be empty',
+        'Last name must not be empty',
+        'Invalid type',
+        'Email must be at least one character long',
+      ]),
+    );
 
     await userEvent.type(field('First name'), 'x'.repeat(31));
     await userEvent.type(field('Last name'), 'y'.repeat(31));
