@@ -146,7 +146,7 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
   const back = await page.evaluate(() => window.scrollY);
   await scrollToY(page, 0);
   for (let still = 0; still < 3;) {
-    const { drawn, lastTop } = await page.evaluate(() => {
+    const { drawn, lastTop, scrollY } = await page.evaluate(() => {
       const items = [...document.querySelectorAll('[role="list"][aria-label="Reports"] > * > [role="listitem"]')];
       return {
         drawn: items.map((item) => {
@@ -160,6 +160,7 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
         }),
         // Where the last drawn card starts, in the page (under the sticky bar).
         lastTop: Math.max(0, ...items.map((item) => item.getBoundingClientRect().top + window.scrollY - 64)),
+        scrollY: window.scrollY,
       };
     });
     for (const { setSize: size, position, label, text } of drawn) {
@@ -169,7 +170,7 @@ export async function listedCards(page: Page): Promise<Array<{ id: string; text:
     if (found.size >= setSize) break;
     // The drawn cards run on past the screen's edge: the next step starts at the last of them,
     // so none is skipped and a step covers them all (a screen when one card is taller than that).
-    const moved = (await page.evaluate(() => window.scrollY)) < lastTop ? await scrollToY(page, lastTop) : false;
+    const moved = scrollY < lastTop ? await scrollToY(page, lastTop) : false;
     still = moved || (await scrollOn(page, 1)) ? 0 : still + 1;
   }
   await scrollToY(page, back);
