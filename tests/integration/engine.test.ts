@@ -339,6 +339,26 @@ describe('the live connection', { timeout: 90_000 }, () => {
     );
   });
 
+  test('a change made while the connection is still subscribing arrives: the gap is filled once every collection is followed', async () => {
+    const { pb, houseId } = await officer('subscribing', proxy.url);
+    // The subscription that adds the homes is held: the server does not follow them yet.
+    const held = proxy.hold((r) => subscribing(r) && r.body.includes('houses'));
+    const engine = engineFor(pb);
+    engine.start();
+    await held.arrived;
+    await until(
+      'the pulls so far done',
+      async () => !engine.getStatus().syncing && (await engine.db.houses.get(houseId)) !== undefined,
+    );
+    // After every pull so far, and no event for it will come: only a pull after the subscription can bring it.
+    await t.admin.collection('houses').update(houseId, { note: 'Changed while subscribing' });
+    held.release();
+    await until(
+      'the change in the mirror',
+      async () => (await engine.db.houses.get(houseId))?.note === 'Changed while subscribing',
+    );
+  });
+
   test('offline at start, it connects once the network is back, and changes then arrive', async () => {
     const { pb, houseId } = await officer('online', proxy.url);
     proxy.setOffline(true);

@@ -24,7 +24,14 @@ export async function applyRealtimeEvent(
 
 /**
  * Subscribes to the collections; `onConnect` runs after every connect and
- * reconnect. Returns a function that unsubscribes from all of them.
+ * reconnect, once the server follows every collection for this device.
+ * Returns a function that unsubscribes from all of them.
+ *
+ * The collections come first and the connect listener last: the SDK sends
+ * the subscriptions one request per call, and a gap-filling pull that ran
+ * at the first connect (before the later collections were followed) could
+ * read a collection before a change and miss that change's event too. On a
+ * reconnect the SDK sends every subscription before it calls the listener.
  */
 export async function subscribeRealtime(
   pb: PocketBase,
@@ -36,7 +43,6 @@ export async function subscribeRealtime(
   // Events are applied one after another, in the order they arrived.
   let queue = Promise.resolve();
   try {
-    unsubscribers.push(await pb.realtime.subscribe('PB_CONNECT', () => onConnect()));
     for (const collection of REALTIME_COLLECTIONS) {
       unsubscribers.push(
         await pb.collection(collection).subscribe('*', (event) => {
@@ -44,10 +50,13 @@ export async function subscribeRealtime(
         }),
       );
     }
+    unsubscribers.push(await pb.realtime.subscribe('PB_CONNECT', () => onConnect()));
   } catch (error) {
     await Promise.all(unsubscribers.map((u) => u().catch(() => undefined)));
     throw error;
   }
+  // The first connect came before the listener: its gap is filled now, with every collection followed.
+  onConnect();
   return async () => {
     await Promise.all(unsubscribers.map((u) => u().catch(() => undefined)));
   };
