@@ -94,8 +94,8 @@ async function revoke(userId: string): Promise<void> {
   await t.admin.collection('users').update(userId, { password, passwordConfirm: password });
 }
 
-// A wait ends as soon as its condition holds; the cap is only how long to keep trying. Under a
-// loaded two-core CI run (load average 13) a live change took more than 10 s to reach the mirror.
+// A wait ends as soon as its condition holds; the cap is only how long to keep trying, and the
+// suite runs its layers side by side on two cores (scripts/test.ts), so it is generous.
 async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
