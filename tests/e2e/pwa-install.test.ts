@@ -10,7 +10,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchPersistentChromium } from '../../scripts/browser/chromium.ts';
 import type { TestServer } from '../support/pocketbase.ts';
-import { screenshots, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
+import { saveScreenshot, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
 
 let server: TestServer;
 let profile = '';
@@ -32,7 +32,7 @@ test('Chromium reports no installability errors and reads the manifest', async (
   const page = context.pages()[0] ?? (await context.newPage());
   await page.goto(server.url);
   await waitForWorkerControl(page);
-  await page.screenshot({ path: join(screenshots, 'pwa-install-login.png') });
+  await saveScreenshot(page, 'pwa-install-login.png');
 
   const cdp = await context.newCDPSession(page);
   const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');

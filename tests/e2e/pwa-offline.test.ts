@@ -5,14 +5,13 @@
  * online, kept in the signed-in user's cache without it), and keeps no other
  * API answer.
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import {
-  screenshots,
+  saveScreenshot,
   signedInUserId,
   signIn,
   startDemoServer,
@@ -99,12 +98,12 @@ test('after one online visit, /homes and /reports open with the network off', as
   await page.reload();
   await page.getByRole('heading', { name: 'Homes' }).waitFor({ timeout: 10_000 });
   await page.getByRole('button', { name: /Sync status: Offline/ }).waitFor({ timeout: 10_000 });
-  await page.screenshot({ path: join(screenshots, 'pwa-offline-homes.png') });
+  await saveScreenshot(page, 'pwa-offline-homes.png');
 
   // A route never opened before, typed into the address bar.
   await page.goto(`${server.url}/reports`);
   await page.getByRole('heading', { name: 'Reports' }).waitFor({ timeout: 10_000 });
-  await page.screenshot({ path: join(screenshots, 'pwa-offline-reports.png') });
+  await saveScreenshot(page, 'pwa-offline-reports.png');
   // Not Chrome's offline page: the app's own document.
   await expect(page.title()).resolves.toBe('SCMS');
   await expect(page.locator('nav').getByText('SCMS', { exact: true }).count()).resolves.toBe(1);

@@ -5,7 +5,6 @@
  * the shape of src/data/mirror/db.ts's OutboxEntry: the production bundle's modules
  * cannot be imported from a test, and there is no report screen yet.
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
@@ -14,7 +13,7 @@ import { SYNC_TAG } from '../../src/data/sync/engine.ts';
 import { newId, type TestServer } from '../support/pocketbase.ts';
 import {
   idb,
-  screenshots,
+  saveScreenshot,
   signedInUserId,
   signIn,
   startDemoServer,
@@ -158,7 +157,7 @@ test('Background Sync: a report queued offline is sent by the worker once the ne
     return registration.sync.getTags();
   }, SYNC_TAG);
   expect(tags).toContain(SYNC_TAG);
-  await page.screenshot({ path: join(screenshots, 'pwa-sync-offline-queued.png') });
+  await saveScreenshot(page, 'pwa-sync-offline-queued.png');
 
   // Offline, the browser keeps the sync for later: nothing reaches the server.
   await page.waitForTimeout(1_000);

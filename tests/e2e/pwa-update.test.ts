@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import type { TestServer } from '../support/pocketbase.ts';
-import { distDir, screenshots, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
+import { distDir, saveScreenshot, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -62,7 +62,7 @@ test('a new version waits behind a "New version available" banner and takes over
   // The browser checks on navigations and the app every hour; the test asks now.
   await page.evaluate(async () => (await navigator.serviceWorker.ready).update());
   await banner.waitFor({ timeout: 15_000 });
-  await page.screenshot({ path: join(screenshots, 'pwa-update-banner.png') });
+  await saveScreenshot(page, 'pwa-update-banner.png');
 
   // Not modal: the login form stays usable, and the old worker still serves the page.
   await page.getByLabel('Email').fill('still@usable.example');

@@ -6,11 +6,10 @@
  * whole placeholder. And the date picker's caption (month and year
  * dropdowns, previous and next month) with other fonts and at 200 % zoom.
  */
-import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { saveScreenshot, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 import { expectInViewport, expectNoOverlap } from './layout-helpers.ts';
 import {
   expectToast,
@@ -226,7 +225,7 @@ describe('the date picker caption with other fonts and at 200 % zoom', () => {
         await grid.waitFor();
         const shownMonth = () => grid.getAttribute('aria-label');
         await previous.scrollIntoViewIfNeeded();
-        await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}.png`) });
+        await saveScreenshot(page, `screens-layout-calendar-${name}.png`);
 
         const controls = {
           'previous month': previous,
@@ -249,7 +248,7 @@ describe('the date picker caption with other fonts and at 200 % zoom', () => {
         await month.selectOption({ label: 'January' });
         await expect.poll(shownMonth).toBe(`January ${today.getFullYear() - 1}`);
         await expectNoOverlap(controls);
-        await page.screenshot({ path: join(screenshots, `screens-layout-calendar-${name}-january.png`) });
+        await saveScreenshot(page, `screens-layout-calendar-${name}-january.png`);
       } finally {
         await context.close();
       }

@@ -1,21 +1,16 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
-import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
-import { distDir } from './pwa-helpers.ts';
+import { distDir, saveScreenshot } from './pwa-helpers.ts';
 
 // The built app (npm test builds it first) served by a real PocketBase.
 let server: TestServer;
 let browser: Browser;
-const artifacts = join(projectRoot, 'test-results', 'screenshots');
 
 beforeAll(async () => {
   server = await startTestServer({}, { publicDir: distDir });
   browser = await launchChromium();
-  mkdirSync(artifacts, { recursive: true });
 });
 afterAll(async () => {
   await browser?.close();
@@ -29,7 +24,7 @@ test('the login page of the built app opens in Chromium', async () => {
   await page.goto(server.url);
   await expect(page.getByText('Log in to manage your community').waitFor()).resolves.toBeUndefined();
   await expect(page.locator('header').innerText()).resolves.toBe('SCMS');
-  await page.screenshot({ path: join(artifacts, 'login-phone.png') });
+  await saveScreenshot(page, 'login-phone.png');
   expect(errors).toEqual([]);
 });
 

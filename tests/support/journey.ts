@@ -28,12 +28,25 @@ export function sizeOf(page: Page): SizeName {
 
 export const screenshots = join(projectRoot, 'test-results', 'screenshots');
 
+/**
+ * Whether the journeys save their screenshots: they are for people looking at
+ * the screens, so a CI run (CI=true), which keeps none, takes none: about a
+ * twelfth of the browser layer's processor time. SCMS_SCREENSHOTS=1 takes them
+ * anyway, SCMS_SCREENSHOTS=0 never.
+ */
+export const SAVING_SCREENSHOTS =
+  process.env.SCMS_SCREENSHOTS === '1' || (process.env.SCMS_SCREENSHOTS !== '0' && process.env.CI !== 'true');
+
+/** Saves a screenshot as test-results/screenshots/{fileName} (when SAVING_SCREENSHOTS). */
+export async function saveScreenshot(page: Page, fileName: string, fullPage = false): Promise<void> {
+  if (!SAVING_SCREENSHOTS) return;
+  mkdirSync(screenshots, { recursive: true });
+  await page.screenshot({ path: join(screenshots, fileName), fullPage });
+}
+
 /** A journey family's screenshot: test-results/screenshots/{family}-{name}-{size}.png. */
 export function screenshotsOf(family: string): (page: Page, name: string, fullPage?: boolean) => Promise<void> {
-  return async (page, name, fullPage = false) => {
-    mkdirSync(screenshots, { recursive: true });
-    await page.screenshot({ path: join(screenshots, `${family}-${name}-${sizeOf(page)}.png`), fullPage });
-  };
+  return (page, name, fullPage = false) => saveScreenshot(page, `${family}-${name}-${sizeOf(page)}.png`, fullPage);
 }
 
 const AXE_PATH = join(projectRoot, 'node_modules', 'axe-core', 'axe.min.js');
