@@ -67,6 +67,8 @@ const { values: options } = parseArgs({
     /** Writes a CPU profile (.cpuprofile, Chrome DevTools) of the typing: to find what a keystroke spends its time on. */
     'cpu-profile': { type: 'string' },
     'sync-profile': { type: 'string' },
+    /** Writes a CPU profile (.cpuprofile) of the last offline reload of /homes, to its first card. */
+    'reload-profile': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -718,9 +720,22 @@ async function main(): Promise<void> {
     await context.setOffline(true);
     offline = true;
     for (let i = 0; i < OFFLINE_RUNS; i++) {
+      const reloadProfiler =
+        options['reload-profile'] && i === OFFLINE_RUNS - 1 ? await context.newCDPSession(page) : null;
+      if (reloadProfiler) {
+        await reloadProfiler.send('Profiler.enable');
+        await reloadProfiler.send('Profiler.setSamplingInterval', { interval: 200 });
+        await reloadProfiler.send('Profiler.start');
+      }
       await page.reload();
       await page.waitForFunction(() => window.screensProbe.firstCard !== null, null, { polling: 50, timeout: 600_000 });
       offlineRuns.push(await page.evaluate(() => window.screensProbe.firstCard!));
+      if (reloadProfiler) {
+        const { profile } = await reloadProfiler.send('Profiler.stop');
+        writeFileSync(resolve(options['reload-profile']!), JSON.stringify(profile));
+        await reloadProfiler.detach();
+        progress(`CPU profile of the last offline reload written to ${options['reload-profile']}`);
+      }
       await settle(page);
     }
     await context.setOffline(false);
