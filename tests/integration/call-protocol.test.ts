@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { twilioSignature } from '../../scripts/standins/twilio-signature.ts';
 import { createCommunity, startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const SID = 'AC' + '0f1e2d3c4b5a6978'.repeat(2);
 const TOKEN = 'call-protocol-auth-token';
@@ -378,7 +379,7 @@ describe('real Twilio credentials with a public URL Twilio cannot reach', () => 
   test('npm start refuses to start, saying why', () => {
     const dir = mkdtempSync(join(tmpdir(), 'scms-public-url-'));
     try {
-      const result = spawnSync('npx', ['tsx', 'scripts/start.ts'], {
+      const result = spawnSync(...scriptProcess('scripts/start.ts'), {
         cwd: projectRoot,
         encoding: 'utf8',
         timeout: 60_000,

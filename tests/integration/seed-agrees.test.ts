@@ -34,6 +34,7 @@ import { buildDayModel } from '../../src/features/activity/dayModel.ts';
 import { dashboardFigures } from '../../src/features/dashboard/figures.ts';
 import { callJobFields } from '../../src/features/homes/homeNotices.ts';
 import { startTestServer, SUPERUSER, type TestServer } from '../support/pocketbase.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const ZONE = COMMUNITIES[0]!.timeZone;
 
@@ -48,9 +49,7 @@ let staff: UserRecord[];
 beforeAll(async () => {
   t = await startTestServer();
   const seed = spawnSync(
-    'npx',
-    [
-      'tsx',
+    ...scriptProcess(
       'scripts/seed/cli.ts',
       '--url',
       t.url,
@@ -58,7 +57,7 @@ beforeAll(async () => {
       SUPERUSER.email,
       '--superuser-password',
       SUPERUSER.password,
-    ],
+    ),
     { cwd: projectRoot, env: { ...process.env, TZ: 'UTC' }, encoding: 'utf8' },
   );
   expect(seed.status, seed.stderr).toBe(0);

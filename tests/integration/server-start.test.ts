@@ -20,6 +20,7 @@ import {
 } from '../../scripts/pocketbase/server.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
 import { seedDemo } from '../../scripts/seed/seed.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -126,7 +127,7 @@ describe('npm start', () => {
     const folder = tempDir();
     const port = await freePort();
     const standinPort = await freePort();
-    const child = spawn(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'start.ts')], {
+    const child = spawn(...scriptProcess(join(projectRoot, 'scripts', 'start.ts')), {
       cwd: projectRoot,
       env: {
         ...process.env,

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const STARTED_MS = 150_000;
 const FOREIGN = 'https://evil.example';
@@ -52,7 +53,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
 async function run(script: string, env: Record<string, string>, ready: string): Promise<Started> {
   const dir = mkdtempSync(join(tmpdir(), 'scms-exposure-'));
   const port = await freePort();
-  const child = spawn('npx', ['tsx', script], {
+  const child = spawn(...scriptProcess(script), {
     cwd: projectRoot,
     // No build: the API is what is checked (and dist/ belongs to others).
     env: {

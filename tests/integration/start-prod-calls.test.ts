@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { superuserClient } from '../../scripts/backups.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { createCommunity, TEST_PASSWORD } from '../support/pocketbase.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const SUPERUSER = { email: 'owner@calls.test', password: 'a-long-production-secret' };
 
@@ -64,7 +65,7 @@ describe('npm run start:prod without a Twilio account', () => {
     const port = await freePort();
     standinPort = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn('npx', ['tsx', 'scripts/start-prod.ts'], {
+    child = spawn(...scriptProcess('scripts/start-prod.ts'), {
       cwd: projectRoot,
       env: environment(dir, port, { TELEPHONY_STANDIN_PORT: String(standinPort) }),
       detached: true,
@@ -141,7 +142,7 @@ describe('npm run start:prod with a Twilio account', () => {
     async (_label, given, message) => {
       const dir = mkdtempSync(join(tmpdir(), 'scms-prod-calls-'));
       try {
-        const result = spawnSync('npx', ['tsx', 'scripts/start-prod.ts'], {
+        const result = spawnSync(...scriptProcess('scripts/start-prod.ts'), {
           cwd: projectRoot,
           env: environment(dir, await freePort(), { TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`, ...given }),
           encoding: 'utf8',

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { superuserClient } from '../../scripts/backups.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -87,7 +88,7 @@ describe('npm run start:prod', () => {
     'refuses with %s, saying so, exit code 2, nothing started',
     async (_label, given, message) => {
       const dir = folder();
-      const result = spawnSync('npx', ['tsx', 'scripts/start-prod.ts'], {
+      const result = spawnSync(...scriptProcess('scripts/start-prod.ts'), {
         cwd: projectRoot,
         env: environment(dir, await freePort(), { ...COMPLETE, ...given }),
         encoding: 'utf8',
@@ -112,7 +113,7 @@ describe('npm run start:prod', () => {
       SCMS_BACKUP_KEEP: '4',
       TELEPHONY_STANDIN_PORT: String(await freePort()),
     });
-    const child = spawn('npx', ['tsx', 'scripts/start-prod.ts'], {
+    const child = spawn(...scriptProcess('scripts/start-prod.ts'), {
       cwd: projectRoot,
       env,
       detached: true,
@@ -145,7 +146,7 @@ describe('npm run start:prod', () => {
     expect((await admin.collection('communities').getFullList()).length).toBe(0);
     expect((await admin.settings.getAll()).backups).toMatchObject({ cron: '30 2 * * *', cronMaxKeep: 4 });
 
-    const backup = spawnSync('npx', ['tsx', 'scripts/backup.ts'], { cwd: projectRoot, env, encoding: 'utf8' });
+    const backup = spawnSync(...scriptProcess('scripts/backup.ts'), { cwd: projectRoot, env, encoding: 'utf8' });
     expect(backup.stderr).not.toContain('failed');
     expect(backup.status).toBe(0);
     const written = /Backup (\S+\.zip) written to (\S+) /.exec(backup.stdout);
@@ -154,7 +155,7 @@ describe('npm run start:prod', () => {
 
     // npm run restore -- FILE: a community created after the backup is gone once it is restored.
     await admin.collection('communities').create({ name: 'After the backup', address: '1 Later Way' });
-    const restore = spawnSync('npx', ['tsx', 'scripts/restore.ts', join(dir, 'pb_data', 'backups', written![1]!)], {
+    const restore = spawnSync(...scriptProcess('scripts/restore.ts', join(dir, 'pb_data', 'backups', written![1]!)), {
       cwd: projectRoot,
       env,
       encoding: 'utf8',
@@ -166,7 +167,7 @@ describe('npm run start:prod', () => {
     const after = await superuserClient(url, SUPERUSER).catch(() => superuserClient(url, SUPERUSER));
     expect(await after.collection('communities').getFullList()).toHaveLength(0);
 
-    const missing = spawnSync('npx', ['tsx', 'scripts/restore.ts', join(dir, 'nothing.zip')], {
+    const missing = spawnSync(...scriptProcess('scripts/restore.ts', join(dir, 'nothing.zip')), {
       cwd: projectRoot,
       env,
       encoding: 'utf8',
