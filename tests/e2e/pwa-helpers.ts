@@ -3,22 +3,20 @@
  * app served by a real PocketBase with the demo data, and what a user does
  * in it.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import type { DemoAccount } from '../../scripts/seed/demo-account.ts';
-import { saveScreenshot, screenshots } from '../support/journey.ts';
+import { saveScreenshot } from '../support/journey.ts';
 import { startTestServer, type TestServer } from '../support/pocketbase.ts';
 
 /** The built app the journeys serve: dist/, or SCMS_E2E_DIST_DIR (several builds side by side while developing). */
 export const distDir = process.env.SCMS_E2E_DIST_DIR ?? join(projectRoot, 'dist');
-export { saveScreenshot, screenshots };
+export { saveScreenshot };
 
 /** A PocketBase with the demo data (a copy of the run's seeded folder: tests/e2e/global-setup.ts), serving `publicDir` (the built app unless told). */
 export async function startDemoServer(publicDir = distDir): Promise<TestServer> {
-  mkdirSync(screenshots, { recursive: true });
   return startTestServer({}, { publicDir, from: inject('demoDataDir') });
 }
 

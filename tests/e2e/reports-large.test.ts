@@ -8,7 +8,6 @@
  * (once, at the phone's size: paper does not depend on the screen), or a
  * card, puts on paper every filtered report, or that one.
  */
-import { mkdirSync } from 'node:fs';
 import { startOfMonth } from 'date-fns';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -24,7 +23,7 @@ import {
   type TestServer,
 } from '../support/pocketbase.ts';
 import { expectInViewport } from './layout-helpers.ts';
-import { distDir, screenshots, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
+import { distDir, signedInUserId, signIn, waitForFirstSync } from './pwa-helpers.ts';
 import {
   card,
   expectNoSeriousA11yViolations,
@@ -112,7 +111,6 @@ async function seed(): Promise<void> {
 }
 
 beforeAll(async () => {
-  mkdirSync(screenshots, { recursive: true });
   server = await startTestServer({}, { publicDir: distDir });
   browser = await launchChromium();
   fixture = await createCommunity(server.admin, 'large', 'Large Palms');
