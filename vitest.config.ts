@@ -39,8 +39,10 @@ export default defineConfig({
           testTimeout: 30_000,
           hookTimeout: 60_000,
           setupFiles: ['tests/support/testing-library-setup.ts'],
-          // Each file starts its own PocketBase; two cores, so two at a time.
+          // Each file starts its own PocketBase, on a copy of one data folder migrated once for the run;
+          // two cores, so two at a time.
           maxWorkers: 2,
+          globalSetup: ['tests/integration/global-setup.ts'],
         },
       },
       {

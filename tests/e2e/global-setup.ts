@@ -1,5 +1,6 @@
 /**
- * Once per browser-test run: a PocketBase data folder with the demo data,
+ * Once per browser-test run: an empty migrated data folder for the journeys
+ * that seed their own data (makeServerTemplate), and a PocketBase data folder with the demo data,
  * made by seeding a real server the way every journey used to. Each
  * journey's server starts on a copy of it (startDemoServer,
  * startScreensServer): a copy takes milliseconds, a seed over HTTP seconds.
@@ -7,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
 import { seedDemo } from '../../scripts/seed/seed.ts';
-import { startTestServer } from '../support/pocketbase.ts';
+import { makeServerTemplate, startTestServer } from '../support/pocketbase.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,7 +18,10 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const server = await startTestServer();
+  // The run's empty server too (a journey that seeds its own data starts on a copy of it: startTestServer).
+  const template = await makeServerTemplate();
+  project.provide('serverTemplate', template);
+  const server = await startTestServer({}, { from: template });
   try {
     await seedDemo(server.admin);
   } finally {
@@ -25,5 +29,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
     await server.server.stop();
   }
   project.provide('demoDataDir', server.dataDir);
-  return () => rmSync(server.dataDir, { recursive: true, force: true });
+  return () => {
+    rmSync(server.dataDir, { recursive: true, force: true });
+    rmSync(template, { recursive: true, force: true });
+  };
 }

@@ -7,11 +7,29 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
+import { inject } from 'vitest';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { recordIdFrom } from '../../src/domain/recordId.ts';
 
 export const SUPERUSER = { email: 'superuser@scms.test', password: 'superuser-password-123' };
 export const TEST_PASSWORD = 'patrol-pass-123';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A migrated data folder with the superuser, copied by every test server of the run (makeServerTemplate). */
+    serverTemplate?: string;
+  }
+}
+
+/**
+ * bcrypt's work factor for the test servers' passwords: its lowest. The
+ * factor is there to slow down whoever steals a database; a test server
+ * hashes hundreds of passwords (every user a fixture creates, every
+ * sign-in compares one), and at PocketBase's default each took about
+ * 80 ms of the processor. Checking a password works the same at any
+ * factor; production keeps the default (the schema's migration sets none).
+ */
+const TEST_PASSWORD_COST = 4;
 
 export interface TestServer {
   url: string;
@@ -38,12 +56,14 @@ export async function startTestServer(
   options: { publicDir?: string; port?: number; from?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
-  if (options.from) cpSync(options.from, dataDir, { recursive: true });
+  // The run's template (made once by the layer's global setup) when the caller names no folder.
+  const from = options.from ?? inject('serverTemplate');
+  if (from) cpSync(from, dataDir, { recursive: true });
   // In demo mode health says ready only after the demo seed (readiness.pb.js):
   // such a test seeds (or marks the seed done) itself once the server listens.
   const startedWhen = env.SCMS_DEMO === '1' ? 'listening' : 'ready';
   // A copied folder is a test server's own (the browser tests' seeded demo): migrated, its superuser in it.
-  const migrated = options.from !== undefined;
+  const migrated = from !== undefined;
   const start = (port?: number, superuser?: typeof SUPERUSER) =>
     startPocketBase({ dataDir, port, superuser, env, publicDir: options.publicDir, startedWhen, migrated });
   const server = await start(options.port, SUPERUSER);
@@ -78,6 +98,37 @@ export async function startTestServer(
     },
   };
   return test;
+}
+
+/**
+ * Once per test run (a layer's global setup): a data folder migrated by
+ * this code base, with the superuser, whose passwords are hashed at
+ * TEST_PASSWORD_COST. Every test server of the run starts on a copy
+ * (startTestServer): a copy takes milliseconds, where `migrate up` and the
+ * superuser's upsert are two more PocketBase processes for each server.
+ */
+export async function makeServerTemplate(): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-template-'));
+  const server = await startPocketBase({ dataDir, superuser: SUPERUSER });
+  try {
+    const admin = new PocketBase(server.url);
+    await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+    for (const name of ['users', '_superusers']) {
+      const collection = await admin.collections.getOne(name);
+      const fields = collection.fields.map((field: { name: string; type: string }) =>
+        field.type === 'password' ? { ...field, cost: TEST_PASSWORD_COST } : field,
+      );
+      await admin.collections.update(name, { fields });
+    }
+    // The superuser's own hash again, at the new factor (every test server signs it in once).
+    await admin
+      .collection('_superusers')
+      .update(admin.authStore.record!.id, { password: SUPERUSER.password, passwordConfirm: SUPERUSER.password });
+  } finally {
+    // Stopped, not removed: PocketBase writes its database out whole on a clean stop.
+    await server.stop();
+  }
+  return dataDir;
 }
 
 /**
