@@ -56,8 +56,9 @@ export async function startTestServer(
   options: { publicDir?: string; port?: number; from?: string } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'scms-pb-'));
-  // The run's template (made once by the layer's global setup) when the caller names no folder.
-  const from = options.from ?? inject('serverTemplate');
+  // The run's template (made once by the layer's global setup) when the caller names no folder;
+  // none outside a Vitest run (a benchmark's server), where inject() has nothing to give and throws.
+  const from = options.from ?? (process.env.VITEST ? inject('serverTemplate') : undefined);
   if (from) cpSync(from, dataDir, { recursive: true });
   // In demo mode health says ready only after the demo seed (readiness.pb.js):
   // such a test seeds (or marks the seed done) itself once the server listens.
