@@ -367,8 +367,28 @@ describe('the live connection', { timeout: 90_000 }, () => {
     await until('a failed attempt', () => !engine.getStatus().online);
     proxy.setOffline(false);
     window.dispatchEvent(new Event('online'));
-    await until('a subscription', () => proxy.requests.some((r) => subscribing(r) && r.outcome === 204), 15_000);
-    await until('the first pull', async () => (await engine.db.houses.get(houseId)) !== undefined);
+    // This engine's own connection following the homes (an engine of an earlier test may still
+    // have a request on its way through the proxy), and its first sync done with every page in.
+    await until(
+      'a subscription to the homes',
+      () =>
+        proxy.requests.some(
+          (r) =>
+            subscribing(r) &&
+            r.outcome === 204 &&
+            r.body.includes(`"${pb.realtime.clientId}"`) &&
+            r.body.includes('houses/*'),
+        ),
+      15_000,
+    );
+    await until(
+      'the first sync',
+      async () =>
+        !engine.getStatus().syncing &&
+        (await engine.db.syncState.get('lastSyncAt')) !== undefined &&
+        (await engine.db.load_pages.count()) === 0 &&
+        (await engine.db.houses.get(houseId)) !== undefined,
+    );
     await t.admin.collection('houses').update(houseId, { note: 'Pool gate locked' });
     await until(
       'the change in the mirror',
