@@ -134,6 +134,29 @@ describe('a record is in the pages or in its table, never both', () => {
     expect(await db.houses.get('h00000000000001')).toMatchObject({ address: 'newer address' });
   });
 
+  it('a page newer than the row the table holds replaces it (the home changed after the top of the list was read)', async () => {
+    const db = userDatabase(USER);
+    // The top of the Homes list, read before the change; the change; then the home's page.
+    await db.houses.put(house('h00000000000001', 'older address') as never);
+    await store(
+      db,
+      page('houses', 'houses::', [
+        house('h00000000000001', 'newer address', { updated: '2026-11-21 10:00:00.000Z' }),
+        house('h00000000000002', '20 Palm Way'),
+      ]),
+    );
+    expect(await db.houses.count()).toBe(2);
+    expect(await db.houses.get('h00000000000001')).toMatchObject({ address: 'newer address' });
+    // And once the pages are unpacked (the page's copy of it left out, never written back over it).
+    await unpackLoadPages(db);
+    expect(await db.load_pages.count()).toBe(0);
+    expect(await db.houses.get('h00000000000001')).toMatchObject({
+      address: 'newer address',
+      updated: '2026-11-21 10:00:00.000Z',
+    });
+    expect(await db.houses.get('h00000000000002')).toMatchObject({ address: '20 Palm Way' });
+  });
+
   it('a write of a paged record takes it out: an index no longer finds the old copy', async () => {
     const db = await mixedMirror();
     await applyServerRecords(db, 'houses', [

@@ -5,9 +5,11 @@
  * The unpacking into the tables is unpack.ts.
  */
 import Dexie, { RangeSet, type Table } from 'dexie';
+import type { RecordModel } from 'pocketbase';
 import type { MirrorRow, OutboxEntry, ScmsDatabase } from './db.ts';
 import { latestCallRows } from './latestCalls.ts';
 import { LoadPagesOverlay, pageBody, pageRecords, type LoadPageRow, type PagedRow } from './loadPages.ts';
+import { applyServerRecords } from './mirror.ts';
 
 /** What the pages need of the database: its tables by name (the app's ScmsDatabase, or Dexie's stand-in for it while it opens). */
 interface PagedDatabase {
@@ -64,7 +66,11 @@ function keySet(sorted: readonly string[]): RangeSet {
 /**
  * Stores one page of a first load as one row and puts its records in the
  * overlay, leaving out those the table already holds (written meanwhile by
- * a realtime event or the top of the Homes list).
+ * a realtime event or the top of the Homes list). Such a row can be older
+ * than the page (the top of the Homes list was read, then the home changed,
+ * then its page was read): the page's copy then goes to the table as a pull
+ * writes it, newer wins. Left out, the change would be lost for good: the
+ * load's cursor is already past it.
  */
 export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records: readonly PagedRow[]): Promise<void> {
   if (records.length === 0) return;
@@ -72,6 +78,7 @@ export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records
   const table = db.table(page.collection);
   const calls = page.collection === 'calls';
   let added: PagedRow[] = [];
+  let held: PagedRow[] = [];
   let latest: PagedRow[] = [];
   const tables = [db.table('load_pages'), table, ...(calls ? [db.table('latest_calls')] : [])];
   await db.transaction('rw', tables, async (tx) => {
@@ -82,6 +89,7 @@ export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records
     const present = new Set((await table.where(':id').between(low, high, true, true).primaryKeys()) as string[]);
     await db.table('load_pages').put(page);
     added = present.size > 0 ? records.filter((record) => !present.has(record.id)) : [...records];
+    if (present.size > 0) held = records.filter((record) => present.has(record.id));
     if (calls) latest = await newestCalls(db, added);
     // Into memory as the write commits: no other write to the table can come in between.
     tx.on('complete', () => {
@@ -94,6 +102,8 @@ export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records
     page.collection,
     added.map((record) => record.id),
   );
+  // Few (the top of the Homes list, a realtime event's record): applyServerRecords keeps whichever copy is newer.
+  if (held.length > 0) await applyServerRecords(db, page.collection, held as unknown as RecordModel[]);
   if (calls)
     announce(
       db,

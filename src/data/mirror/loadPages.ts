@@ -15,7 +15,8 @@
  * there are pages), the table's row first. This code is loaded only then. The
  * rules that keep that true:
  * - a record is in the pages or in its table, never both: a page leaves out
- *   what its table already holds, and a record written to the table (a
+ *   what its table already holds (writing its copy there when that copy is
+ *   the newer, as a pull would), and a record written to the table (a
  *   pull, the outbox, a realtime event) leaves the pages once that write
  *   commits;
  * - a record deleted while it is only in the pages leaves them, in memory
