@@ -22,6 +22,7 @@ import {
   startCallJobsWorld,
   TOKEN,
   waitForJob,
+  waitForText,
   type CallJobsWorld,
   type CommunityWithCalls,
 } from '../support/call-jobs.ts';
@@ -127,7 +128,8 @@ describe('one number, one attempt', () => {
 
   test('an invalid number: Failed, and no text without a cell phone', async () => {
     const callId = await placed(await c.home('4 Invalid Rd', [{ number: N.invalid, type: 'home', primary: true }]));
-    const call = await waitForJob(w.t, callId);
+    await waitForJob(w.t, callId);
+    const call = await waitForText(w.t, callId);
     expect(call).toMatchObject({
       outcome: 'failed',
       status: 'failed',
@@ -196,7 +198,8 @@ describe('retries and the next phone', () => {
       { number: N.noAnswer, type: 'cell' },
     ]);
     const callId = await placed(house);
-    const call = await waitForJob(w.t, callId, { tick: true });
+    await waitForJob(w.t, callId, { tick: true });
+    const call = await waitForText(w.t, callId);
     expect(call).toMatchObject({ outcome: 'no_answer', text_sent: true, error: '' });
     const texts = w.standin.messages.filter((m) => m.to === N.noAnswer);
     expect(texts.map((m) => m.body)).toEqual([call.script]);

@@ -171,6 +171,21 @@ export async function waitForJob(
   }
 }
 
+/**
+ * The call once its text message is dealt with (`text_sent`: sent, or a
+ * reason noted in `error`): the server ends a job first and sends the text
+ * right after, in its own transaction, so a job seen done may not have it yet.
+ */
+export async function waitForText(t: TestServer, callId: string, timeoutMs = 20_000): Promise<RecordModel> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const call = await t.admin.collection('calls').getOne(callId);
+    if (call.text_sent === true) return call;
+    if (Date.now() > deadline) throw new Error(`no text message for call ${callId}: ${JSON.stringify(call)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** The attempts in a word each: [to_number, state, outcome, acknowledged]. */
 export async function attemptSummary(t: TestServer, callId: string): Promise<Array<[string, string, string, boolean]>> {
   return (await attemptsOf(t, callId)).map((a) => [
