@@ -28,6 +28,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/temporaryPassword.ts': 'temporary_password',
   'src/domain/houseCheckAnswer.ts': 'house_check_answer',
   'src/domain/homeSortKey.ts': 'home_sort_key',
+  'src/domain/pullFilter.ts': 'pull_filter',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

@@ -1,7 +1,7 @@
 import '../support/browser-globals.ts';
 import { startOfMonth, subMonths } from 'date-fns';
 import type PocketBase from 'pocketbase';
-import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../src/api/records.ts';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { overlayOf } from '../../src/data/mirror/loadPageStore.ts';
@@ -120,6 +120,46 @@ describe('pull', () => {
       ),
     ).toBe(0);
     expect((await reportRanges(db)).length).toBe(2);
+  });
+});
+
+describe('a catch-up pull that finds nothing', () => {
+  /** PocketBase's own words when it holds an empty filtered list back (apis/record_crud.go), logged at debug level. */
+  const THROTTLED = 'Randomized throttle because of too many failed searches';
+  const throttledSince = async (since: string) =>
+    (
+      await t.admin.logs.getList(1, 200, {
+        filter: t.admin.filter('message = {:m} && created >= {:since}', { m: THROTTLED, since }),
+      })
+    ).items;
+
+  test("is answered at once however often it comes; any other filter that finds nothing keeps PocketBase's random wait", async () => {
+    // Debug entries kept, so that the wait PocketBase adds is seen in its log, not guessed from a clock.
+    await t.admin.settings.update({ logs: { minLevel: -4 } });
+    const db = freshDb();
+    await pullAll({ pb: officer, db });
+    // What the earlier tests changed a moment ago comes with a second pull, if at all.
+    await pullAll({ pb: officer, db });
+    const pullsFrom = pbDate(new Date(Date.now() - 1000));
+    // Four pulls in a row, each asking every collection for what changed: PocketBase waits from the fourth empty answer of a collection within 3 s.
+    for (let i = 0; i < 4; i++) {
+      const counts = await pullAll({ pb: officer, db });
+      expect(Object.entries(counts).filter(([, n]) => n > 0)).toEqual([]);
+    }
+    // The same number of empty answers to another filter, after them: its wait must show in the log.
+    const othersFrom = pbDate(new Date());
+    for (let i = 0; i < 5; i++)
+      await officer
+        .collection('concerns')
+        .getList(1, 50, { filter: 'name = "no such concern"', skipTotal: true, requestKey: null });
+    // The log is written in batches, in order: once the other filter's entry is in, every pull's would be too.
+    await vi.waitFor(async () => expect((await throttledSince(othersFrom)).length).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 250,
+    });
+    const throttled = await throttledSince(pullsFrom);
+    // The collections whose empty pulls were held back: none.
+    expect(throttled.filter((entry) => entry.created < othersFrom).map((entry) => entry.data.collectionId)).toEqual([]);
   });
 });
 

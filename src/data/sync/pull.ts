@@ -18,6 +18,7 @@ import type { RecordModel } from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
+import { CURSOR_FILTER } from '../../domain/pullFilter.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
 import { addRange, incidentBounds, missingRanges, type TimeRange } from './ranges.ts';
@@ -121,10 +122,7 @@ async function readAfter(
 ): Promise<Cursor> {
   let last = cursor;
   for (;;) {
-    // `updated >= u` on its own lets the server range-scan its (community, updated) index; the rest only breaks ties.
-    const after = last.updated
-      ? ctx.pb.filter('updated >= {:u} && (updated > {:u} || id > {:id})', { u: last.updated, id: last.id })
-      : '';
+    const after = last.updated ? ctx.pb.filter(CURSOR_FILTER, { u: last.updated, id: last.id }) : '';
     const page = await slots.run(() =>
       ctx.pb
         .collection(collection)

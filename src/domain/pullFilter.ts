@@ -1,0 +1,35 @@
+/**
+ * The filter of a catch-up pull: the records of a collection changed after
+ * a cursor (the newest `updated`, then `id`, the device holds). The device
+ * builds it (src/data/sync/pull.ts) and the server recognises it
+ * (pb_hooks/pull_cursor.pb.js, compiled from this file), so the two agree
+ * on one text.
+ *
+ * Why the server needs to know it: PocketBase answers a filtered list that
+ * comes back empty after a random wait of up to 500 ms once one address
+ * had three such answers from a collection within three seconds (a guard
+ * against timing probes of the list rules). A catch-up pull asks every
+ * collection, and most have nothing new: without the hook, a pull after a
+ * write, a reconnect or a return to the app waited up to half a second for
+ * nothing, and every officer behind one address (a proxy, a carrier's NAT)
+ * shared the count. This filter compares only `updated` and `id`, which
+ * probe nothing a list rule hides.
+ */
+
+/** The template, for the SDK's `pb.filter(template, { u, id })`. `updated >= u` on its own lets the server range-scan its (community, updated) index; the rest only breaks ties. */
+export const CURSOR_FILTER = 'updated >= {:u} && (updated > {:u} || id > {:id})';
+
+/** A value as the SDK writes a string parameter (in double quotes), with no quote or backslash inside (dates and ids have none). */
+const VALUE = '"([^"\\\\]*)"';
+
+const CURSOR_FILTER_TEXT = new RegExp(
+  `^${CURSOR_FILTER.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+    .replace('{:u}', VALUE)
+    .replace('{:u}', '"\\1"')
+    .replace('{:id}', VALUE)}$`,
+);
+
+/** Whether a list request's filter is a catch-up pull's, and nothing else. */
+export function isCursorFilter(filter: string | null | undefined): boolean {
+  return typeof filter === 'string' && CURSOR_FILTER_TEXT.test(filter);
+}
