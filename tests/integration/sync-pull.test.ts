@@ -278,6 +278,32 @@ describe('deletions', () => {
     expect(await db.houses.get(queued.id)).toBeDefined();
   });
 
+  test("reconciliation of this month's reports: nothing deleted costs one request per range the mirror holds; a report deleted unseen leaves the mirror", async () => {
+    const now = new Date();
+    const kept = report(a, new Date(now.getFullYear(), now.getMonth(), 1, 9));
+    const doomed = report(a, new Date(now.getFullYear(), now.getMonth(), 1, 10));
+    for (const r of [kept, doomed]) await t.admin.collection('reports').create(r);
+    const db = freshDb();
+    const pb = await t.signIn(a.regular.email);
+    await pullAll({ pb, db });
+    // As the engine does after a first load: the pages become rows, which the reconciliation's index reads need.
+    await unpackLoadPages(db);
+    expect(await db.reports.get(doomed.id)).toBeDefined();
+    const urls: string[] = [];
+    pb.afterSend = (response, data) => {
+      urls.push(decodeURIComponent(response.url));
+      return data;
+    };
+    // The first load's range (last month, open-ended): the mirror's count and the server's agree.
+    expect(await reconcileCollection({ pb, db }, 'reports')).toBe(0);
+    expect(urls).toHaveLength((await reportRanges(db)).length);
+    // Deleted while this device was not listening: no realtime event, only the reconciliation sees it.
+    await t.admin.collection('reports').delete(doomed.id);
+    expect(await reconcileCollection({ pb, db }, 'reports')).toBe(1);
+    expect(await db.reports.get(doomed.id)).toBeUndefined();
+    expect(await db.reports.get(kept.id)).toBeDefined();
+  });
+
   test('reconciliation counts before it reads ids: nothing deleted costs one request; one deletion a few counts and one page of ids', async () => {
     const db = freshDb();
     const pb = await t.signIn(a.regular.email);

@@ -15,15 +15,8 @@
  */
 import type { CollectionName } from '../../api/records.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
-import {
-  incidentFilter,
-  PAGE_SIZE,
-  PULL_CONCURRENCY,
-  pbDate,
-  reportRanges,
-  RequestSlots,
-  type PullContext,
-} from './pull.ts';
+import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, reportRanges, RequestSlots, type PullContext } from './pull.ts';
+import { incidentBounds } from './ranges.ts';
 
 /** In the server's (byte) order. */
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -123,7 +116,10 @@ export async function reconcileCollection(ctx: PullContext, collection: Collecti
   // Reports: only within the incident-time ranges the mirror holds in full.
   let removed = 0;
   for (const range of await reportRanges(ctx.db)) {
-    const local = reportIds(ctx, pbDate(new Date(range.from)), pbDate(new Date(Math.min(range.to, 8.64e15))));
+    // The same ends as the server's filter: an open end is the year 9999, not JavaScript's last date,
+    // whose text ('+275760-…') sorts before every real date and so held no report.
+    const { from, to } = incidentBounds(range);
+    const local = reportIds(ctx, from, to);
     removed += await removeServerRecords(
       ctx.db,
       'reports',
