@@ -6,7 +6,8 @@
  * - each holds a realtime subscription open (GET /api/realtime, then the ten
  *   subscription posts the SDK sends as src/data/sync/realtime.ts subscribes);
  * - incremental pulls (src/data/sync/pull.ts readAfter: one page per mirrored
- *   collection, `updated >=` the officer's last pull);
+ *   collection, changed after the officer's last pull, with the app's own
+ *   filter);
  * - report creates (POST .../reports/records with a client id, as the
  *   outbox's replay sends one entry) and house checks (POST /api/batch:
  *   the report and the home's last-checked date, as queueHouseCheck queues
@@ -37,6 +38,7 @@ import PocketBase from 'pocketbase';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { PULL_ORDER } from '../../src/data/sync/pull.ts';
 import { REALTIME_COLLECTIONS } from '../../src/data/sync/realtime.ts';
@@ -271,6 +273,8 @@ async function openRealtime(
 function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<Kind, 'realtime'>, AutocannonRequest> {
   const { officers, data } = world;
   let pulls = 0;
+  // Only its filter(), which writes a filter's text as the app's requests carry it.
+  const filterText = new PocketBase('');
   let reports = 0;
   let checks = 0;
   let calls = 0;
@@ -314,7 +318,8 @@ function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<K
           page: '1',
           perPage: '500',
           skipTotal: '1',
-          filter: `updated >= '${cursor}'`,
+          // The app's own filter (readAfter), which the server answers at once when nothing changed (pb_hooks/pull_cursor.pb.js).
+          filter: filterText.filter(CURSOR_FILTER, { u: cursor, id: '' }),
           sort: 'updated,id',
         });
         return {
