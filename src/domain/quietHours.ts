@@ -82,7 +82,8 @@ export function clockText(minutes: number): string {
   return `${h < 10 ? '0' : ''}${h}:${m < 10 ? '0' : ''}${m}`;
 }
 
-function parseClock(text: string): number {
+/** Minutes since midnight of an 'HH:MM' clock time; -1 when it is not one. */
+export function parseClock(text: string): number {
   const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(text);
   return m ? Number(m[1]) * 60 + Number(m[2]) : -1;
 }

@@ -32,6 +32,17 @@ export function zonedDayStart(zone: string, utcMs: number, days = 0): number {
   return fromWall(zone, Math.floor(local / DAY) * DAY + days * DAY);
 }
 
+/**
+ * UTC ms of the wall-clock minute `minutes` (past 24 h: the days after) of
+ * the day, in `zone`, holding `utcMs`. A time the clock skips (02:30 the
+ * night summer time starts) comes out as the hour before; one it shows
+ * twice (01:30 the night it ends) as the first.
+ */
+export function zonedWallTime(zone: string, utcMs: number, minutes: number): number {
+  const local = wall(zone, utcMs).getTime();
+  return fromWall(zone, Math.floor(local / DAY) * DAY + minutes * MINUTE);
+}
+
 /** UTC ms of 00:00, in `zone`, of the first day of the month `months` after the one holding `utcMs` (0: that month). */
 export function zonedMonthStart(zone: string, utcMs: number, months = 0): number {
   const local = wall(zone, utcMs);

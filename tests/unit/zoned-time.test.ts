@@ -5,21 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { zonedClock, zonedDayStart, zonedMonthStart } from '../../src/domain/zonedTime.ts';
-
-/** 'YYYY-MM-DD HH:MM' of `ms` in `zone`, by Intl. */
-function intlWall(zone: string, ms: number): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone: zone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(new Date(ms));
-  const get = (type: string) => parts.find((p) => p.type === type)!.value;
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
-}
+import { intlWall } from '../support/intl-time.ts';
 
 const ZONES = ['America/New_York', 'America/Phoenix', 'Pacific/Honolulu', 'UTC'];
 const HOUR = 3_600_000;
