@@ -15,6 +15,7 @@
  */
 import type { CollectionName } from '../../api/records.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
+import { unpackLoadPages } from '../mirror/unpack.ts';
 import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, reportRanges, RequestSlots, type PullContext } from './pull.ts';
 import { incidentBounds } from './ranges.ts';
 
@@ -103,8 +104,13 @@ async function differences(
   return parts.flat();
 }
 
-/** Reconciles one collection; returns how many local rows were removed. */
+/**
+ * Reconciles one collection; returns how many local rows were removed.
+ * It waits until a load's pages are rows (unpack.ts): its reads of the
+ * reports by incident time walk an index, which pages do not serve.
+ */
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
+  await unpackLoadPages(ctx.db);
   const slots = new RequestSlots(PULL_CONCURRENCY);
   if (collection !== 'reports') {
     return removeServerRecords(
