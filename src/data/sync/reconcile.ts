@@ -15,7 +15,6 @@
  */
 import type { CollectionName } from '../../api/records.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
-import { unpackLoadPages } from '../mirror/unpack.ts';
 import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, reportRanges, RequestSlots, type PullContext } from './pull.ts';
 import { incidentBounds } from './ranges.ts';
 
@@ -110,6 +109,8 @@ async function differences(
  * reports by incident time walk an index, which pages do not serve.
  */
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
+  // Loaded when first needed, as the loads load it: it is not part of the Homes screen's first load (its budget).
+  const { unpackLoadPages } = await import('../mirror/unpack.ts');
   await unpackLoadPages(ctx.db);
   const slots = new RequestSlots(PULL_CONCURRENCY);
   if (collection !== 'reports') {
