@@ -103,15 +103,8 @@ async function differences(
   return parts.flat();
 }
 
-/**
- * Reconciles one collection; returns how many local rows were removed.
- * It waits until a load's pages are rows (unpack.ts): its reads of the
- * reports by incident time walk an index, which pages do not serve.
- */
+/** Reconciles one collection; returns how many local rows were removed. */
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
-  // Loaded when first needed, as the loads load it: it is not part of the Homes screen's first load (its budget).
-  const { unpackLoadPages } = await import('../mirror/unpack.ts');
-  await unpackLoadPages(ctx.db);
   const slots = new RequestSlots(PULL_CONCURRENCY);
   if (collection !== 'reports') {
     return removeServerRecords(
