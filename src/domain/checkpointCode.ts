@@ -124,8 +124,8 @@ export function distanceMetres(
  * Where a scan stands against its checkpoint: 'inside' when the phone was
  * within the radius (given the fix's own accuracy), 'outside' when even
  * its accuracy cannot bring it in, 'unknown' without a position on one
- * side, or with a fix too vague to tell (its accuracy wider than the
- * distance it would have to settle).
+ * side, or when only a fix too vague to trust (a city block) could bring
+ * it in.
  */
 export type ScanPlace =
   { place: 'inside' | 'outside'; distance: number } | { place: 'unknown'; distance: number | null };
@@ -143,12 +143,14 @@ export function scanPlace(
     distanceMetres({ latitude: checkpoint.latitude, longitude: checkpoint.longitude }, position),
   );
   if (distance <= checkpoint.radius) return { place: 'inside', distance };
-  if (position.accuracy > VAGUE_FIX_METRES) return { place: 'unknown', distance };
-  return { place: distance - position.accuracy <= checkpoint.radius ? 'inside' : 'outside', distance };
+  // Farther than even the fix's error could explain: outside, however vague the fix.
+  if (distance - position.accuracy > checkpoint.radius) return { place: 'outside', distance };
+  return { place: position.accuracy > VAGUE_FIX_METRES ? 'unknown' : 'inside', distance };
 }
 
 /** 'Scanned 240 m from the checkpoint', 'Scanned 1.2 km from the checkpoint'. */
 export function distanceText(metres: number): string {
-  const far = metres >= 1000 ? `${(metres / 1000).toFixed(1)} km` : `${Math.round(metres)} m`;
+  const whole = Math.round(metres);
+  const far = whole >= 1000 ? `${(whole / 1000).toFixed(1)} km` : `${whole} m`;
   return `Scanned ${far} from the checkpoint`;
 }

@@ -64,9 +64,11 @@ export function roundsOfDay(schedule: TourSchedule, zone: string, utcMs: number)
   for (let offset = 0; offset <= last; offset += every) {
     const wallMinutes = first + offset;
     let startsAt = zonedWallTime(zone, day, wallMinutes);
-    // A start the clock skips (02:00 the night summer time begins) comes when the clock has jumped past
-    // it, an hour later (03:00): a round is moved, never dropped. Summer time is an hour in every zone here.
-    if (localMinutes(zone, startsAt) !== wallMinutes % DAY_MINUTES) startsAt += 60 * MINUTE;
+    // A start the clock skips (02:00-02:59 the night summer time begins) comes the moment the clock jumps
+    // (03:00): every skipped start lands on that one moment, before any later start, so none is dropped but
+    // those that merge with each other. Summer time begins on the hour and lasts an hour in every zone here.
+    if (localMinutes(zone, startsAt) !== wallMinutes % DAY_MINUTES)
+      startsAt = zonedWallTime(zone, day, Math.floor(wallMinutes / 60) * 60 + 60);
     const previous = rounds[rounds.length - 1];
     if (previous && startsAt <= previous.startsAt) continue;
     rounds.push({ startsAt, dueBy: startsAt + schedule.roundMinutes * MINUTE });
@@ -77,15 +79,21 @@ export function roundsOfDay(schedule: TourSchedule, zone: string, utcMs: number)
 /**
  * The rounds an officer sees at `utcMs`: those of the shift day under way,
  * which is yesterday's until today's first round starts when last night's
- * rounds run past midnight (at 03:00 the night that began at 20:00).
+ * rounds run past midnight (at 03:00 the night that began at 20:00), with
+ * yesterday's rounds still open ahead of today's (a round may still be
+ * walked until its minutes have passed twice: roundOutcome).
  */
 export function roundsOfShift(schedule: TourSchedule, zone: string, utcMs: number): ScheduledRound[] {
   const today = roundsOfDay(schedule, zone, utcMs);
-  if (today.length > 0 && utcMs >= today[0]!.startsAt) return today;
-  const yesterday = roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1));
-  const lastOfYesterday = yesterday[yesterday.length - 1];
-  // Yesterday's shift is still the one under way while its last round has not ended.
-  return lastOfYesterday && utcMs < lastOfYesterday.dueBy + schedule.roundMinutes * MINUTE ? yesterday : today;
+  const open = roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1)).filter((r) => utcMs < closesAt(r));
+  if (today.length > 0 && utcMs >= today[0]!.startsAt) return [...open, ...today];
+  // Before today's first round: yesterday's shift while any of its rounds is open.
+  return open.length > 0 ? roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1)) : today;
+}
+
+/** When a round can no longer be walked: its minutes once more after it was due. */
+function closesAt(round: ScheduledRound): number {
+  return round.dueBy + (round.dueBy - round.startsAt);
 }
 
 export interface Scan {
@@ -115,17 +123,20 @@ export interface RoundOutcome {
   missed: string[];
   /** In a tour whose order matters: checkpoints scanned after one listed later than them. */
   outOfOrder: string[];
-  /** Past its due time and not done (in progress: still walked, late). */
+  /** Past its due time and not done yet (due or in progress: still walkable, late). */
   overdue: boolean;
   /** When the last checkpoint was scanned, for a round walked in full. */
   finishedAt: number | null;
 }
 
 /**
- * How a round stands at `now`. A walk left open is given the round's
- * minutes once more after it was due; past that it counts as incomplete.
- * A checkpoint counts once, at its first scan; a scan of a checkpoint not
- * on the tour counts for nothing.
+ * How a round stands at `now`, from what had happened by then. A round may
+ * be walked until its minutes have passed once more after it was due (it
+ * is then late); a walk started later counts for nothing, and one left
+ * open then counts as incomplete. A checkpoint counts once, at its first
+ * scan; a scan of a checkpoint not on the tour, after the walk ended or
+ * after the round closed counts for nothing. So a final status stays as it
+ * is as time goes on.
  */
 export function roundOutcome(
   round: ScheduledRound,
@@ -133,10 +144,16 @@ export function roundOutcome(
   walk: RoundWalk | null,
   now: number,
 ): RoundOutcome {
+  const closes = closesAt(round);
+  const walked = walk && walk.startedAt <= now && walk.startedAt < closes ? walk : null;
+  const ended = walked && walked.endedAt !== null && walked.endedAt <= now ? walked.endedAt : null;
   const listed = new Map(tour.checkpoints.map((id, index) => [id, index] as const));
   const firstScans = new Map<string, number>();
-  for (const scan of [...(walk?.scans ?? [])].sort((a, b) => a.at - b.at))
-    if (listed.has(scan.checkpoint) && !firstScans.has(scan.checkpoint)) firstScans.set(scan.checkpoint, scan.at);
+  for (const scan of [...(walked?.scans ?? [])].sort((a, b) => a.at - b.at)) {
+    const counts = scan.at <= now && scan.at < closes && (walked!.endedAt === null || scan.at <= walked!.endedAt);
+    if (counts && listed.has(scan.checkpoint) && !firstScans.has(scan.checkpoint))
+      firstScans.set(scan.checkpoint, scan.at);
+  }
   const scanned = [...firstScans.keys()];
   const missed = tour.checkpoints.filter((id) => !firstScans.has(id));
   const outOfOrder: string[] = [];
@@ -149,20 +166,18 @@ export function roundOutcome(
     }
   }
   const finishedAt = missed.length === 0 && scanned.length > 0 ? Math.max(...firstScans.values()) : null;
-  const allowance = round.dueBy - round.startsAt;
-  const outcome = (status: RoundStatus, overdue = false): RoundOutcome => ({
+  const outcome = (status: RoundStatus): RoundOutcome => ({
     status,
     scanned,
     missed,
     outOfOrder,
-    overdue,
+    overdue: (status === 'due' || status === 'in_progress') && now >= round.dueBy,
     finishedAt,
   });
-  if (!walk) {
+  if (!walked) {
     if (now < round.startsAt) return outcome('upcoming');
-    return now < round.dueBy ? outcome('due') : outcome('missed', true);
+    return now < closes ? outcome('due') : outcome('missed');
   }
-  if (finishedAt !== null) return outcome(finishedAt <= round.dueBy ? 'on_time' : 'late', finishedAt > round.dueBy);
-  if (walk.endedAt !== null || now >= round.dueBy + allowance) return outcome('incomplete', true);
-  return outcome('in_progress', now >= round.dueBy);
+  if (finishedAt !== null) return outcome(finishedAt <= round.dueBy ? 'on_time' : 'late');
+  return ended !== null || now >= closes ? outcome('incomplete') : outcome('in_progress');
 }

@@ -103,6 +103,8 @@ describe('where a scan was made', () => {
     expect(scanPlace(checkpoint, at(0.0006, 30))).toMatchObject({ place: 'inside', distance: 67 });
     expect(scanPlace(checkpoint, at(0.00216))).toMatchObject({ place: 'outside', distance: 240 });
     expect(scanPlace(checkpoint, at(0.00216, 400))).toMatchObject({ place: 'unknown', distance: 240 });
+    // 5 km away: outside, even with a fix good only to 200 m.
+    expect(scanPlace(checkpoint, at(0.045, 200))).toMatchObject({ place: 'outside' });
     expect(scanPlace(checkpoint, null)).toEqual({ place: 'unknown', distance: null });
     expect(scanPlace({ latitude: null, longitude: null, radius: 50 }, at(0))).toEqual({
       place: 'unknown',
@@ -110,5 +112,7 @@ describe('where a scan was made', () => {
     });
     expect(distanceText(240)).toBe('Scanned 240 m from the checkpoint');
     expect(distanceText(1234)).toBe('Scanned 1.2 km from the checkpoint');
+    expect(distanceText(999.6)).toBe('Scanned 1.0 km from the checkpoint');
+    expect(distanceText(999.4)).toBe('Scanned 999 m from the checkpoint');
   });
 });

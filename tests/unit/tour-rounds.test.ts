@@ -86,11 +86,8 @@ describe('roundsOfDay', () => {
         const shown = rounds.map((r) => local(z, r.startsAt).clock);
         if (!hasClockChange(z, date)) expect(shown).toEqual(named);
         else {
-          // The night the clock changes: a start it skips comes an hour later; one it shows twice, once.
-          for (const text of shown)
-            expect(named.includes(text) || named.includes(clockText((minutesOf(text) + 23 * 60) % (24 * 60)))).toBe(
-              true,
-            );
+          // The night the clock changes: a start it skips comes at 03:00, when it jumps; one it shows twice, once.
+          for (const text of shown) expect(named.includes(text) || text === '03:00').toBe(true);
           // Starts in the skipped hour that land on a later one make one round with it.
           expect(named.length - shown.length).toBeGreaterThanOrEqual(0);
           expect(named.length - shown.length).toBeLessThanOrEqual(Math.ceil(60 / s.everyMinutes));
@@ -125,6 +122,15 @@ describe('roundsOfDay', () => {
     expect(clocks('America/Phoenix', '2026-03-07')).toHaveLength(6);
   });
 
+  test('every 40 minutes from 01:20 across the skipped hour: the skipped starts come at 03:00, and 03:20 is kept', () => {
+    const s = { start: '01:20', end: '05:00', everyMinutes: 40, roundMinutes: 10 };
+    const shown = roundsOfDay(s, 'America/New_York', noonOf('America/New_York', '2026-03-08')).map(
+      (r) => local('America/New_York', r.startsAt).clock,
+    );
+    // Named: 01:20, 02:00, 02:40, 03:20, 04:00, 04:40; 02:00 and 02:40 do not exist that night.
+    expect(shown).toEqual(['01:20', '03:00', '03:20', '04:00', '04:40']);
+  });
+
   test('every 30 minutes across the skipped hour: 01:30, then 03:00, never twice the same moment', () => {
     const s = { start: '00:00', end: '04:00', everyMinutes: 30, roundMinutes: 10 };
     const shown = roundsOfDay(s, 'America/Chicago', noonOf('America/Chicago', '2026-03-08')).map(
@@ -156,6 +162,19 @@ describe('roundsOfShift', () => {
     );
   });
 
+  test("a round of yesterday still open when today's first has started comes first", () => {
+    const hourly = { start: '00:00', end: '23:00', everyMinutes: 60, roundMinutes: 120 };
+    const z = 'UTC';
+    const rounds = roundsOfShift(hourly, z, Date.parse('2026-06-11T00:30:00Z'));
+    // Two-hour rounds may be walked until two hours after they were due: 21:00's until 01:00.
+    expect(rounds.map((r) => intlWall(z, r.startsAt)).slice(0, 4)).toEqual([
+      '2026-06-10 21:00',
+      '2026-06-10 22:00',
+      '2026-06-10 23:00',
+      '2026-06-11 00:00',
+    ]);
+  });
+
   test('at 03:00 the rounds of the night that began at 20:00; at 21:00 the next night', () => {
     const night = { start: '20:00', end: '06:00', everyMinutes: 120, roundMinutes: 30 };
     const z = 'America/New_York';
@@ -176,10 +195,33 @@ describe('roundOutcome', () => {
   const tour = { checkpoints: ['gate', 'pool', 'garage'], ordered: true };
   const at = (minutes: number) => minutes * MINUTE;
 
-  test('not walked: upcoming, due, then missed with every checkpoint', () => {
+  test('not walked: upcoming, due, due and overdue while it could still be walked late, then missed with every checkpoint', () => {
     expect(roundOutcome(round, tour, null, at(999)).status).toBe('upcoming');
-    expect(roundOutcome(round, tour, null, at(1_000)).status).toBe('due');
-    expect(roundOutcome(round, tour, null, at(1_030))).toMatchObject({ status: 'missed', missed: tour.checkpoints });
+    expect(roundOutcome(round, tour, null, at(1_000))).toMatchObject({ status: 'due', overdue: false });
+    expect(roundOutcome(round, tour, null, at(1_030))).toMatchObject({ status: 'due', overdue: true });
+    expect(roundOutcome(round, tour, null, at(1_060))).toMatchObject({ status: 'missed', missed: tour.checkpoints });
+    // A walk started after the round closed counts for nothing.
+    const tooLate = { startedAt: at(1_061), endedAt: null, scans: [{ checkpoint: 'gate', at: at(1_062) }] };
+    expect(roundOutcome(round, tour, tooLate, at(1_070))).toMatchObject({ status: 'missed', scanned: [] });
+  });
+
+  test('scans after the walk ended or after the round closed count for nothing', () => {
+    const ended = {
+      startedAt: at(1_001),
+      endedAt: at(1_010),
+      scans: [
+        { checkpoint: 'gate', at: at(1_005) },
+        { checkpoint: 'pool', at: at(1_012) },
+        { checkpoint: 'garage', at: at(1_013) },
+      ],
+    };
+    expect(roundOutcome(round, tour, ended, at(1_020))).toMatchObject({ status: 'incomplete', scanned: ['gate'] });
+    const open = {
+      ...ended,
+      endedAt: null,
+      scans: [...ended.scans.slice(0, 2), { checkpoint: 'garage', at: at(1_061) }],
+    };
+    expect(roundOutcome(round, tour, open, at(1_070))).toMatchObject({ status: 'incomplete', missed: ['garage'] });
   });
 
   test('one scanned, one typed, the third skipped and the tour ended with a reason: incomplete, the third missed', () => {
@@ -220,11 +262,12 @@ describe('roundOutcome', () => {
   });
 
   const checkpointIds = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f'), { minLength: 1 });
+  // Walks as they would be at the end: started any time, perhaps ended, scans at any time (before the start too).
   const walkOf = (ids: string[]) =>
     fc.option(
       fc.record({
-        startedAt: fc.integer({ min: 990, max: 1_040 }).map(at),
-        endedAt: fc.option(fc.integer({ min: 990, max: 1_080 }).map(at)),
+        startedAt: fc.integer({ min: 990, max: 1_080 }).map(at),
+        endedAt: fc.option(fc.integer({ min: 990, max: 1_100 }).map(at)),
         scans: fc.array(
           fc.record({
             checkpoint: fc.constantFrom(...ids, 'elsewhere'),
@@ -247,7 +290,9 @@ describe('roundOutcome', () => {
           if (!ordered) expect(first.outOfOrder).toEqual([]);
           if (first.status === 'on_time') expect(first.finishedAt).toBeLessThanOrEqual(round.dueBy);
           if (first.status === 'late') expect(first.finishedAt).toBeGreaterThan(round.dueBy);
-          if (walk === null) expect(first.status === 'missed').toBe(at(now) >= round.dueBy);
+          if (walk === null)
+            expect(first.status === 'missed').toBe(at(now) >= round.dueBy + (round.dueBy - round.startsAt));
+          if (first.overdue) expect(['due', 'in_progress']).toContain(first.status);
           if (FINAL_STATUSES.includes(first.status))
             expect(roundOutcome(round, t, walk, at(now + later)).status).toBe(first.status);
         },
