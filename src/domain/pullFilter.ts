@@ -13,7 +13,7 @@
  * write, a reconnect or a return to the app waited up to half a second for
  * nothing, and every officer behind one address (a proxy, a carrier's NAT)
  * shared the count. This filter compares only `updated` and `id`, which
- * probe nothing a list rule hides.
+ * probe nothing a list rule hides, in the collections below.
  */
 
 /** The template, for the SDK's `pb.filter(template, { u, id })`. `updated >= u` on its own lets the server range-scan its (community, updated) index; the rest only breaks ties. */
@@ -28,6 +28,27 @@ const CURSOR_FILTER_TEXT = new RegExp(
     .replace('{:u}', '"\\1"')
     .replace('{:id}', VALUE)}$`,
 );
+
+/**
+ * The collections whose list rule is their own `community` field, which
+ * leads the index a pull walks: an empty answer there costs the same
+ * whatever other communities did. Residents and phones are scoped through
+ * their home, and their pull walks the `updated` index of every community
+ * (pb_hooks/query_planner.pb.js): how long an empty answer takes would tell
+ * how much other communities changed since a time the asker picks, so
+ * theirs keep PocketBase's wait.
+ */
+export const ANSWERED_AT_ONCE: readonly string[] = [
+  'communities',
+  'users',
+  'concerns',
+  'houses',
+  'calls',
+  'call_attempts',
+  'call_settings',
+  'home_changes',
+  'reports',
+];
 
 /** Whether a list request's filter is a catch-up pull's, and nothing else. */
 export function isCursorFilter(filter: string | null | undefined): boolean {

@@ -1,6 +1,7 @@
 import PocketBase from 'pocketbase';
 import { describe, expect, test } from 'vitest';
-import { CURSOR_FILTER, isCursorFilter } from '../../src/domain/pullFilter.ts';
+import { MIRRORED_COLLECTIONS } from '../../src/api/records.ts';
+import { ANSWERED_AT_ONCE, CURSOR_FILTER, isCursorFilter } from '../../src/domain/pullFilter.ts';
 
 // The text the app sends, as the SDK writes it (src/data/sync/pull.ts).
 const pb = new PocketBase('http://127.0.0.1');
@@ -25,4 +26,10 @@ describe('isCursorFilter', () => {
     expect(isCursorFilter('')).toBe(false);
     expect(isCursorFilter(undefined)).toBe(false);
   });
+});
+
+test('answered at once: every mirrored collection scoped by its own community field; residents and phones, scoped through their home, are not', () => {
+  expect([...ANSWERED_AT_ONCE].sort()).toEqual(
+    MIRRORED_COLLECTIONS.filter((c) => c !== 'residents' && c !== 'phones').sort(),
+  );
 });
