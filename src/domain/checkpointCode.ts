@@ -17,15 +17,18 @@
  * wrong, and the manager decides.
  */
 
-/** The characters of a token (the server's random string). */
-export const TOKEN_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+import { RECORD_ID_ALPHABET, RECORD_ID_LENGTH } from './recordId.ts';
+import type { ReportPosition } from './whereAndWhen.ts';
+
+/** The characters of a token (the server's random string): a record id's. */
+export const TOKEN_ALPHABET = RECORD_ID_ALPHABET;
 export const TOKEN_LENGTH = 20;
 /** The characters of a short code: digits and capitals without 0, 1, I, L, O and U. */
 export const SHORT_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const SHORT_CODE_LENGTH = 6;
 
 const QR_PREFIX = 'scms-cp';
-const ID = /^[a-z0-9]{15}$/;
+const ID = new RegExp(`^[${RECORD_ID_ALPHABET}]{${RECORD_ID_LENGTH}}$`);
 const TOKEN = new RegExp(`^[${TOKEN_ALPHABET}]{${TOKEN_LENGTH}}$`);
 const SHORT_CODE = new RegExp(`^[${SHORT_CODE_ALPHABET}]{${SHORT_CODE_LENGTH}}$`);
 
@@ -99,12 +102,8 @@ export function matchShortCode<T extends CheckpointKeys>(
 
 // ---- where a scan was made ------------------------------------------------------
 
-export interface Position {
-  latitude: number;
-  longitude: number;
-  /** Metres, as the browser's geolocation gives it (95 % of fixes within it). */
-  accuracy: number;
-}
+/** Where the phone was, as the browser's geolocation gives it (the reports' position: degrees, accuracy in metres). */
+type Position = ReportPosition;
 
 const EARTH_RADIUS_M = 6_371_008.8;
 const rad = (degrees: number) => (degrees * Math.PI) / 180;

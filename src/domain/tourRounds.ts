@@ -85,10 +85,11 @@ export function roundsOfDay(schedule: TourSchedule, zone: string, utcMs: number)
  */
 export function roundsOfShift(schedule: TourSchedule, zone: string, utcMs: number): ScheduledRound[] {
   const today = roundsOfDay(schedule, zone, utcMs);
-  const open = roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1)).filter((r) => utcMs < closesAt(r));
+  const yesterday = roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1));
+  const open = yesterday.filter((r) => utcMs < closesAt(r));
   if (today.length > 0 && utcMs >= today[0]!.startsAt) return [...open, ...today];
   // Before today's first round: yesterday's shift while any of its rounds is open.
-  return open.length > 0 ? roundsOfDay(schedule, zone, zonedDayStart(zone, utcMs, -1)) : today;
+  return open.length > 0 ? yesterday : today;
 }
 
 /** When a round can no longer be walked: its minutes once more after it was due. */

@@ -28,8 +28,7 @@ export function zonedClock(zone: string, utcMs: number): string {
 
 /** UTC ms of 00:00, in `zone`, of the day `days` after the one holding `utcMs` (0: that day). */
 export function zonedDayStart(zone: string, utcMs: number, days = 0): number {
-  const local = wall(zone, utcMs).getTime();
-  return fromWall(zone, Math.floor(local / DAY) * DAY + days * DAY);
+  return zonedWallTime(zone, utcMs, days * (DAY / MINUTE));
 }
 
 /**
