@@ -41,9 +41,30 @@ function checkInstalled(): void {
   }
 }
 
-export async function launchChromium(options: LaunchOptions = {}): Promise<Browser> {
+/**
+ * The switches that make Chromium's only camera a video file (a .y4m at
+ * an absolute path, as tests/support/fakeCamera.ts writes; Chromium loops
+ * it). A page still needs the camera permission: grant it to the app's
+ * origin (`context.grantPermissions(['camera'], { origin })`), as the
+ * officer would; without it headless Chromium refuses the camera
+ * (NotAllowedError). Not --use-fake-ui-for-media-stream, which would allow
+ * every page: a journey could not see the app's answer to a refusal.
+ * For a persistent profile, pass them as launchPersistentChromium's extraArgs.
+ */
+export function fakeCameraArgs(file: string): string[] {
+  return ['--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${file}`];
+}
+
+export interface ChromiumOptions extends LaunchOptions {
+  /** A .y4m video every page gets as its camera (fakeCameraArgs); without it, Chromium as always. */
+  fakeCamera?: string;
+}
+
+export async function launchChromium(options: ChromiumOptions = {}): Promise<Browser> {
   checkInstalled();
-  return chromium.launch({ executablePath: LAUNCHER, env: launcherEnv(), headless: true, args: FLAGS, ...options });
+  const { fakeCamera, ...launchOptions } = options;
+  const args = fakeCamera ? [...FLAGS, ...fakeCameraArgs(fakeCamera)] : FLAGS;
+  return chromium.launch({ executablePath: LAUNCHER, env: launcherEnv(), headless: true, args, ...launchOptions });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CallOutcome } from '../domain/callOutcome.ts';
+import type { ScanMethod } from '../domain/checkpointCode.ts';
 import type { EverythingOkValue } from '../domain/houseCheckAnswer.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 
@@ -196,6 +197,72 @@ export interface HomeChangeRecord extends BaseRecord {
   changed_by_name: string;
 }
 
+/** A place a patrol must pass, with the sticker's codes (the server makes them on create). */
+export interface CheckpointRecord extends BaseRecord {
+  community: string;
+  name: string;
+  /** Where the sticker is, taken on a phone at the spot; null until someone did. */
+  position: ReportPosition | null;
+  /** Metres around the position within which a scan counts as made there. */
+  radius: number;
+  /** Shown when it is scanned ('Check the pool gate is locked'); '' for none. */
+  instructions: string;
+  /** A yes/no question asked on the scan; '' for none. */
+  question: string;
+  /** In the QR code (src/domain/checkpointCode.ts); '' on the device until the server made it. */
+  token: string;
+  /** Printed under the QR code; '' on the device until the server made it. */
+  short_code: string;
+  created_by: string;
+}
+
+/** Checkpoints in walking order, on a clock schedule in the community's time zone (src/domain/tourRounds.ts). */
+export interface TourRecord extends BaseRecord {
+  community: string;
+  name: string;
+  checkpoints: string[];
+  start: string;
+  end: string;
+  every_minutes: number;
+  round_minutes: number;
+  /** The checkpoints must be scanned in their order. */
+  ordered: boolean;
+  /** Off: no rounds are due (the tour and its history stay). */
+  active: boolean;
+  created_by: string;
+}
+
+/** An officer's walk of one round of a tour. Device times beside `created`, the server's. */
+export interface TourWalkRecord extends BaseRecord {
+  community: string;
+  tour: string;
+  officer: string;
+  /** The scheduled start of the round walked: which round it is. */
+  round_start: string;
+  started_at: string;
+  /** '' while the walk is open. */
+  ended_at: string;
+  /** Why the walk ended with checkpoints left; '' when none were. */
+  end_reason: string;
+}
+
+/** One scan of a checkpoint on a walk: written once, never changed. */
+export interface CheckpointScanRecord extends BaseRecord {
+  community: string;
+  walk: string;
+  checkpoint: string;
+  officer: string;
+  scanned_at: string;
+  method: ScanMethod;
+  position: ReportPosition | null;
+  /** Worked out by the server from the two positions (src/domain/checkpointCode.ts); '' until it did. */
+  place: 'inside' | 'outside' | 'unknown' | '';
+  /** Metres from the checkpoint; meaningful only when both positions are known. */
+  distance: number;
+  answer: 'yes' | 'no' | '';
+  note: string;
+}
+
 export interface RecordsByCollection {
   communities: CommunityRecord;
   users: UserRecord;
@@ -208,6 +275,10 @@ export interface RecordsByCollection {
   call_attempts: CallAttemptRecord;
   call_settings: CallSettingsRecord;
   home_changes: HomeChangeRecord;
+  checkpoints: CheckpointRecord;
+  tours: TourRecord;
+  tour_walks: TourWalkRecord;
+  checkpoint_scans: CheckpointScanRecord;
 }
 
 export type CollectionName = keyof RecordsByCollection;
@@ -229,6 +300,10 @@ export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
   'call_attempts',
   'call_settings',
   'home_changes',
+  'checkpoints',
+  'tours',
+  'tour_walks',
+  'checkpoint_scans',
   'reports',
 ];
 

@@ -27,6 +27,10 @@ export const TOKEN_LENGTH = 20;
 export const SHORT_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
 export const SHORT_CODE_LENGTH = 6;
 
+/** How a scan found its checkpoint: the camera read the sticker, the officer typed its short code, or an NFC tag held its QR text. */
+export const SCAN_METHODS = ['camera', 'code', 'nfc'] as const;
+export type ScanMethod = (typeof SCAN_METHODS)[number];
+
 const QR_PREFIX = 'scms-cp';
 const ID = new RegExp(`^[${RECORD_ID_ALPHABET}]{${RECORD_ID_LENGTH}}$`);
 const TOKEN = new RegExp(`^[${TOKEN_ALPHABET}]{${TOKEN_LENGTH}}$`);

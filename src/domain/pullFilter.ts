@@ -47,6 +47,10 @@ export const ANSWERED_AT_ONCE: readonly string[] = [
   'call_attempts',
   'call_settings',
   'home_changes',
+  'checkpoints',
+  'tours',
+  'tour_walks',
+  'checkpoint_scans',
   'reports',
 ];
 

@@ -10,13 +10,16 @@
  * 'yes' a boolean, an unreadable date an empty one).
  */
 import { z } from 'zod';
+import { SCAN_METHODS } from './checkpointCode.ts';
 import { EVERYTHING_OK_VALUES, ONLY_HOUSE_CHECKS } from './houseCheckAnswer.ts';
 import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { isLoggedAtAllowed, positionSchema } from './whereAndWhen.ts';
 import {
   callSettingsSchema,
+  checkpointSchema,
   concernSchema,
+  endReasonSchema,
   emailSchema,
   houseCheckWindowIssues,
   houseFields,
@@ -25,6 +28,9 @@ import {
   phoneSchema,
   reportSchema,
   residentSchema,
+  roundFitsIssues,
+  TOUR_LIMITS,
+  tourShape,
   updateHouseSchema,
   updateUserSchema,
 } from './schemas.ts';
@@ -34,9 +40,10 @@ import {
  * A secret (a password) is text that is never read back from a record. An
  * object (a JSON field: a report's position) is an object or null, in
  * form-data its JSON text. A number is a JSON number, in form-data its
- * decimal text.
+ * decimal text. A list of ids (a tour's checkpoints) is a JSON array of
+ * texts, in form-data one text per id.
  */
-export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'file' | 'secret' | 'object' | 'number';
+export type FieldKind = 'text' | 'bool' | 'date' | 'ref' | 'refs' | 'file' | 'secret' | 'object' | 'number';
 
 export interface FieldError {
   code: string;
@@ -93,11 +100,15 @@ const incidentTime = wireDate
     return !date || isIncidentTimeAllowed(date);
   }, 'Incident time must not be in the future');
 
-/** When the device made the report: optional (older app versions send none), never made up in the future. */
-const loggedAt = wireDate.refine((value) => {
-  const date = value === '' ? null : parseWireDate(value);
-  return !date || isLoggedAtAllowed(date);
-}, 'Logged time must not be in the future');
+/** A time the device's clock gave: never made up in the future (the skew of whereAndWhen.ts allowed). */
+const deviceTime = (label: string) =>
+  wireDate.refine((value) => {
+    const date = value === '' ? null : parseWireDate(value);
+    return !date || isLoggedAtAllowed(date);
+  }, `${label} must not be in the future`);
+
+/** When the device made the report: optional (older app versions send none). */
+const loggedAt = deviceTime('Logged time');
 
 // ---- the collections ----------------------------------------------------------
 interface CollectionRules {
@@ -123,6 +134,8 @@ const orEmpty = (schema: z.ZodType) =>
       ctx.addIssue({ code: 'custom', message: result.error.issues[0]?.message ?? 'Invalid value' });
   });
 const relation = z.string().max(LIMITS.report.id, 'Invalid id');
+const requiredRelation = (message: string) => relation.refine((value) => value !== '', message);
+const requiredDate = (schema: z.ZodType<string>, message: string) => schema.refine((value) => value !== '', message);
 const secret = z.string();
 
 /** A house's state: the forms' choice; '' only on create, where the hook makes it FL (docs/product.md#validation-limits). */
@@ -260,6 +273,98 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
     },
     fields: { ...callSettingsSchema.shape, community: relation },
   },
+  checkpoints: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      name: 'text',
+      position: 'object',
+      radius: 'number',
+      instructions: 'text',
+      question: 'text',
+      created_by: 'ref',
+    },
+    // token and short_code are not the client's to send: the server makes them (pb_hooks/lib/tours.js).
+    fields: { ...checkpointSchema.shape, community: relation, created_by: relation },
+  },
+  tours: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      name: 'text',
+      checkpoints: 'refs',
+      start: 'text',
+      end: 'text',
+      every_minutes: 'number',
+      round_minutes: 'number',
+      ordered: 'bool',
+      active: 'bool',
+      created_by: 'ref',
+    },
+    fields: { ...tourShape.shape, community: relation, created_by: relation },
+    record: {
+      groups: [['every_minutes', 'round_minutes']],
+      check: (values, ctx) => roundFitsIssues(values.every_minutes, values.round_minutes, ctx),
+    },
+  },
+  tour_walks: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      tour: 'ref',
+      officer: 'ref',
+      round_start: 'date',
+      started_at: 'date',
+      ended_at: 'date',
+      end_reason: 'text',
+    },
+    fields: {
+      community: relation,
+      tour: requiredRelation('A walk must name its tour'),
+      officer: relation,
+      round_start: requiredDate(wireDate, 'A walk must name its round'),
+      started_at: requiredDate(deviceTime('Start time'), 'A walk must say when it started'),
+      ended_at: deviceTime('End time'),
+      end_reason: endReasonSchema,
+    },
+    record: {
+      groups: [['started_at', 'ended_at']],
+      check: (values, ctx) => {
+        const started = typeof values.started_at === 'string' ? parseWireDate(values.started_at) : null;
+        const ended = typeof values.ended_at === 'string' ? parseWireDate(values.ended_at) : null;
+        if (started && ended && ended.getTime() < started.getTime())
+          ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'A walk cannot end before it started' });
+      },
+    },
+  },
+  checkpoint_scans: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      walk: 'ref',
+      checkpoint: 'ref',
+      officer: 'ref',
+      scanned_at: 'date',
+      method: 'text',
+      position: 'object',
+      answer: 'text',
+      note: 'text',
+      // What the camera read or the officer typed: checked against the checkpoint, never stored (pb_hooks/lib/tours.js).
+      code: 'text',
+    },
+    fields: {
+      community: relation,
+      walk: requiredRelation('A scan must name its walk'),
+      checkpoint: requiredRelation('A scan must name its checkpoint'),
+      officer: relation,
+      scanned_at: requiredDate(deviceTime('Scan time'), 'A scan must say when it was made'),
+      method: z.enum(SCAN_METHODS, 'Must be camera, code or nfc'),
+      position: positionSchema,
+      answer: orEmpty(z.enum(['yes', 'no'], 'Must be yes or no')),
+      note: z.string().max(TOUR_LIMITS.scanNote, `Note must not exceed ${TOUR_LIMITS.scanNote} characters`),
+      code: z.string().max(200, 'Not a checkpoint code'),
+    },
+  },
   users: {
     kinds: {
       id: 'ref',
@@ -302,6 +407,7 @@ const TYPE_MESSAGES: Record<FieldKind, string> = {
   bool: 'Must be true or false',
   date: 'Must be a date given as text',
   ref: 'Must be an id given as text',
+  refs: 'Must be a list of ids given as text',
   file: 'Must be a file',
   secret: 'Must be text',
   object: 'Must be an object or null',
@@ -325,6 +431,7 @@ function splitModifier(key: string): { field: string; modifier: string } {
 function typed(kind: FieldKind, value: unknown, form: boolean): unknown {
   if (form) {
     // Form-data has only strings; a repeated name is a list, which no single field takes.
+    if (kind === 'refs') return typeof value === 'string' ? [value] : isTextList(value) ? value : undefined;
     if (typeof value !== 'string') return undefined;
     if (kind === 'bool') return value === 'true' ? true : value === 'false' ? false : undefined;
     // PocketBase reads a JSON field's form value as JSON text.
@@ -333,11 +440,15 @@ function typed(kind: FieldKind, value: unknown, form: boolean): unknown {
     return value;
   }
   if (kind === 'number') return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+  if (kind === 'refs') return isTextList(value) ? value : undefined;
   if (kind === 'object') return value === null || isPlainObject(value) ? value : undefined;
   if (value === null && (kind === 'date' || kind === 'ref')) return '';
   if (kind === 'bool') return typeof value === 'boolean' ? value : undefined;
   return typeof value === 'string' ? value : undefined;
 }
+
+const isTextList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === 'string');
 
 const isPlainObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -426,9 +537,11 @@ export function checkWrite(collection: string, body: WriteBody, options: WriteOp
         ? false
         : kind === 'object'
           ? null
-          : kind === 'number'
-            ? 0
-            : ''
+          : kind === 'refs'
+            ? []
+            : kind === 'number'
+              ? 0
+              : ''
       : options.existing?.[field];
     if (!options.create || field in sent || (collection === 'houses' && field === 'state')) continue;
     const error = rules.fields[field] ? firstIssue(rules.fields[field].safeParse(base[field])) : null;

@@ -21,8 +21,29 @@ import { newId, startTestServer, TEST_PASSWORD, type TestServer } from '../suppo
 import { buildWorld, userOf, valid, type Actor, type CollectionName, type World } from '../support/rules-table.ts';
 
 type Body = Record<string, unknown>;
-type Writable = 'houses' | 'residents' | 'phones' | 'concerns' | 'reports' | 'users';
-const WRITABLE: Writable[] = ['houses', 'residents', 'phones', 'concerns', 'reports', 'users'];
+type Writable =
+  | 'houses'
+  | 'residents'
+  | 'phones'
+  | 'concerns'
+  | 'reports'
+  | 'users'
+  | 'checkpoints'
+  | 'tours'
+  | 'tour_walks'
+  | 'checkpoint_scans';
+const WRITABLE: Writable[] = [
+  'houses',
+  'residents',
+  'phones',
+  'concerns',
+  'reports',
+  'users',
+  'checkpoints',
+  'tours',
+  'tour_walks',
+  'checkpoint_scans',
+];
 const ALL_COLLECTIONS = ['communities', ...WRITABLE, 'calls', 'scms_meta'] as const;
 
 let t: TestServer;
@@ -136,6 +157,12 @@ const WRITER: Record<Writable, { create: Actor; update: Actor }> = {
   concerns: { create: 'director A', update: 'director A' },
   reports: { create: 'regular A', update: 'director A' },
   users: { create: 'director A', update: 'director A' },
+  checkpoints: { create: 'manager A', update: 'manager A' },
+  tours: { create: 'manager A', update: 'manager A' },
+  // The target walk is director A's own: only its officer may end it.
+  tour_walks: { create: 'regular A', update: 'director A' },
+  // Write-once: an update is refused whatever it sends; a bad value is refused first, by its field.
+  checkpoint_scans: { create: 'regular A', update: 'regular A' },
 };
 
 /** Values of the wrong JSON type for each kind of field (never converted: 123 is not "123", a list is not its last item, "yes" is not true). */
@@ -145,6 +172,7 @@ const WRONG_TYPES: Record<FieldKind, unknown[]> = {
   bool: ['yes', 'true', 1, 0, null, [true]],
   date: [20261201, true, ['2026-12-01 00:00:00.000Z'], { date: '2026-12-01' }],
   ref: [123, true, ['abcdefghijklmno', 'abcdefghijklmn1'], { id: 'x' }],
+  refs: [123, true, 'abcdefghijklmno', [1, 2], { id: 'x' }, null],
   file: [[1, 2], [{ name: 'x.png' }]],
   object: ['26.7,-80.1', 123, true, [26.7, -80.1]],
   number: ['5', true, [5], { n: 5 }, null],
@@ -250,6 +278,53 @@ const BAD_VALUES: Record<Writable, Array<[string, unknown]>> = {
     ['last_name', '  '],
     ['email', 'not-an-email'],
     ['type', 'boss'],
+  ],
+  checkpoints: [
+    ['name', ''],
+    ['name', '   '],
+    ['name', text(81)],
+    ['name', text(100_000)],
+    ['radius', 0],
+    ['radius', 9],
+    ['radius', 1001],
+    ['radius', 20.5],
+    ['instructions', text(1001)],
+    ['question', text(201)],
+    ['position', { latitude: 91, longitude: -80.1, accuracy: 5 }],
+    ['position', { latitude: 26.9, longitude: -80.1 }],
+    ['position', { latitude: 26.9, longitude: -80.1, accuracy: 5, note: text(1000) }],
+  ],
+  tours: [
+    ['name', ' '],
+    ['name', text(81)],
+    ['checkpoints', []],
+    ['checkpoints', [text(40)]],
+    ['checkpoints', Array.from({ length: 51 }, () => 'abcdefghijklmno')],
+    ['start', '24:00'],
+    ['start', '8pm'],
+    ['end', ''],
+    ['every_minutes', 10],
+    ['every_minutes', 1441],
+    ['every_minutes', 30.5],
+    ['round_minutes', 4],
+    ['round_minutes', 721],
+  ],
+  tour_walks: [
+    ['round_start', 'abc'],
+    ['round_start', '9999-01-01 00:00:00.000Z'],
+    ['started_at', inDays(3)],
+    ['ended_at', '2026-02-30 00:00:00.000Z'],
+    ['ended_at', inDays(3)],
+    ['end_reason', text(501)],
+  ],
+  checkpoint_scans: [
+    ['scanned_at', inDays(3)],
+    ['scanned_at', 'yesterday'],
+    ['method', 'photo'],
+    ['answer', 'maybe'],
+    ['note', text(501)],
+    ['code', text(201)],
+    ['position', { latitude: 26.9, longitude: 200, accuracy: 5 }],
   ],
 };
 
@@ -648,6 +723,7 @@ function foreignCases(): Case[] {
       expect: 403,
       body: () => ({ status: 'completed' }),
     },
+    ...tourForeignCases(A),
     {
       collection: 'scms_meta',
       op: 'create',
@@ -657,6 +733,163 @@ function foreignCases(): Case[] {
       body: () => ({ key: 'demo_seed', value: true }),
     },
   ];
+}
+
+/** Checkpoint tours: another community's records and codes, made-up codes, and writes the rules keep to some. */
+function tourForeignCases(
+  A: (collection: CollectionName, actor: Actor, change: (world: World) => Body) => () => Body,
+): Case[] {
+  const scan = (what: string, change: (world: World) => Body, field?: string): Case => ({
+    collection: 'checkpoint_scans',
+    op: 'create',
+    actor: 'regular A',
+    what,
+    expect: 400,
+    field,
+    body: A('checkpoint_scans', 'regular A', change),
+  });
+  return [
+    {
+      collection: 'checkpoints',
+      op: 'create',
+      actor: 'regular A',
+      what: 'by a regular officer',
+      expect: 400,
+      body: A('checkpoints', 'regular A', () => ({})),
+    },
+    {
+      collection: 'checkpoints',
+      op: 'create',
+      actor: 'manager A',
+      what: 'in community B',
+      expect: 400,
+      body: A('checkpoints', 'manager A', (x) => ({ community: x.b.community.id })),
+    },
+    {
+      collection: 'checkpoints',
+      op: 'update',
+      actor: 'director B',
+      what: 'a checkpoint of A',
+      expect: 404,
+      body: () => ({ name: 'Foreign' }),
+    },
+    {
+      collection: 'tours',
+      op: 'create',
+      actor: 'manager A',
+      what: 'with a checkpoint of B',
+      expect: 400,
+      field: 'checkpoints',
+      body: A('tours', 'manager A', (x) => ({ checkpoints: [x.seed.checkpointA, x.seed.checkpointB] })),
+    },
+    {
+      collection: 'tours',
+      op: 'create',
+      actor: 'manager A',
+      what: 'with a checkpoint listed twice',
+      expect: 400,
+      field: 'checkpoints',
+      body: A('tours', 'manager A', (x) => ({ checkpoints: [x.seed.checkpointA, x.seed.checkpointA] })),
+    },
+    {
+      collection: 'tours',
+      op: 'update',
+      actor: 'manager A',
+      what: 'a checkpoint of B added',
+      expect: 400,
+      field: 'checkpoints',
+      body: () => ({ checkpoints: [w.seed.checkpointB] }),
+    },
+    {
+      collection: 'tours',
+      op: 'update',
+      actor: 'manager A',
+      what: 'a round longer than the time between rounds',
+      expect: 400,
+      field: 'round_minutes',
+      body: () => ({ every_minutes: 30, round_minutes: 45 }),
+    },
+    {
+      collection: 'tours',
+      op: 'create',
+      actor: 'regular A',
+      what: 'by a regular officer',
+      expect: 400,
+      body: A('tours', 'regular A', () => ({})),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'create',
+      actor: 'regular A',
+      what: 'of a tour of B',
+      expect: 400,
+      body: A('tour_walks', 'regular A', (x) => ({ tour: x.seed.tourB })),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'create',
+      actor: 'regular A',
+      what: 'in the name of the manager',
+      expect: 400,
+      body: A('tour_walks', 'regular A', (x) => ({ officer: x.a.manager.id })),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'create',
+      actor: 'regular A',
+      what: 'started already ended',
+      expect: 400,
+      body: A('tour_walks', 'regular A', () => ({ ended_at: '2026-11-26 01:30:00.000Z' })),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'update',
+      actor: 'regular A',
+      what: "ending another officer's walk",
+      expect: 404,
+      body: () => ({ ended_at: '2026-11-26 01:30:00.000Z', end_reason: 'not mine' }),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'update',
+      actor: 'director A',
+      what: 'moved to another round while ending it',
+      expect: 404,
+      body: () => ({ ended_at: '2026-11-26 01:30:00.000Z', round_start: '2026-11-26 03:00:00.000Z' }),
+    },
+    {
+      collection: 'tour_walks',
+      op: 'update',
+      actor: 'director A',
+      what: 'ended before it started',
+      expect: 400,
+      field: 'ended_at',
+      body: () => ({ ended_at: '2026-11-26 00:30:00.000Z' }),
+    },
+    scan('with the QR code of a checkpoint of B', (x) => ({ method: 'camera', code: qrOf(x.b.community.id) }), 'code'),
+    scan('with a made-up QR code', (x) => ({ method: 'camera', code: qrOf(x.a.community.id) }), 'code'),
+    scan('with a made-up short code', () => ({ method: 'code', code: 'ZZZZZZ' }), 'code'),
+    scan('with a mistyped short code', () => ({ method: 'code', code: 'K7M-4Q' }), 'code'),
+    scan('with no code', () => ({ code: '' }), 'code'),
+    scan('with text that is no checkpoint code', () => ({ method: 'camera', code: 'https://example.com' }), 'code'),
+    scan('of a checkpoint of B', (x) => ({ checkpoint: x.seed.checkpointB })),
+    scan('on a walk of B', (x) => ({ walk: x.seed.walkB })),
+    scan('in community B', (x) => ({ community: x.b.community.id })),
+    scan('in the name of the manager', (x) => ({ officer: x.a.manager.id })),
+    {
+      collection: 'checkpoint_scans',
+      op: 'update',
+      actor: 'regular A',
+      what: 'a scan changed after it was made',
+      expect: 403,
+      body: () => ({ answer: 'no' }),
+    },
+  ];
+}
+
+/** A QR text of a community with a token no checkpoint has. */
+function qrOf(community: string): string {
+  return `scms-cp:${community}:${'q'.repeat(20)}`;
 }
 
 const CASES = [...typeCases(), ...valueCases(), ...foreignCases()];

@@ -22,6 +22,7 @@ import {
 
 const STAFF_A: Actor[] = ['regular A', 'manager A', 'director A'];
 const DIRECTOR_A: Actor[] = ['director A'];
+const MANAGERS_A: Actor[] = ['manager A', 'director A'];
 const NOBODY: Actor[] = [];
 
 /** Who may do what on a record of community A (docs/product.md#who-may-do-what); everyone else is refused. */
@@ -34,6 +35,20 @@ const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
   concerns: { list: STAFF_A, view: STAFF_A, create: DIRECTOR_A, update: DIRECTOR_A, delete: DIRECTOR_A },
   reports: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: DIRECTOR_A },
   calls: { list: STAFF_A, view: STAFF_A, create: NOBODY, update: NOBODY, delete: NOBODY },
+  checkpoints: { list: STAFF_A, view: STAFF_A, create: MANAGERS_A, update: MANAGERS_A, delete: MANAGERS_A },
+  tours: { list: STAFF_A, view: STAFF_A, create: MANAGERS_A, update: MANAGERS_A, delete: MANAGERS_A },
+  // A fresh walk is director A's own (rules-table.ts: fresh): only its officer ends it, and no one deletes one.
+  tour_walks: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: NOBODY },
+  // Write-once.
+  checkpoint_scans: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: NOBODY, delete: NOBODY },
+};
+
+/** Operations no API rule allows at all (a null rule): refused with 403 whoever asks. */
+const LOCKED: Partial<Record<CollectionName, Op[]>> = {
+  communities: ['create', 'update', 'delete'],
+  calls: ['create', 'update', 'delete'],
+  tour_walks: ['delete'],
+  checkpoint_scans: ['update', 'delete'],
 };
 
 /**
@@ -44,7 +59,7 @@ const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
 function refusal(collection: CollectionName, op: Op): Outcome {
   if (op === 'list') return 'empty';
   if (op === 'view') return 404;
-  if (collection === 'communities' || collection === 'calls') return 403;
+  if (LOCKED[collection]?.includes(op)) return 403;
   return op === 'create' ? 400 : 404;
 }
 

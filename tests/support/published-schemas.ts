@@ -42,3 +42,9 @@ export const VERSION_5_STORES = {
   ...VERSION_4_STORES,
   houses: 'id, address, community, sort_key',
 };
+
+/** Version 6 kept a first load's pages until they are written as rows. */
+export const VERSION_6_STORES = {
+  ...VERSION_5_STORES,
+  load_pages: 'key',
+};

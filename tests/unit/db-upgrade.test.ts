@@ -22,6 +22,7 @@ import {
   VERSION_3_STORES,
   VERSION_4_STORES,
   VERSION_5_STORES,
+  VERSION_6_STORES,
 } from '../support/published-schemas.ts';
 import { homeSortKey } from '../../src/domain/homeSortKey.ts';
 
@@ -361,5 +362,62 @@ describe('opening a database version 5 created (a first load kept as pages, vers
     await db.open();
     expect(await db.load_pages.count()).toBe(0);
     expect(db.pages).toBeNull();
+  });
+});
+
+/** The database as version 6 left it: a mirror, its cursors, queued work (one report parked as failed). */
+async function createVersion6Database(): Promise<void> {
+  const v6 = new Dexie(databaseName(USER));
+  v6.version(6).stores(VERSION_6_STORES);
+  await v6.open();
+  await v6.table('houses').put({ id: 'house0000000001', address: '10 Palm Way', community: 'c1', sort_key: 'x' });
+  await v6.table('reports').put({ id: 'rep000000000009', incident_time: '2026-11-20 10:00:00.000Z', house: '' });
+  await v6.table('syncState').bulkPut([
+    { key: 'cursor:houses', value: { updated: '2026-11-20 10:00:00.000Z', id: 'house0000000001' } },
+    { key: 'cursor:reports', value: { updated: '2026-11-20 10:00:00.000Z', id: 'rep000000000009' } },
+  ]);
+  for (const entry of version3Entries()) await v6.table('outbox').add(entry);
+  v6.close();
+}
+
+describe('opening a database version 6 created (checkpoint tours, version 7)', () => {
+  it('keeps the queued work exactly as queued, the mirror and its cursors', async () => {
+    await createVersion6Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    expect(DATABASE_VERSION).toBeGreaterThanOrEqual(7);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map(({ seq: _seq, ...rest }) => rest)).toEqual(version3Entries());
+    expect(await db.outbox.where('status').equals('failed').count()).toBe(1);
+    expect(await db.outbox.where('recordKeys').equals('houses:house0000000001').count()).toBe(1);
+    expect(await db.houses.get('house0000000001')).toMatchObject({ address: '10 Palm Way' });
+    expect(await db.reports.count()).toBe(1);
+  });
+
+  it('has the tour tables, empty and indexed, loaded with the next pull', async () => {
+    await createVersion6Database();
+    const db = userDatabase(USER);
+    const toLoad = await collectionsToLoad(db);
+    for (const table of ['checkpoints', 'tours', 'tour_walks', 'checkpoint_scans'] as const) {
+      expect(await db.table(table).count(), table).toBe(0);
+      expect(toLoad, table).toContain(table);
+    }
+    expect(toLoad).not.toContain('houses');
+    expect(toLoad).not.toContain('reports');
+    await db.tour_walks.bulkPut([
+      { id: 'walk00000000001', tour: 'tour00000000001', round_start: '2026-11-26 01:00:00.000Z' },
+      { id: 'walk00000000002', tour: 'tour00000000001', round_start: '2026-11-26 03:00:00.000Z' },
+      { id: 'walk00000000003', tour: 'tour00000000002', round_start: '2026-11-26 01:00:00.000Z' },
+    ] as never);
+    await db.checkpoint_scans.bulkPut([
+      { id: 'scan00000000001', walk: 'walk00000000001', checkpoint: 'cp0000000000001' },
+      { id: 'scan00000000002', walk: 'walk00000000001', checkpoint: 'cp0000000000002' },
+    ] as never);
+    expect(
+      await db.tour_walks.where('[tour+round_start]').equals(['tour00000000001', '2026-11-26 01:00:00.000Z']).count(),
+    ).toBe(1);
+    expect(await db.tour_walks.where('round_start').aboveOrEqual('2026-11-26 02:00:00.000Z').count()).toBe(1);
+    expect(await db.checkpoint_scans.where('walk').equals('walk00000000001').count()).toBe(2);
   });
 });

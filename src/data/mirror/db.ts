@@ -197,6 +197,19 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
     version: 6,
     stores: { load_pages: 'key' },
   },
+  {
+    // Checkpoint tours: the checkpoints and tours (read whole, they are
+    // few), the walks of rounds (read by tour and round) and their scans
+    // (read by walk). They come with the next pull: a collection without a
+    // cursor has its first load then.
+    version: 7,
+    stores: {
+      checkpoints: 'id, community',
+      tours: 'id, community',
+      tour_walks: 'id, [tour+round_start], round_start',
+      checkpoint_scans: 'id, walk, checkpoint',
+    },
+  },
 ];
 
 /**
@@ -268,6 +281,10 @@ export class ScmsDatabase extends Dexie {
   call_settings!: Table<MirrorRow<'call_settings'>, string>;
   latest_calls!: Table<LatestCallRow, string>;
   home_changes!: Table<MirrorRow<'home_changes'>, string>;
+  checkpoints!: Table<MirrorRow<'checkpoints'>, string>;
+  tours!: Table<MirrorRow<'tours'>, string>;
+  tour_walks!: Table<MirrorRow<'tour_walks'>, string>;
+  checkpoint_scans!: Table<MirrorRow<'checkpoint_scans'>, string>;
   outbox!: Table<OutboxEntry, number>;
   syncState!: Table<SyncStateRow, string>;
   load_pages!: Table<LoadPageRow, string>;

@@ -28,6 +28,10 @@ type TableName =
   | 'call_attempts'
   | 'call_settings'
   | 'home_changes'
+  | 'checkpoints'
+  | 'tours'
+  | 'tour_walks'
+  | 'checkpoint_scans'
   | 'latest_calls'
   | 'outbox'
   | 'syncState';
