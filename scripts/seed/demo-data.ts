@@ -3,7 +3,8 @@
  * communities (Palm Grove Estates, the demo one, and Harbor Pointe, there to
  * show that communities are isolated), their staff, homes with residents and
  * phones, concerns, two months of reports (among them the house checks of
- * the homes' windows) and the calls of the last weeks with their attempts.
+ * the homes' windows), the calls of the last weeks with their attempts, and
+ * checkpoints with a night tour.
  *
  * Everything is deterministic: record ids are derived from stable keys (so a
  * second seed recognises what is already there) and the rest comes from a
@@ -19,6 +20,7 @@ import { buildCalls } from './build-calls.ts';
 import { buildHomes, buildStaff } from './build-homes.ts';
 import { buildReports } from './build-reports.ts';
 import { COMMUNITIES } from './communities.ts';
+import { buildTours } from './build-tours.ts';
 import { demoId } from './demo-ids.ts';
 import { CONCERNS } from './word-lists.ts';
 
@@ -33,9 +35,14 @@ export const SEED_ORDER = [
   'reports',
   'calls',
   'call_attempts',
+  'checkpoints',
+  'tours',
 ] as const;
 export type SeedCollection = (typeof SEED_ORDER)[number];
-export type SeedRecord = { id: string } & Record<string, string | number | boolean | string[]>;
+export type SeedRecord = { id: string } & Record<
+  string,
+  string | number | boolean | string[] | Record<string, number> | null
+>;
 export type DemoData = Record<SeedCollection, SeedRecord[]>;
 
 /** Ids of the seeded communities, for callers that need to find them. */
@@ -56,6 +63,8 @@ export function buildDemoData(now: Date): DemoData {
     reports: [],
     calls: [],
     call_attempts: [],
+    checkpoints: [],
+    tours: [],
   };
   for (const plan of COMMUNITIES) {
     const communityId = demoId(`${plan.key}:community`);
@@ -74,6 +83,7 @@ export function buildDemoData(now: Date): DemoData {
     });
     buildReports(plan, communityId, now, homes, staff, data);
     buildCalls(plan, communityId, now, homes, staff, data);
+    buildTours(plan.key, communityId, director.id, data);
   }
   return data;
 }

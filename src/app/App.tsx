@@ -19,6 +19,7 @@ const SCREENS = {
   '/reports/create': () => import('../features/reports/CreateReportPage.tsx'),
   '/reports/daily': () => import('../features/activity/DailyReportPage.tsx'),
   '/reports/dashboard': () => import('../features/dashboard/DashboardPage.tsx'),
+  '/tours': () => import('../features/tours/ToursRoutes.tsx'),
 };
 
 /**
@@ -28,7 +29,9 @@ const SCREENS = {
  */
 function preload(pathname: string): void {
   void loadSignedIn();
-  void SCREENS[pathname as keyof typeof SCREENS]?.();
+  // Every address under /tours is the Tours feature's one chunk.
+  const screen = pathname.startsWith('/tours/') ? '/tours' : pathname;
+  void SCREENS[screen as keyof typeof SCREENS]?.();
 }
 
 // A saved session goes straight to its screen (or from / to /homes).
@@ -50,6 +53,7 @@ const ReportsPage = lazy(() => SCREENS['/reports']().then((m) => ({ default: m.R
 const CreateReportPage = lazy(() => SCREENS['/reports/create']().then((m) => ({ default: m.CreateReportPage })));
 const DailyReportPage = lazy(() => SCREENS['/reports/daily']().then((m) => ({ default: m.DailyReportPage })));
 const DashboardPage = lazy(() => SCREENS['/reports/dashboard']().then((m) => ({ default: m.DashboardPage })));
+const ToursRoutes = lazy(() => SCREENS['/tours']().then((m) => ({ default: m.ToursRoutes })));
 
 const loading = (
   <div className="flex justify-center py-12">
@@ -76,6 +80,7 @@ export function App() {
                 <Route path="/reports/create" element={<CreateReportPage />} />
                 <Route path="/reports/daily" element={<DailyReportPage />} />
                 <Route path="/reports/dashboard" element={<DashboardPage />} />
+                <Route path="/tours/*" element={<ToursRoutes />} />
               </Route>
             </Route>
             <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,6 +1,6 @@
 /**
  * The protected layout (docs/product.md#navigation): top navigation with SCMS, Homes, Users,
- * Concerns and Reports (the active entry highlighted), the community name,
+ * Concerns, Reports and Tours (the active entry highlighted), the community name,
  * the sync badge and Log out; on small screens the entries move into a side
  * drawer.
  */
@@ -25,12 +25,14 @@ const ENTRIES = [
   { to: '/users', label: 'Users' },
   { to: '/concerns', label: 'Concerns' },
   { to: '/reports', label: 'Reports' },
+  { to: '/tours', label: 'Tours' },
 ];
 
 function isActive(pathname: string, to: string): boolean {
   // docs/product.md#navigation: Homes is highlighted on both / and /homes.
   if (to === '/homes') return pathname === '/' || pathname.startsWith('/homes');
   if (to === '/reports') return pathname.startsWith('/reports');
+  if (to === '/tours') return pathname.startsWith('/tours');
   return pathname === to;
 }
 

@@ -17,9 +17,7 @@ import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { isLoggedAtAllowed, positionSchema } from './whereAndWhen.ts';
 import {
   callSettingsSchema,
-  checkpointSchema,
   concernSchema,
-  endReasonSchema,
   emailSchema,
   houseCheckWindowIssues,
   houseFields,
@@ -28,12 +26,10 @@ import {
   phoneSchema,
   reportSchema,
   residentSchema,
-  roundFitsIssues,
-  TOUR_LIMITS,
-  tourShape,
   updateHouseSchema,
   updateUserSchema,
 } from './schemas.ts';
+import { checkpointSchema, endReasonSchema, roundFitsIssues, TOUR_LIMITS, tourShape } from './tourSchemas.ts';
 
 /**
  * How a field travels: its JSON type, and how form-data strings map onto it.

@@ -11,8 +11,6 @@ import { PASSWORD_LIMITS } from './loginSchema.ts';
 import { REPORT_TYPE_VALUES, WEATHER_VALUES } from './reportTypes.ts';
 import { isKnownTimeZone, TIME_ZONES } from './quietHours.ts';
 import { STATE_VALUES } from './states.ts';
-import { SCHEDULE_LIMITS } from './tourRounds.ts';
-import { positionSchema } from './whereAndWhen.ts';
 
 export const LIMITS = {
   password: PASSWORD_LIMITS,
@@ -33,13 +31,13 @@ export const LIMITS = {
   concernsPerCall: 3,
 } as const;
 
-const notExceed = (label: string, max: number) => `${label} must not exceed ${max} characters`;
+export const notExceed = (label: string, max: number) => `${label} must not exceed ${max} characters`;
 
 // ---- login ------------------------------------------------------------------
 export { loginSchema, type LoginValues } from './loginSchema.ts';
 
 // ---- houses -------------------------------------------------------------------
-const optionalText = (label: string, max: number) => z.string().trim().max(max, notExceed(label, max));
+export const optionalText = (label: string, max: number) => z.string().trim().max(max, notExceed(label, max));
 
 /** Phone numbers are stored in E.164 (docs/product.md#decisions); an empty field means no phone. */
 export const phoneNumberSchema = z
@@ -221,9 +219,9 @@ export type ReportFilterValues = z.infer<typeof reportFilterSchema>;
 
 // ---- call settings ---------------------------------------------------
 export const CALL_SETTINGS_LIMITS = { retries: { min: 0, max: 5 }, retryMinutes: { min: 1, max: 120 } } as const;
-const clockTime = (label: string) =>
+export const clockTime = (label: string) =>
   z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/, `${label} must be a time from 00:00 to 23:59`);
-const wholeNumber = (label: string, { min, max }: { min: number; max: number }) =>
+export const wholeNumber = (label: string, { min, max }: { min: number; max: number }) =>
   z
     .number(`${label} must be a number`)
     .int(`${label} must be a whole number`)
@@ -240,70 +238,3 @@ export const callSettingsSchema = z.object({
   time_zone: z.string().refine(isKnownTimeZone, `Time zone must be one of ${TIME_ZONES.join(', ')}.`),
 });
 export type CallSettingsValues = z.infer<typeof callSettingsSchema>;
-
-// ---- checkpoint tours ---------------------------------------------------------------
-export const TOUR_LIMITS = {
-  name: 80,
-  instructions: 1000,
-  question: 200,
-  radius: { min: 10, max: 1000 },
-  checkpointsPerTour: 50,
-  endReason: 500,
-  scanNote: 500,
-} as const;
-
-const requiredName = z
-  .string()
-  .trim()
-  .min(1, 'Name is required')
-  .max(TOUR_LIMITS.name, notExceed('Name', TOUR_LIMITS.name));
-
-/** A checkpoint as directors and managers make it; its codes are the server's (pb_hooks/lib/tours.js). */
-export const checkpointSchema = z.object({
-  name: requiredName,
-  /** Where the sticker is: taken on the phone at the spot, with its accuracy; null until someone does. */
-  position: positionSchema,
-  radius: wholeNumber('Radius', TOUR_LIMITS.radius),
-  instructions: optionalText('Instructions', TOUR_LIMITS.instructions),
-  question: optionalText('Question', TOUR_LIMITS.question),
-});
-export type CheckpointValues = z.infer<typeof checkpointSchema>;
-
-export const ROUND_LONGER_THAN_INTERVAL = 'A round must end before the next one starts';
-
-/** A tour: its checkpoints in walking order and its schedule (src/domain/tourRounds.ts). */
-export const tourShape = z.object({
-  name: requiredName,
-  checkpoints: z
-    .array(z.string().max(LIMITS.report.id, 'Invalid id'), 'Must be a list of checkpoints')
-    .min(1, 'Choose at least one checkpoint')
-    .max(TOUR_LIMITS.checkpointsPerTour, `A tour has at most ${TOUR_LIMITS.checkpointsPerTour} checkpoints`)
-    // PocketBase would keep one of each silently: a tour is walked as the manager listed it, or refused.
-    .refine((ids) => new Set(ids).size === ids.length, 'A checkpoint is listed twice'),
-  start: clockTime('First round'),
-  end: clockTime('Last round'),
-  every_minutes: wholeNumber('Minutes between rounds', {
-    min: SCHEDULE_LIMITS.minEvery,
-    max: SCHEDULE_LIMITS.maxEvery,
-  }),
-  round_minutes: wholeNumber('Minutes a round may take', {
-    min: SCHEDULE_LIMITS.minRound,
-    max: SCHEDULE_LIMITS.maxRound,
-  }),
-  ordered: z.boolean(),
-  active: z.boolean(),
-});
-
-/** The round's minutes must fit before the next round starts. */
-export function roundFitsIssues(every: unknown, round: unknown, ctx: z.RefinementCtx): void {
-  if (typeof every === 'number' && typeof round === 'number' && round > every)
-    ctx.addIssue({ code: 'custom', path: ['round_minutes'], message: ROUND_LONGER_THAN_INTERVAL });
-}
-
-export const tourSchema = tourShape.superRefine((tour, ctx) =>
-  roundFitsIssues(tour.every_minutes, tour.round_minutes, ctx),
-);
-export type TourValues = z.infer<typeof tourSchema>;
-
-/** Why a walk ended with checkpoints left ('End tour' asks). */
-export const endReasonSchema = z.string().trim().max(TOUR_LIMITS.endReason, notExceed('Reason', TOUR_LIMITS.endReason));

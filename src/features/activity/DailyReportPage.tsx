@@ -14,6 +14,7 @@ import { reportPhotoUrl, useFileToken, withFileToken } from '../../data/fileToke
 import { useReportRange } from '../../data/resources/reports.ts';
 import { isPendingFileName } from '../../data/hooks.ts';
 import { PHOTO_THUMB, reportPhotoThumb } from '../../data/photoFiles.ts';
+import { saveBlob } from '../../ui/saveBlob.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatDate, personName } from '../../ui/format.ts';
 import { SelectInput } from '../../ui/Field.tsx';
@@ -266,16 +267,4 @@ async function toPdfPhoto(blob: Blob): Promise<PdfPhoto | null> {
   } catch {
     return null;
   }
-}
-
-function saveBlob(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has started the download.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }

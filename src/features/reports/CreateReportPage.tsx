@@ -9,7 +9,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { endOfDay } from 'date-fns';
 import { useLayoutEffect, useState } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInUser } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
@@ -53,6 +53,8 @@ export function CreateReportPage() {
   const toast = useToast();
   // Where the report was made: looked for while the officer writes it.
   const position = useReportPosition();
+  // A report started from another screen (a checkpoint's scan) opens with where it happened.
+  const startedFrom: unknown = useLocation().state;
   // The form opens at its heading, not where the list it came from was scrolled.
   useLayoutEffect(() => {
     window.scrollTo(0, 0);
@@ -63,7 +65,7 @@ export function CreateReportPage() {
     ReportValues
   >({
     resolver,
-    defaultValues: reportFormDefaults(),
+    defaultValues: { ...reportFormDefaults(), narative: startingNarrative(startedFrom) },
   });
   const errors = formState.errors;
   const originalText = useWatch({ control, name: 'narative' });
@@ -268,4 +270,10 @@ export function CreateReportPage() {
       </ConfirmDialog>
     </section>
   );
+}
+
+/** The narrative a report started elsewhere opens with ('At checkpoint Pool gate: '); '' for none. */
+function startingNarrative(state: unknown): string {
+  const narrative = (state as { narrative?: unknown } | null)?.narrative;
+  return typeof narrative === 'string' ? narrative.slice(0, 200) : '';
 }

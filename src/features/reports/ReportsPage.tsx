@@ -11,6 +11,7 @@ import { Link } from 'react-router-dom';
 import { useSignedInStaff } from '../../data/auth.ts';
 import { type ReportWithLinks, useReportRange, useReports } from '../../data/resources/reports.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
+import { saveBlob } from '../../ui/saveBlob.ts';
 import { formatDate } from '../../ui/dateTime.ts';
 import { ItemErrorBoundary } from '../../ui/ErrorBoundary.tsx';
 import { searchBoxProps } from '../../ui/Field.tsx';
@@ -261,13 +262,5 @@ export function ReportsPage() {
 function downloadCsv(rows: readonly ReportWithLinks[], filter: ListFilter) {
   // The byte-order mark makes spreadsheet programs read the file as UTF-8.
   const blob = new Blob(['\uFEFF', reportsCsv(rows)], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `reports-${format(filter.from, 'yyyy-MM-dd')}-to-${format(filter.to, 'yyyy-MM-dd')}.csv`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoked after the click has started the download.
-  window.setTimeout(() => URL.revokeObjectURL(url), 1_000);
+  saveBlob(blob, `reports-${format(filter.from, 'yyyy-MM-dd')}-to-${format(filter.to, 'yyyy-MM-dd')}.csv`);
 }

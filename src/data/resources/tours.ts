@@ -1,0 +1,311 @@
+/**
+ * Checkpoint tours (docs/product.md#checkpoint-tours): the checkpoints and
+ * tours from the mirror, the rounds of the shift with the walks and scans
+ * that answer them, and every write of the feature through the outbox, so
+ * that a tour is walked in a dead zone from start to end and arrives once.
+ *
+ * Deleting a checkpoint or a tour is online only: the server refuses one
+ * with history (a scanned checkpoint, a walked tour), and the person must
+ * learn it at once, not from a parked entry later.
+ */
+import { pb } from '../../api/client.ts';
+import type { CheckpointRecord, TourRecord, TourWalkRecord, UserRecord } from '../../api/records.ts';
+import type { ScanMethod } from '../../domain/checkpointCode.ts';
+import { pbDate } from '../../domain/pbDate.ts';
+import type { CheckpointValues, TourValues } from '../../domain/tourSchemas.ts';
+import { roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
+import type { ScheduledRound } from '../../domain/tourRounds.ts';
+import type { ReportPosition } from '../../domain/whereAndWhen.ts';
+import type { SignedInUser } from '../auth.ts';
+import { useSyncEngine } from '../DataProvider.tsx';
+import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
+import { newRecordId } from '../mirror/ids.ts';
+import { removeServerRecords } from '../mirror/mirror.ts';
+import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
+import { enqueue } from '../sync/outbox.ts';
+
+export type Checkpoint = MirrorRow<'checkpoints'>;
+export type Tour = MirrorRow<'tours'>;
+export type TourWalk = MirrorRow<'tour_walks'>;
+export type CheckpointScan = MirrorRow<'checkpoint_scans'>;
+
+const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+
+/** The community's checkpoints by name; undefined while the mirror is read. */
+export function useCheckpoints(): Checkpoint[] | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(db, ['checkpoints'], async () => (await db.checkpoints.toArray()).sort(byName), []);
+}
+
+/** The community's tours by name. */
+export function useTours(): Tour[] | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(db, ['tours'], async () => (await db.tours.toArray()).sort(byName), []);
+}
+
+export interface ToursBoard {
+  rounds: Array<BoardRound<Tour, TourWalk>>;
+  checkpoints: Map<string, Checkpoint>;
+  scans: CheckpointScan[];
+  officers: Map<string, UserRecord>;
+}
+
+/** A day of rounds ends at most 36 hours after it began (a night past midnight, its late minutes): walks older than that are not its. */
+const BOARD_REACH_MS = 48 * 60 * 60 * 1000;
+
+/**
+ * The rounds of the shift under way at `now` (or of `day`), with their
+ * walks, scans and officers. Reads the walks by round start near that
+ * time, and their scans by walk: a few dozen rows, whatever the history.
+ */
+export async function queryToursBoard(
+  db: ScmsDatabase,
+  options: { zone: string; now: number; day?: number },
+): Promise<ToursBoard> {
+  const centre = options.day ?? options.now;
+  const [tours, checkpoints, walks] = await Promise.all([
+    db.tours.toArray(),
+    db.checkpoints.toArray(),
+    db.tour_walks
+      .where('round_start')
+      .between(pbDate(new Date(centre - BOARD_REACH_MS)), pbDate(new Date(centre + BOARD_REACH_MS)), true, true)
+      .toArray(),
+  ]);
+  const scans = walks.length
+    ? await db.checkpoint_scans
+        .where('walk')
+        .anyOf(walks.map((walk) => walk.id))
+        .toArray()
+    : [];
+  const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
+  const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
+  return {
+    rounds: roundsBoard(tours, walks, scans, options),
+    checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])),
+    scans,
+    officers: new Map(officers.map((user) => [user.id, user])),
+  };
+}
+
+/** The board, redrawn whenever a tour, checkpoint, walk or scan changes (this phone's or, through sync, anyone's). */
+export function useToursBoard(options: { zone: string; now: number; day?: number }): ToursBoard | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(
+    db,
+    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans', 'users'],
+    () => queryToursBoard(db, options),
+    [options.zone, options.now, options.day],
+  );
+}
+
+/** One walk with its tour, checkpoints and scans, for the walking screen. */
+export interface WalkView {
+  walk: TourWalk;
+  tour: Tour | undefined;
+  checkpoints: Checkpoint[];
+  /** The scans of every walk of this round (two officers may walk it together). */
+  scans: CheckpointScan[];
+}
+
+export function useWalk(walkId: string): WalkView | null | undefined {
+  const { db } = useSyncEngine();
+  return useMirrorQuery(
+    db,
+    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans'],
+    async () => {
+      const walk = await db.tour_walks.get(walkId);
+      if (!walk) return null;
+      const tour = await db.tours.get(walk.tour);
+      const sameRound = await db.tour_walks.where('[tour+round_start]').equals([walk.tour, walk.round_start]).toArray();
+      const scans = await db.checkpoint_scans
+        .where('walk')
+        .anyOf(sameRound.map((w) => w.id))
+        .toArray();
+      const checkpoints = (await db.checkpoints.bulkGet(tour?.checkpoints ?? [])).filter(
+        (checkpoint): checkpoint is Checkpoint => !!checkpoint,
+      );
+      return { walk, tour, checkpoints, scans: scans.sort((a, b) => a.scanned_at.localeCompare(b.scanned_at)) };
+    },
+    [walkId],
+  );
+}
+
+// ---- writes (through the outbox) ------------------------------------------------
+
+export async function queueCheckpoint(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  values: CheckpointValues,
+  existing?: CheckpointRecord,
+): Promise<string> {
+  const body = {
+    name: values.name.trim(),
+    position: values.position,
+    radius: values.radius,
+    instructions: values.instructions.trim(),
+    question: values.question.trim(),
+  };
+  const id = existing?.id ?? newRecordId();
+  await enqueue(db, {
+    userId: user.id,
+    label: `${existing ? 'Edit' : 'Add'} checkpoint: ${body.name}`,
+    ops: [
+      existing
+        ? { action: 'update', collection: 'checkpoints', id, body }
+        : {
+            action: 'create',
+            collection: 'checkpoints',
+            id,
+            // The codes are the server's: the mirror shows none until it answered.
+            body: { ...body, token: '', short_code: '', community: user.community, created_by: user.id },
+          },
+    ],
+  });
+  return id;
+}
+
+export async function queueTour(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  values: TourValues,
+  existing?: TourRecord,
+): Promise<string> {
+  const body = { ...values, name: values.name.trim() };
+  const id = existing?.id ?? newRecordId();
+  await enqueue(db, {
+    userId: user.id,
+    label: `${existing ? 'Edit' : 'Add'} tour: ${body.name}`,
+    ops: [
+      existing
+        ? { action: 'update', collection: 'tours', id, body }
+        : {
+            action: 'create',
+            collection: 'tours',
+            id,
+            body: { ...body, community: user.community, created_by: user.id },
+          },
+    ],
+  });
+  return id;
+}
+
+/** Online only (see above); the server's refusal is thrown with its reason. */
+export async function deleteCheckpoint(db: ScmsDatabase, checkpoint: CheckpointRecord): Promise<void> {
+  await pb.collection('checkpoints').delete(checkpoint.id);
+  await removeServerRecords(db, 'checkpoints', [checkpoint.id]);
+}
+
+export async function deleteTour(db: ScmsDatabase, tour: TourRecord): Promise<void> {
+  await pb.collection('tours').delete(tour.id);
+  await removeServerRecords(db, 'tours', [tour.id]);
+}
+
+/** Starts the officer's walk of a round; returns its id. */
+export async function startWalk(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  tour: TourRecord,
+  round: ScheduledRound,
+  now: Date = new Date(),
+): Promise<string> {
+  const id = newRecordId();
+  await enqueue(
+    db,
+    {
+      userId: user.id,
+      label: `Start tour: ${tour.name}`,
+      ops: [
+        {
+          action: 'create',
+          collection: 'tour_walks',
+          id,
+          body: {
+            community: user.community,
+            tour: tour.id,
+            officer: user.id,
+            round_start: pbDate(new Date(round.startsAt)),
+            started_at: pbDate(now),
+            ended_at: '',
+            end_reason: '',
+          },
+        },
+      ],
+    },
+    now,
+  );
+  return id;
+}
+
+export interface NewScan {
+  checkpoint: CheckpointRecord;
+  method: ScanMethod;
+  /** What the camera read, or what the officer typed: the server checks it against the checkpoint. */
+  code: string;
+  position: ReportPosition | null;
+  answer: 'yes' | 'no' | '';
+  note: string;
+}
+
+export async function queueScan(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  walk: TourWalkRecord,
+  scan: NewScan,
+  now: Date = new Date(),
+): Promise<string> {
+  const id = newRecordId();
+  await enqueue(
+    db,
+    {
+      userId: user.id,
+      label: `Scan: ${scan.checkpoint.name}`,
+      ops: [
+        {
+          action: 'create',
+          collection: 'checkpoint_scans',
+          id,
+          body: {
+            community: user.community,
+            walk: walk.id,
+            checkpoint: scan.checkpoint.id,
+            officer: user.id,
+            scanned_at: pbDate(now),
+            method: scan.method,
+            code: scan.code,
+            position: scan.position,
+            answer: scan.answer,
+            note: scan.note.trim(),
+          },
+        },
+      ],
+    },
+    now,
+  );
+  return id;
+}
+
+export async function endWalk(
+  db: ScmsDatabase,
+  user: SignedInUser,
+  walk: TourWalkRecord,
+  tourName: string,
+  reason: string,
+  now: Date = new Date(),
+): Promise<void> {
+  await enqueue(
+    db,
+    {
+      userId: user.id,
+      label: `End tour: ${tourName}`,
+      ops: [
+        {
+          action: 'update',
+          collection: 'tour_walks',
+          id: walk.id,
+          body: { ended_at: pbDate(now), end_reason: reason.trim() },
+        },
+      ],
+    },
+    now,
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * The rounds of a shift (or of a past day) with how each stands: the
+ * Tours screen's list, and the managers' figures. Built on the schedule
+ * and lateness rule of tourRounds.ts from the records as the server keeps
+ * them (dates in PocketBase's text), so the phone and anything the server
+ * computes read the same rounds the same way.
+ *
+ * Two officers may walk the same round (each started it on a phone that
+ * did not yet know of the other's walk): the round is then walked once,
+ * from the first start, with every scan of both, ended when the last walk
+ * ended.
+ */
+import { parsePbDate } from './pbDate.ts';
+import {
+  roundOutcome,
+  roundsOfDay,
+  roundsOfShift,
+  type RoundOutcome,
+  type RoundWalk,
+  type ScheduledRound,
+  type TourSchedule,
+} from './tourRounds.ts';
+
+export interface BoardTour {
+  id: string;
+  name: string;
+  checkpoints: readonly string[];
+  start: string;
+  end: string;
+  every_minutes: number;
+  round_minutes: number;
+  ordered: boolean;
+  active: boolean;
+}
+
+export interface BoardWalk {
+  id: string;
+  tour: string;
+  officer: string;
+  round_start: string;
+  started_at: string;
+  ended_at: string;
+  end_reason: string;
+}
+
+export interface BoardScan {
+  id: string;
+  walk: string;
+  checkpoint: string;
+  scanned_at: string;
+}
+
+export interface BoardRound<T extends BoardTour = BoardTour, W extends BoardWalk = BoardWalk> {
+  tour: T;
+  round: ScheduledRound;
+  /** The walks of this round, first started first. */
+  walks: W[];
+  outcome: RoundOutcome;
+}
+
+export function scheduleOf(tour: BoardTour): TourSchedule {
+  return { start: tour.start, end: tour.end, everyMinutes: tour.every_minutes, roundMinutes: tour.round_minutes };
+}
+
+const time = (value: string) => parsePbDate(value)?.getTime() ?? null;
+
+/** The walks of one round as one walk (see above); null when nobody walked it. */
+export function combinedWalk(walks: readonly BoardWalk[], scans: readonly BoardScan[]): RoundWalk | null {
+  const started = walks.map((walk) => time(walk.started_at)).filter((at): at is number => at !== null);
+  if (started.length === 0) return null;
+  const ends = walks.map((walk) => time(walk.ended_at));
+  const ids = new Set(walks.map((walk) => walk.id));
+  return {
+    startedAt: Math.min(...started),
+    endedAt: ends.some((end) => end === null) ? null : Math.max(...(ends as number[])),
+    scans: scans
+      .filter((scan) => ids.has(scan.walk))
+      .flatMap((scan) => {
+        const at = time(scan.scanned_at);
+        return at === null ? [] : [{ checkpoint: scan.checkpoint, at }];
+      }),
+  };
+}
+
+export interface BoardOptions {
+  /** The community's time zone. */
+  zone: string;
+  now: number;
+  /** A day to show (any moment of it, UTC ms): its rounds; absent: the shift under way at `now`. */
+  day?: number;
+}
+
+/**
+ * Every round of the active tours for the shift under way (or a past day),
+ * in time order, each with its walks and outcome. A tour turned off shows
+ * only the rounds someone walked.
+ */
+export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
+  tours: readonly T[],
+  walks: readonly W[],
+  scans: readonly BoardScan[],
+  { zone, now, day }: BoardOptions,
+): Array<BoardRound<T, W>> {
+  const walksByRound = new Map<string, W[]>();
+  for (const walk of walks) {
+    const key = `${walk.tour}|${time(walk.round_start)}`;
+    const list = walksByRound.get(key) ?? [];
+    list.push(walk);
+    walksByRound.set(key, list);
+  }
+  const scansByWalk = new Map<string, BoardScan[]>();
+  for (const scan of scans) {
+    const list = scansByWalk.get(scan.walk) ?? [];
+    list.push(scan);
+    scansByWalk.set(scan.walk, list);
+  }
+  const board: Array<BoardRound<T, W>> = [];
+  for (const tour of tours) {
+    const schedule = scheduleOf(tour);
+    const rounds = day === undefined ? roundsOfShift(schedule, zone, now) : roundsOfDay(schedule, zone, day);
+    for (const round of rounds) {
+      const roundWalks = (walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []).sort(
+        (a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0),
+      );
+      if (!tour.active && roundWalks.length === 0) continue;
+      const walk = combinedWalk(
+        roundWalks,
+        roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
+      );
+      board.push({
+        tour,
+        round,
+        walks: roundWalks,
+        outcome: roundOutcome(round, { checkpoints: tour.checkpoints, ordered: tour.ordered }, walk, now),
+      });
+    }
+  }
+  return board.sort((a, b) => a.round.startsAt - b.round.startsAt || a.tour.name.localeCompare(b.tour.name));
+}

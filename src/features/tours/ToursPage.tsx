@@ -1,0 +1,313 @@
+/**
+ * Tours screen (docs/product.md#checkpoint-tours): the rounds of the shift
+ * under way, each with how it stands (due, in progress, on time, late,
+ * incomplete, missed) and who walked it; 'Start tour' on a round that can
+ * be walked. Directors and managers also see a past day's rounds, the
+ * tours with their schedules, and add or edit them. Reads the mirror only:
+ * works offline, and follows every phone's walks as they sync.
+ */
+import { startOfDay } from 'date-fns';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useSignedInStaff, type Staff } from '../../data/auth.ts';
+import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { useCallSettings } from '../../data/resources/callSettings.ts';
+import {
+  queueTour,
+  startWalk,
+  useCheckpoints,
+  useTours,
+  useToursBoard,
+  type Tour,
+  type ToursBoard,
+} from '../../data/resources/tours.ts';
+import type { TourValues } from '../../domain/tourSchemas.ts';
+import { DateField } from '../../ui/DateField.tsx';
+import { formatTime, personName } from '../../ui/format.ts';
+import { Sheet } from '../../ui/Sheet.tsx';
+import { Spinner } from '../../ui/Spinner.tsx';
+import { useToast } from '../../ui/toast.tsx';
+import { useNow } from '../../ui/useNow.ts';
+import { TourForm } from './TourForm.tsx';
+import { ROUND_STATUS_TONE, ROUND_STATUS_WORDS, TOUR_WORDS } from './tourWords.ts';
+
+export function ToursPage() {
+  // The session guard shows no screen without a user: null is only the instant of a log out.
+  const me = useSignedInStaff();
+  return me ? <ToursScreen me={me} /> : null;
+}
+
+export const managesTours = (me: Staff) => me.type === 'director' || me.type === 'manager';
+
+type SheetState = { kind: 'add' } | { kind: 'edit'; tour: Tour } | null;
+
+function ToursScreen({ me }: { me: Staff }) {
+  const { db } = useSyncEngine();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const manager = managesTours(me);
+  // Every 30 seconds: a round turns due, overdue or missed while the screen is open.
+  const now = useNow(30_000);
+  const [day, setDay] = useState<Date | null>(null);
+  const zone = useCallSettings(me.community)?.settings.timeZone;
+  const board = useToursBoard({ zone: zone ?? 'UTC', now: now.getTime(), day: day?.getTime() });
+  const tours = useTours();
+  const checkpoints = useCheckpoints();
+  const [sheet, setSheet] = useState<SheetState>(null);
+
+  async function start(tour: Tour, round: { startsAt: number; dueBy: number }) {
+    const id = await startWalk(db, me, tour, round);
+    navigate(`/tours/walk/${id}`);
+  }
+
+  async function saveTour(values: TourValues, existing?: Tour) {
+    await queueTour(db, me, values, existing);
+    setSheet(null);
+    toast({ title: 'Success', description: existing ? 'Tour saved' : 'Tour added' });
+  }
+
+  return (
+    <div className="space-y-5">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-bold">{TOUR_WORDS.title}</h1>
+        {manager && (
+          <>
+            <Link
+              to="/tours/checkpoints"
+              className="rounded border border-gray-300 bg-white px-4 py-2 font-medium hover:bg-gray-100"
+            >
+              {TOUR_WORDS.checkpoints}
+            </Link>
+            <button
+              type="button"
+              onClick={() => setSheet({ kind: 'add' })}
+              className="rounded bg-black px-4 py-2 font-medium text-white hover:bg-gray-800"
+            >
+              {TOUR_WORDS.addTour}
+            </button>
+          </>
+        )}
+      </div>
+
+      {manager && (
+        <div className="flex flex-wrap items-end gap-3">
+          <div className="w-56">
+            <DateField
+              label="Day"
+              value={day}
+              onChange={(picked) => setDay(picked ? startOfDay(picked) : null)}
+              isDayDisabled={(d) => d > now}
+            />
+          </div>
+          {day && (
+            <button
+              type="button"
+              onClick={() => setDay(null)}
+              className="min-h-11 rounded border border-gray-300 bg-white px-4 font-medium hover:bg-gray-100"
+            >
+              This shift
+            </button>
+          )}
+        </div>
+      )}
+
+      <section aria-labelledby="rounds-heading" className="space-y-3">
+        <h2 id="rounds-heading" className="text-lg font-semibold">
+          {day ? `Rounds of ${day.toDateString()}` : 'Rounds of this shift'}
+        </h2>
+        {!board || !zone ? (
+          <div className="flex justify-center py-8">
+            <Spinner label="Loading rounds" />
+          </div>
+        ) : board.rounds.length === 0 ? (
+          <p className="text-gray-700">{tours?.length === 0 && manager ? TOUR_WORDS.noTours : TOUR_WORDS.noRounds}</p>
+        ) : (
+          <RoundGroups
+            rounds={board.rounds}
+            board={board}
+            me={me}
+            past={day !== null}
+            onStart={(tour, round) => void start(tour, round)}
+          />
+        )}
+      </section>
+
+      {manager && tours && tours.length > 0 && (
+        <section aria-labelledby="tours-heading" className="space-y-3">
+          <h2 id="tours-heading" className="text-lg font-semibold">
+            Tours
+          </h2>
+          <ul className="space-y-2">
+            {tours.map((tour) => (
+              <li
+                key={tour.id}
+                className="flex flex-wrap items-center gap-2 rounded-lg border border-gray-200 bg-white p-3"
+              >
+                <div className="mr-auto">
+                  <p className="font-medium">
+                    {tour.name}
+                    {!tour.active && <span className="ml-2 text-sm text-gray-600">(off)</span>}
+                  </p>
+                  <p className="text-sm text-gray-700">
+                    Every {tour.every_minutes} min from {tour.start} to {tour.end} · {tour.round_minutes} min a round ·{' '}
+                    {tour.checkpoints.length} checkpoint(s){tour.ordered ? ' in order' : ''}
+                  </p>
+                </div>
+                <button
+                  type="button"
+                  onClick={() => setSheet({ kind: 'edit', tour })}
+                  className="min-h-11 rounded border border-gray-300 bg-white px-4 font-medium hover:bg-gray-100"
+                  aria-label={`Edit ${tour.name}`}
+                >
+                  Edit
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+
+      <Sheet
+        open={sheet !== null}
+        onClose={() => setSheet(null)}
+        title={sheet?.kind === 'edit' ? TOUR_WORDS.editTour : TOUR_WORDS.addTour}
+        wide
+      >
+        {sheet && checkpoints && (
+          <TourForm
+            tour={sheet.kind === 'edit' ? sheet.tour : undefined}
+            checkpoints={checkpoints}
+            onSubmit={(values) => saveTour(values, sheet.kind === 'edit' ? sheet.tour : undefined)}
+          />
+        )}
+      </Sheet>
+    </div>
+  );
+}
+
+type Round = ToursBoard['rounds'][number];
+
+/** How many upcoming rounds are listed: the next ones matter, the rest of the night is a count. */
+const UPCOMING_SHOWN = 3;
+
+/**
+ * The rounds by what an officer does with them: walk now (due, in
+ * progress), next, done, and missed (folded: a frequent tour misses many
+ * in a quiet night, and the list must not bury the round that is due).
+ */
+function RoundGroups({
+  rounds,
+  board,
+  me,
+  past,
+  onStart,
+}: {
+  rounds: readonly Round[];
+  board: ToursBoard;
+  me: Staff;
+  past: boolean;
+  onStart: (tour: Tour, round: Round['round']) => void;
+}) {
+  const now = rounds.filter((r) => r.outcome.status === 'due' || r.outcome.status === 'in_progress');
+  const upcoming = rounds.filter((r) => r.outcome.status === 'upcoming');
+  const done = rounds.filter((r) => ['on_time', 'late', 'incomplete'].includes(r.outcome.status));
+  const missed = rounds.filter((r) => r.outcome.status === 'missed');
+  const item = (r: Round) => (
+    <RoundItem key={`${r.tour.id}:${r.round.startsAt}`} entry={r} board={board} me={me} past={past} onStart={onStart} />
+  );
+  return (
+    <div className="space-y-5">
+      {now.length > 0 && (
+        <div className="space-y-3">
+          <h3 className="font-semibold">Now</h3>
+          <ul className="space-y-3">{now.map(item)}</ul>
+        </div>
+      )}
+      {upcoming.length > 0 && (
+        <div className="space-y-3">
+          <h3 className="font-semibold">Next</h3>
+          <ul className="space-y-3">{upcoming.slice(0, UPCOMING_SHOWN).map(item)}</ul>
+          {upcoming.length > UPCOMING_SHOWN && (
+            <p className="text-sm text-gray-700">and {upcoming.length - UPCOMING_SHOWN} more later in the shift</p>
+          )}
+        </div>
+      )}
+      {done.length > 0 && (
+        <div className="space-y-3">
+          <h3 className="font-semibold">Done ({done.length})</h3>
+          <ul className="space-y-3">{done.map(item)}</ul>
+        </div>
+      )}
+      {missed.length > 0 && (
+        <details className="space-y-3" open={past || (now.length === 0 && done.length === 0)}>
+          <summary className="min-h-11 cursor-pointer py-2 font-semibold">Missed ({missed.length})</summary>
+          <ul className="mt-3 space-y-3">{missed.map(item)}</ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function RoundItem({
+  entry: { tour, round, walks, outcome },
+  board,
+  me,
+  past,
+  onStart,
+}: {
+  entry: Round;
+  board: ToursBoard;
+  me: Staff;
+  past: boolean;
+  onStart: (tour: Tour, round: Round['round']) => void;
+}) {
+  const mine = walks.find((walk) => walk.officer === me.id && walk.ended_at === '');
+  const walkable = outcome.status === 'due' || outcome.status === 'in_progress';
+  const names = [...new Set(walks.map((walk) => personName(board.officers.get(walk.officer))))];
+  const reasons = walks.map((walk) => walk.end_reason).filter(Boolean);
+  const missed = outcome.missed.map((id) => board.checkpoints.get(id)?.name ?? 'A deleted checkpoint');
+  const final = !walkable && outcome.status !== 'upcoming';
+  return (
+    <li
+      className="rounded-lg border border-gray-200 bg-white p-4 shadow-sm"
+      data-round={`${tour.name} ${formatTime(new Date(round.startsAt))}`}
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <h4 className="mr-auto font-semibold">
+          {tour.name} · {formatTime(new Date(round.startsAt))}
+        </h4>
+        <span className={`rounded-full px-3 py-1 text-sm font-medium ${ROUND_STATUS_TONE[outcome.status]}`}>
+          {ROUND_STATUS_WORDS[outcome.status]}
+          {outcome.overdue ? ' · overdue' : ''}
+        </span>
+      </div>
+      <p className="mt-1 text-sm text-gray-700">
+        Due by {formatTime(new Date(round.dueBy))} · {outcome.scanned.length} of {tour.checkpoints.length} checkpoint(s)
+        scanned
+        {names.length > 0 ? ` · ${names.join(', ')}` : ''}
+      </p>
+      {final && missed.length > 0 && <p className="mt-1 text-sm text-red-800">Missed: {missed.join(', ')}</p>}
+      {reasons.length > 0 && <p className="mt-1 text-sm text-gray-700">Reason: {reasons.join(' · ')}</p>}
+      {!past && (mine || walkable) && (
+        <div className="mt-3">
+          {mine ? (
+            <Link
+              to={`/tours/walk/${mine.id}`}
+              className="inline-flex min-h-12 items-center rounded bg-black px-5 font-semibold text-white hover:bg-gray-800"
+            >
+              {TOUR_WORDS.continueTour}
+            </Link>
+          ) : (
+            <button
+              type="button"
+              onClick={() => onStart(tour, round)}
+              className="min-h-12 rounded bg-black px-5 font-semibold text-white hover:bg-gray-800"
+            >
+              {TOUR_WORDS.startTour}
+            </button>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,60 @@
+/**
+ * The Tours screens' words for a round and a scan, in one place (the
+ * screens and their tests read them from here).
+ */
+import type { RoundStatus } from '../../domain/tourRounds.ts';
+import { distanceText, type ScanPlace } from '../../domain/checkpointCode.ts';
+
+export const ROUND_STATUS_WORDS: Record<RoundStatus, string> = {
+  upcoming: 'Upcoming',
+  due: 'Due',
+  in_progress: 'In progress',
+  on_time: 'On time',
+  late: 'Late',
+  incomplete: 'Incomplete',
+  missed: 'Missed',
+};
+
+/** The chip's colours: done well, under way, gone wrong. */
+export const ROUND_STATUS_TONE: Record<RoundStatus, string> = {
+  upcoming: 'bg-gray-100 text-gray-800',
+  due: 'bg-blue-100 text-blue-900',
+  in_progress: 'bg-blue-100 text-blue-900',
+  on_time: 'bg-green-100 text-green-900',
+  late: 'bg-amber-100 text-amber-900',
+  incomplete: 'bg-red-100 text-red-900',
+  missed: 'bg-red-100 text-red-900',
+};
+
+export const TOUR_WORDS = {
+  title: 'Tours',
+  checkpoints: 'Checkpoints',
+  addTour: 'Add tour',
+  editTour: 'Edit tour',
+  addCheckpoint: 'Add checkpoint',
+  editCheckpoint: 'Edit checkpoint',
+  printCodes: 'Print checkpoint codes',
+  startTour: 'Start tour',
+  continueTour: 'Continue tour',
+  scanCheckpoint: 'Scan checkpoint',
+  enterCode: 'Enter code',
+  endTour: 'End tour',
+  saveScan: 'Save scan',
+  writeReport: 'Write report',
+  noRounds: 'No rounds are due in this shift.',
+  noTours: 'No tours yet. Add checkpoints, then a tour that walks them.',
+  noCheckpoints: 'No checkpoints yet.',
+  endReasonLabel: 'Why are checkpoints left?',
+  endReasonRequired: 'Say why the tour ends with checkpoints left',
+  notOnTour: 'This checkpoint is not on this tour.',
+  answerRequired: 'Answer the question',
+  codesPending: 'Codes come when the server has the checkpoint: connect to print it.',
+  deleteOffline: 'Deleting needs a connection.',
+} as const;
+
+/** Where a scan was made, in words: '' when it was where it should be. */
+export function placeWords(place: ScanPlace | { place: '' | ScanPlace['place']; distance: number | null }): string {
+  if (place.place === 'outside' && place.distance !== null) return distanceText(place.distance);
+  if (place.place === 'unknown') return 'Position unknown';
+  return '';
+}

@@ -1,0 +1,114 @@
+/**
+ * The rounds board (src/domain/tourBoard.ts): the rounds of a shift with
+ * the walks that answer them, two officers' walks of one round read as one,
+ * and a tour turned off showing only what was walked.
+ */
+import { describe, expect, it } from 'vitest';
+import { pbDate } from '../../src/domain/pbDate.ts';
+import {
+  combinedWalk,
+  roundsBoard,
+  type BoardScan,
+  type BoardTour,
+  type BoardWalk,
+} from '../../src/domain/tourBoard.ts';
+
+const ZONE = 'America/New_York';
+const at = (iso: string) => Date.parse(iso);
+const pb = (iso: string) => pbDate(new Date(iso));
+
+const night: BoardTour = {
+  id: 'tour00000000001',
+  name: 'Night',
+  checkpoints: ['cpa', 'cpb'],
+  start: '20:00',
+  end: '23:00',
+  every_minutes: 120,
+  round_minutes: 30,
+  ordered: true,
+  active: true,
+};
+
+const walk = (id: string, roundIso: string, started: string, ended = '', officer = 'officer1'): BoardWalk => ({
+  id,
+  tour: night.id,
+  officer,
+  round_start: pb(roundIso),
+  started_at: pb(started),
+  ended_at: ended ? pb(ended) : '',
+  end_reason: '',
+});
+const scan = (id: string, walkId: string, checkpoint: string, iso: string): BoardScan => ({
+  id,
+  walk: walkId,
+  checkpoint,
+  scanned_at: pb(iso),
+});
+
+// 20:00 in New York on 25 November 2026 (EST, UTC-5) is 01:00 UTC on the 26th.
+const ROUND_1 = '2026-11-26T01:00:00Z';
+const ROUND_2 = '2026-11-26T03:00:00Z';
+
+describe('roundsBoard', () => {
+  it('lists the rounds of the shift in time order, each answered by its own walks', () => {
+    const walks = [walk('w1', ROUND_1, '2026-11-26T01:02:00Z', '2026-11-26T01:20:00Z')];
+    const scans = [scan('s1', 'w1', 'cpa', '2026-11-26T01:05:00Z'), scan('s2', 'w1', 'cpb', '2026-11-26T01:12:00Z')];
+    const board = roundsBoard([night], walks, scans, { zone: ZONE, now: at('2026-11-26T03:10:00Z') });
+    expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
+      ['2026-11-26T01:00:00.000Z', 'on_time'],
+      ['2026-11-26T03:00:00.000Z', 'due'],
+    ]);
+    expect(board[0]!.walks.map((w) => w.id)).toEqual(['w1']);
+    expect(board[1]!.walks).toEqual([]);
+  });
+
+  it('reads two officers walking one round as one walk: first start, every scan, open while one is', () => {
+    const walks = [
+      walk('w2', ROUND_2, '2026-11-26T03:04:00Z', '', 'officer2'),
+      walk('w1', ROUND_2, '2026-11-26T03:01:00Z', '2026-11-26T03:10:00Z'),
+    ];
+    const scans = [scan('s1', 'w1', 'cpa', '2026-11-26T03:06:00Z'), scan('s2', 'w2', 'cpb', '2026-11-26T03:08:00Z')];
+    const board = roundsBoard([night], walks, scans, { zone: ZONE, now: at('2026-11-26T03:20:00Z') });
+    const round = board.find((r) => r.round.startsAt === at(ROUND_2))!;
+    expect(round.walks.map((w) => w.id)).toEqual(['w1', 'w2']);
+    expect(round.outcome.status).toBe('on_time');
+    expect(round.outcome.scanned).toEqual(['cpa', 'cpb']);
+    expect(combinedWalk(walks, scans)).toEqual({
+      startedAt: at('2026-11-26T03:01:00Z'),
+      endedAt: null,
+      scans: [
+        { checkpoint: 'cpa', at: at('2026-11-26T03:06:00Z') },
+        { checkpoint: 'cpb', at: at('2026-11-26T03:08:00Z') },
+      ],
+    });
+  });
+
+  it('a walk of another round or another tour does not answer this one', () => {
+    const other = { ...walk('w3', ROUND_1, '2026-11-26T01:02:00Z'), tour: 'tour00000000002' };
+    const board = roundsBoard([night], [other, walk('w4', ROUND_2, '2026-11-26T03:02:00Z')], [], {
+      zone: ZONE,
+      now: at('2026-11-26T01:40:00Z'),
+    });
+    expect(board[0]!.walks).toEqual([]);
+    expect(board[0]!.outcome.status).toBe('due');
+  });
+
+  it('a tour turned off shows only the rounds someone walked', () => {
+    const off = { ...night, active: false };
+    const walks = [walk('w1', ROUND_1, '2026-11-26T01:02:00Z', '2026-11-26T01:09:00Z')];
+    const board = roundsBoard([off], walks, [], { zone: ZONE, now: at('2026-11-26T04:00:00Z') });
+    expect(board.map((r) => [r.round.startsAt, r.outcome.status])).toEqual([[at(ROUND_1), 'incomplete']]);
+  });
+
+  it('a past day shows that day’s rounds, whatever the time now', () => {
+    const board = roundsBoard([night], [], [], {
+      zone: ZONE,
+      now: at('2026-11-29T15:00:00Z'),
+      day: at('2026-11-25T17:00:00Z'),
+    });
+    expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
+      ['2026-11-26T01:00:00.000Z', 'missed'],
+      ['2026-11-26T03:00:00.000Z', 'missed'],
+    ]);
+  });
+});
