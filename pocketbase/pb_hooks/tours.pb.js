@@ -39,3 +39,9 @@ onRecordCreateRequest((e) => {
   require(`${__hooks}/lib/tours.js`).checkScan(e);
   return e.next();
 }, 'checkpoint_scans');
+
+// The rounds of a day and how each went, by the phones' own rule (lib/tours.js).
+routerAdd('GET', '/api/scms/tour-rounds', (e) => {
+  const { handle } = require(`${__hooks}/lib/respond.js`);
+  return handle(e, require(`${__hooks}/lib/tours.js`).tourRounds);
+});

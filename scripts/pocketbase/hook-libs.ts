@@ -30,6 +30,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/homeSortKey.ts': 'home_sort_key',
   'src/domain/pullFilter.ts': 'pull_filter',
   'src/domain/checkpointCode.ts': 'checkpoint_code',
+  'src/domain/tourBoard.ts': 'tour_board',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

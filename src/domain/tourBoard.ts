@@ -137,3 +137,17 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   }
   return board.sort((a, b) => a.round.startsAt - b.round.startsAt || a.tour.name.localeCompare(b.tour.name));
 }
+
+/**
+ * A calendar day ('2026-11-25') as a moment of it, for `day`: its noon in
+ * UTC, which is the same date in every zone the app offers (UTC to
+ * UTC−10). null when the text is not a real day.
+ */
+export function dayMoment(day: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) return null;
+  const [year, month, date] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const noon = Date.UTC(year, month - 1, date, 12);
+  const back = new Date(noon);
+  return back.getUTCFullYear() === year && back.getUTCMonth() === month - 1 && back.getUTCDate() === date ? noon : null;
+}

@@ -11,6 +11,7 @@ import type PocketBase from 'pocketbase';
 import { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isShortCode, isToken, qrText, SCAN_MESSAGES, shortCodeText } from '../../src/domain/checkpointCode.ts';
+import { roundsBoard, type BoardScan, type BoardTour, type BoardWalk } from '../../src/domain/tourBoard.ts';
 import { newId, startTestServer, type TestServer } from '../support/pocketbase.ts';
 import { buildWorld, CHECKPOINT_POSITION, valid, type World } from '../support/rules-table.ts';
 
@@ -189,5 +190,75 @@ describe('deletes that would lose history', () => {
     expect(answer.message).toMatch(/was walked \d+ time\(s\) and cannot be deleted: turn it off instead/);
     const off = await manager.collection('tours').update(w.seed.tourA, { active: false });
     expect(off.active).toBe(false);
+  });
+});
+
+describe("the server's rounds of a day", () => {
+  interface Answer {
+    zone: string;
+    rounds: Array<{
+      tour: { id: string; name: string };
+      startsAt: string;
+      status: string;
+      scanned: string[];
+      missed: string[];
+    }>;
+  }
+  const rounds = (pb: PocketBase, day: string) =>
+    pb.send<Answer>('/api/scms/tour-rounds', { method: 'GET', query: { day }, requestKey: null });
+
+  test("are the phone's: the same rule on the same records gives the same rounds", async () => {
+    // Due again (a test above turned it off: a tour turned off shows only its walked rounds).
+    await t.admin.collection('tours').update(w.seed.tourA, { active: true });
+    const answer = await rounds(manager, '2026-11-25');
+    const filter = t.admin.filter('community = {:c}', { c: w.a.community.id });
+    const [tours, walks, scans] = await Promise.all([
+      t.admin.collection('tours').getFullList<BoardTour>({ filter }),
+      t.admin.collection('tour_walks').getFullList<BoardWalk>({ filter }),
+      t.admin.collection('checkpoint_scans').getFullList<BoardScan>({ filter }),
+    ]);
+    const phone = roundsBoard(tours, walks, scans, {
+      zone: answer.zone,
+      now: Date.now(),
+      day: Date.UTC(2026, 10, 25, 12),
+    });
+    const shown = (r: { tour: { id: string }; status: string; scanned: string[]; missed: string[] }, at: number) => [
+      r.tour.id,
+      new Date(at).toISOString(),
+      r.status,
+      r.scanned,
+      r.missed,
+    ];
+    expect(answer.rounds.map((r) => shown(r, Date.parse(r.startsAt)))).toEqual(
+      phone.map((r) =>
+        shown(
+          { ...r, status: r.outcome.status, scanned: r.outcome.scanned, missed: r.outcome.missed },
+          r.round.startsAt,
+        ),
+      ),
+    );
+    // The seeded night: 20:00 in New York walked on time (its one checkpoint scanned at 20:05), the rest missed.
+    const seeded = answer.rounds.filter((r) => r.tour.id === w.seed.tourA);
+    expect(seeded.map((r) => [r.startsAt, r.status])).toEqual([
+      ['2026-11-26T01:00:00.000Z', 'on_time'],
+      ['2026-11-26T03:00:00.000Z', 'missed'],
+      ['2026-11-26T05:00:00.000Z', 'missed'],
+      ['2026-11-26T07:00:00.000Z', 'missed'],
+      ['2026-11-26T09:00:00.000Z', 'missed'],
+      ['2026-11-26T11:00:00.000Z', 'missed'],
+    ]);
+  });
+
+  test("are only the asker's community's", async () => {
+    const answer = await rounds(w.pb['director B'], '2026-11-25');
+    expect(new Set(answer.rounds.map((r) => r.tour.id))).toEqual(new Set([w.seed.tourB]));
+  });
+
+  test('refuse a day that is no date, and anyone signed out', async () => {
+    for (const day of ['', 'yesterday', '2026-02-30', '2026-11-25T00:00', '1999-12-31', '9999-01-01']) {
+      const answer = await refusal(rounds(manager, day));
+      expect([day, answer.status]).toEqual([day, 400]);
+    }
+    expect((await refusal(rounds(w.pb.anonymous, '2026-11-25'))).status).toBe(401);
   });
 });

@@ -128,7 +128,95 @@ function positionOf(value) {
   return parsed && typeof parsed.latitude === 'number' && typeof parsed.longitude === 'number' ? parsed : null;
 }
 
+/** Walks farther than this from the day asked for are not its rounds' (a night past midnight, its late minutes). */
+const BOARD_REACH_MS = 48 * 60 * 60 * 1000;
+
+/**
+ * GET /api/scms/tour-rounds?day=YYYY-MM-DD: the rounds of a day of the
+ * signed-in user's community and how each went, by the rule the phones use
+ * (src/domain/tourBoard.ts, compiled): a day older than a phone's mirror,
+ * or anything the server computes about tours, reads the same rounds the
+ * same way.
+ */
+function tourRounds(e) {
+  const respond = require(`${__hooks}/lib/respond.js`);
+  const board = require(`${__hooks}/lib/generated/tour_board.js`);
+  const me = respond.requireStaff(e);
+  const community = me.getString('community');
+  const dayText = String(e.request.url.query().get('day') || '');
+  const day = board.dayMoment(dayText);
+  const earliest = Date.UTC(2000, 0, 1);
+  const latest = Date.now() + 366 * 24 * 60 * 60 * 1000;
+  if (day === null || day < earliest || day > latest)
+    throw respond.fail(400, 'day must be a date (YYYY-MM-DD) between 2000 and next year.', {
+      day: { code: 'validation_invalid_value', message: 'Must be a date (YYYY-MM-DD).' },
+    });
+  let zone = require(`${__hooks}/lib/generated/quiet_hours.js`).DEFAULT_CALL_SETTINGS.timeZone;
+  try {
+    const settings = e.app.findFirstRecordByFilter('call_settings', 'community = {:c}', { c: community });
+    if (settings.getString('time_zone')) zone = settings.getString('time_zone');
+  } catch {
+    // none saved: the default zone
+  }
+  const pbDate = (ms) => new Date(ms).toISOString().replace('T', ' ');
+  const tours = e.app.findRecordsByFilter('tours', 'community = {:c}', 'name', 0, 0, { c: community }).map((t) => ({
+    id: t.id,
+    name: t.getString('name'),
+    checkpoints: t.getStringSlice('checkpoints'),
+    start: t.getString('start'),
+    end: t.getString('end'),
+    every_minutes: t.getInt('every_minutes'),
+    round_minutes: t.getInt('round_minutes'),
+    ordered: t.getBool('ordered'),
+    active: t.getBool('active'),
+  }));
+  const walks = e.app
+    .findRecordsByFilter(
+      'tour_walks',
+      'community = {:c} && round_start >= {:from} && round_start <= {:to}',
+      'round_start',
+      0,
+      0,
+      { c: community, from: pbDate(day - BOARD_REACH_MS), to: pbDate(day + BOARD_REACH_MS) },
+    )
+    .map((w) => ({
+      id: w.id,
+      tour: w.getString('tour'),
+      officer: w.getString('officer'),
+      round_start: w.getString('round_start'),
+      started_at: w.getString('started_at'),
+      ended_at: w.getString('ended_at'),
+      end_reason: w.getString('end_reason'),
+    }));
+  const scans =
+    walks.length === 0
+      ? []
+      : e.app.findAllRecords('checkpoint_scans', $dbx.in('walk', ...walks.map((w) => w.id))).map((s) => ({
+          id: s.id,
+          walk: s.getString('walk'),
+          checkpoint: s.getString('checkpoint'),
+          scanned_at: s.getString('scanned_at'),
+        }));
+  const rounds = board.roundsBoard(tours, walks, scans, { zone: zone, now: Date.now(), day: day });
+  return e.json(200, {
+    day: dayText,
+    zone: zone,
+    rounds: rounds.map((r) => ({
+      tour: { id: r.tour.id, name: r.tour.name },
+      startsAt: new Date(r.round.startsAt).toISOString(),
+      dueBy: new Date(r.round.dueBy).toISOString(),
+      status: r.outcome.status,
+      overdue: r.outcome.overdue,
+      scanned: r.outcome.scanned,
+      missed: r.outcome.missed,
+      outOfOrder: r.outcome.outOfOrder,
+      walks: r.walks,
+    })),
+  });
+}
+
 module.exports = {
+  tourRounds,
   giveCodes,
   keepCodes,
   refuseCheckpointDelete,
