@@ -31,6 +31,8 @@ export interface BoardTour {
   round_minutes: number;
   ordered: boolean;
   active: boolean;
+  /** When the tour was made (PocketBase's date text): no round closed before it was due. */
+  created?: string;
 }
 
 export interface BoardWalk {
@@ -92,8 +94,9 @@ export interface BoardOptions {
 
 /**
  * Every round of the active tours for the shift under way (or a past day),
- * in time order, each with its walks and outcome. A tour turned off shows
- * only the rounds someone walked.
+ * in time order, each with its walks and outcome. A tour turned off, and
+ * the rounds that had closed before a tour was made, show only the rounds
+ * someone walked.
  */
 export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   tours: readonly T[],
@@ -122,7 +125,11 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
       const roundWalks = (walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []).sort(
         (a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0),
       );
-      if (!tour.active && roundWalks.length === 0) continue;
+      // A round that had closed before the tour existed, or one of a tour turned off, was never due: listed only
+      // if someone walked it. (One still walkable when the tour was made is due: made at 14:05, the 14:00 round.)
+      const closes = round.dueBy + (round.dueBy - round.startsAt);
+      const before = tour.created ? closes <= (time(tour.created) ?? 0) : false;
+      if ((!tour.active || before) && roundWalks.length === 0) continue;
       const walk = combinedWalk(
         roundWalks,
         roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),

@@ -15,6 +15,8 @@ import type { RecordModel } from 'pocketbase';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_DIRECTOR, DEMO_REGULAR } from '../../scripts/seed/demo-account.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { DEFAULT_CALL_SETTINGS } from '../../src/domain/quietHours.ts';
+import { roundsBoard, type BoardScan, type BoardTour, type BoardWalk } from '../../src/domain/tourBoard.ts';
 import { screenshots, sizeOf } from '../support/journey.ts';
 import { pdfImageCount, pdfPageSizes, pdfText } from '../support/pdfText.ts';
 import { waitForWorkerControl } from './pwa-helpers.ts';
@@ -133,7 +135,24 @@ async function serverCounts(day: Date, officerId?: string): Promise<string> {
   const checks = reports.filter((r) => r.type === 'house_check').length;
   const issues = reports.filter((r) => r.type === 'house_check' && r.everything_ok === 'no').length;
   const checkWords = checks > 0 ? `${checks} house check(s), ${issues} with issues` : '0 house check(s)';
-  return `${checkWords} · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
+  const line = `${checkWords} · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
+  // The day's tour rounds (the demo's night patrol), by the rule the app reads them with, on the server's records.
+  const mine = (await serverRounds(day)).filter((r) => !officerId || r.walks.some((w) => w.officer === officerId));
+  if (mine.length === 0) return line;
+  return `${line} · ${mine.length} round(s), ${mine.filter((r) => r.outcome.status === 'on_time').length} on time`;
+}
+
+async function serverRounds(day: Date) {
+  const pb = env.app.server.admin;
+  const filter = pb.filter('community = {:c}', { c: COMMUNITY });
+  const [tours, walks, scans, settings] = await Promise.all([
+    pb.collection('tours').getFullList<BoardTour>({ filter }),
+    pb.collection('tour_walks').getFullList<BoardWalk>({ filter }),
+    pb.collection('checkpoint_scans').getFullList<BoardScan>({ filter }),
+    pb.collection('call_settings').getFullList({ filter }),
+  ]);
+  const zone = String(settings[0]?.time_zone || DEFAULT_CALL_SETTINGS.timeZone);
+  return roundsBoard(tours, walks, scans, { zone, now: Date.now(), day: startOfDay(day).getTime() + 12 * 3_600_000 });
 }
 
 /** Clicks 'Download PDF' and returns the file's name, text, number of pictures and page sizes. */

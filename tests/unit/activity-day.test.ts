@@ -18,8 +18,10 @@ import {
   ALL_OFFICERS,
   buildDayModel,
   callOutcomeWords,
+  countsLine,
   dayReportFileName,
   entrySummary,
+  roundSummary,
 } from '../../src/features/activity/dayModel.ts';
 import { drawDayReport, photoKey } from '../../src/features/activity/dayPdf.ts';
 import { pdfImageCount, pdfText } from '../support/pdfText.ts';
@@ -252,5 +254,82 @@ describe('the PDF', () => {
     );
     expect(text).toContain('Nothing was logged on this day.');
     expect(text).toContain('Officer: Sam Reyes');
+  });
+});
+
+describe("the day's tour rounds", () => {
+  const tour = {
+    id: 'tour1',
+    name: 'Night patrol',
+    checkpoints: ['cp1', 'cp2', 'cp3'],
+    start: '20:00',
+    end: '06:00',
+    every_minutes: 120,
+    round_minutes: 30,
+    ordered: true,
+    active: true,
+  };
+  const walk = (id: string, officer: string, reason = '') => ({
+    id,
+    tour: 'tour1',
+    officer,
+    round_start: at(20),
+    started_at: at(20, 2),
+    ended_at: at(20, 20),
+    end_reason: reason,
+  });
+  const outcome = (status: 'on_time' | 'incomplete' | 'missed', scanned: string[], missed: string[]) => ({
+    status,
+    scanned,
+    missed,
+    outOfOrder: [],
+    overdue: false,
+    finishedAt: null,
+  });
+  const rounds = [
+    {
+      tour,
+      round: { startsAt: new Date(DAY.getTime() + 20 * 3_600_000).getTime(), dueBy: 0 },
+      walks: [walk('w1', 'u1', 'Pool closed')],
+      outcome: outcome('incomplete', ['cp1', 'cp2'], ['cp3']),
+    },
+    {
+      tour,
+      round: { startsAt: new Date(DAY.getTime() + 22 * 3_600_000).getTime(), dueBy: 0 },
+      walks: [walk('w2', 'u2')],
+      outcome: outcome('on_time', ['cp1', 'cp2', 'cp3'], []),
+    },
+  ] as unknown as NonNullable<DayRecords['rounds']>;
+  const checkpointNames = new Map([
+    ['cp1', 'Front gate'],
+    ['cp2', 'Clubhouse'],
+  ]);
+
+  it('lists each round with its status, who walked it, the missed checkpoints and the reason', () => {
+    const model = buildDayModel(records({ rounds, checkpointNames }), DAY, null);
+    expect(model.rounds.map((r) => [r.time, r.tour, r.statusWords, roundSummary(r)])).toEqual([
+      [
+        '20:00',
+        'Night patrol',
+        'Incomplete',
+        '2 of 3 checkpoints · Sam Reyes · Missed: A deleted checkpoint · Reason: Pool closed',
+      ],
+      ['22:00', 'Night patrol', 'On time', '3 of 3 checkpoints · Kim Lee'],
+    ]);
+    expect(countsLine(model)).toBe('0 house check(s) · 0 report(s) · 0 call(s) · 2 round(s), 1 on time');
+  });
+
+  it('for one officer, only the rounds they walked; the counts say nothing of rounds on a day without them', () => {
+    const mine = buildDayModel(records({ rounds, checkpointNames }), DAY, 'u2');
+    expect(mine.rounds.map((r) => r.time)).toEqual(['22:00']);
+    expect(countsLine(buildDayModel(records(), DAY, null))).toBe('0 house check(s) · 0 report(s) · 0 call(s)');
+  });
+
+  it('the PDF has the rounds', async () => {
+    const model = buildDayModel(records({ rounds, checkpointNames }), DAY, null);
+    const text = await pdfText(drawDayReport(model, new Map(), DAY).output('arraybuffer'));
+    expect(text).toContain('Tour rounds');
+    expect(text).toContain('Reason: Pool closed');
+    expect(text).toContain('On time');
   });
 });

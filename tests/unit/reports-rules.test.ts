@@ -6,7 +6,8 @@
 import { describe, expect, test } from 'vitest';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../../src/api/records.ts';
 import type { ReportWithLinks } from '../../src/data/resources/reports.ts';
-import { CSV_COLUMNS, csvField, reportsCsv } from '../../src/features/reports/csv.ts';
+import { CSV_COLUMNS, reportsCsv } from '../../src/features/reports/csv.ts';
+import { csvField } from '../../src/ui/csv.ts';
 import { parsePbDate } from '../../src/domain/pbDate.ts';
 import { formatCreated } from '../../src/ui/format.ts';
 import { defaultNarrativeChoice, narrativeText, stripParagraph } from '../../src/features/reports/narrative.ts';

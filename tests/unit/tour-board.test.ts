@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { tourFigures } from '../../src/features/dashboard/figures.ts';
 import {
   combinedWalk,
   roundsBoard,
@@ -100,6 +101,26 @@ describe('roundsBoard', () => {
     expect(board.map((r) => [r.round.startsAt, r.outcome.status])).toEqual([[at(ROUND_1), 'incomplete']]);
   });
 
+  it('the rounds that had closed before the tour was made were never due: only a walked one shows', () => {
+    // Made at 21:00 (02:00 UTC): the 20:00 round had closed at 21:00, the 22:00 one is due.
+    const made = { ...night, created: pb('2026-11-26T02:00:00Z') };
+    const board = roundsBoard([made], [], [], { zone: ZONE, now: at('2026-11-26T04:00:00Z') });
+    expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
+      ['2026-11-26T03:00:00.000Z', 'missed'],
+    ]);
+    const walked = roundsBoard([made], [walk('w1', ROUND_1, '2026-11-26T01:02:00Z')], [], {
+      zone: ZONE,
+      now: at('2026-11-26T04:00:00Z'),
+    });
+    expect(walked.map((r) => r.round.startsAt)).toEqual([at(ROUND_1), at(ROUND_2)]);
+    // Made at 20:45: the 20:00 round could still be walked, late, so it was due.
+    const late = roundsBoard([{ ...night, created: pb('2026-11-26T01:45:00Z') }], [], [], {
+      zone: ZONE,
+      now: at('2026-11-26T04:00:00Z'),
+    });
+    expect(late.map((r) => r.round.startsAt)).toEqual([at(ROUND_1), at(ROUND_2)]);
+  });
+
   it('a past day shows that day’s rounds, whatever the time now', () => {
     const board = roundsBoard([night], [], [], {
       zone: ZONE,
@@ -109,6 +130,36 @@ describe('roundsBoard', () => {
     expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
       ['2026-11-26T01:00:00.000Z', 'missed'],
       ['2026-11-26T03:00:00.000Z', 'missed'],
+    ]);
+  });
+});
+
+describe("the dashboard's tour figures", () => {
+  const round = (status: string, missed: string[] = []) => ({ outcome: { status, missed } });
+  it('counts finished rounds only, on time among them, and the checkpoints missed most', () => {
+    const names: Record<string, string> = { a: 'Front gate', b: 'Pool gate', c: 'Boat ramp' };
+    const figures = tourFigures(
+      [
+        round('on_time'),
+        round('late'),
+        round('incomplete', ['c']),
+        round('missed', ['a', 'b', 'c']),
+        round('due', ['a', 'b', 'c']),
+        round('upcoming', ['a', 'b', 'c']),
+      ],
+      (id) => names[id] ?? id,
+    );
+    expect([figures.finished, figures.onTime]).toEqual([4, 1]);
+    expect(figures.byStatus.map((row) => [row.label, row.count])).toEqual([
+      ['On time', 1],
+      ['Late', 1],
+      ['Incomplete', 1],
+      ['Missed', 1],
+    ]);
+    expect(figures.missedCheckpoints.map((row) => [row.label, row.count])).toEqual([
+      ['Boat ramp', 2],
+      ['Front gate', 1],
+      ['Pool gate', 1],
     ]);
   });
 });

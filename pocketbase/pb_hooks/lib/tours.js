@@ -169,6 +169,7 @@ function tourRounds(e) {
     round_minutes: t.getInt('round_minutes'),
     ordered: t.getBool('ordered'),
     active: t.getBool('active'),
+    created: t.getString('created'),
   }));
   const walks = e.app
     .findRecordsByFilter(

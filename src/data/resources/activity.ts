@@ -1,6 +1,6 @@
 /**
  * What the daily activity report and the manager's view read:
- * the reports and calls of a period, straight from the mirror's indexes
+ * the reports and calls of a period (and a day's tour rounds), straight from the mirror's indexes
  * (reports by incident_time, calls by created), so their cost follows the
  * period, never the community (tens of thousands of reports at 20,000
  * homes), and they work offline for every range the mirror holds.
@@ -8,10 +8,15 @@
 import type { CommunityRecord, ConcernRecord, HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
 import { communityCountry } from '../../domain/paper.ts';
 import { pbDate } from '../../domain/pbDate.ts';
+import { DEFAULT_CALL_SETTINGS } from '../../domain/quietHours.ts';
 import { useSignedInStaff } from '../auth.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
+import type { PeriodRounds, ToursBoard } from './tourBoards.ts';
+
+/** The tours' reads, loaded when a report or the dashboard first asks: they are not the Homes screen's. */
+const tourBoards = () => import('./tourBoards.ts');
 
 /**
  * A call as the mirror holds it. The job's fields (progress,
@@ -47,6 +52,9 @@ export interface DayRecords extends PeriodRecords {
   staff: UserRecord[];
   /** The community's country (ISO code) as its records tell it (src/domain/paper.ts); undefined when they do not. */
   country?: string;
+  /** The day's tour rounds and how each went (src/domain/tourBoard.ts), with the names of their checkpoints; none when absent. */
+  rounds?: ToursBoard['rounds'];
+  checkpointNames?: Map<string, string>;
 }
 
 const present = <T>(rows: readonly (T | undefined)[]): T[] => rows.filter((row): row is T => row !== undefined);
@@ -70,12 +78,18 @@ export async function queryDayRecords(
     if (call.house) houseIds.add(call.house);
     for (const id of call.concerns ?? []) concernIds.add(id);
   }
-  const [community, houses, residents, concerns, staff] = await Promise.all([
+  const settings = await db.call_settings.where('community').equals(communityId).first();
+  const zone = settings?.time_zone || DEFAULT_CALL_SETTINGS.timeZone;
+  // The rounds of the day that began at `from` (its noon is that day wherever the community is).
+  const [community, houses, residents, concerns, staff, tours] = await Promise.all([
     db.communities.get(communityId),
     db.houses.bulkGet([...houseIds]),
     db.residents.bulkGet([...residentIds]),
     db.concerns.bulkGet([...concernIds]),
     db.users.toArray(),
+    tourBoards().then(({ queryToursBoard }) =>
+      queryToursBoard(db, { zone, now: Date.now(), day: from.getTime() + 12 * 60 * 60 * 1000 }),
+    ),
   ]);
   const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   return {
@@ -86,6 +100,8 @@ export async function queryDayRecords(
     residents: byId(present(residents)),
     concerns: byId(present(concerns)),
     staff,
+    rounds: tours.rounds,
+    checkpointNames: new Map([...tours.checkpoints].map(([id, checkpoint]) => [id, checkpoint.name])),
   };
 }
 
@@ -107,7 +123,20 @@ export function useDayRecords(from: Date, to: Date): DayRecords | undefined {
   const [fromMs, toMs] = [from.getTime(), to.getTime()];
   return useMirrorQuery(
     db,
-    ['reports', 'calls', 'houses', 'residents', 'concerns', 'users', 'communities'],
+    [
+      'reports',
+      'calls',
+      'houses',
+      'residents',
+      'concerns',
+      'users',
+      'communities',
+      'call_settings',
+      'tours',
+      'checkpoints',
+      'tour_walks',
+      'checkpoint_scans',
+    ],
     () => queryDayRecords(db, community, new Date(fromMs), new Date(toMs)),
     [community, fromMs, toMs],
   );
@@ -144,5 +173,20 @@ export function useHouseCheckReports(from: Date, to: Date): MirrorRow<'reports'>
               .toArray()
           ).filter((report) => report.type === 'house_check'),
     [fromMs, toMs],
+  );
+}
+
+/** The rounds of the period's days with how each went (the dashboard's tour figures), live; undefined while loading. */
+export function usePeriodRounds(zone: string | undefined, now: number, from: Date, to: Date): PeriodRounds | undefined {
+  const { db } = useSyncEngine();
+  const [fromMs, toMs] = [from.getTime(), to.getTime()];
+  return useMirrorQuery(
+    db,
+    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans'],
+    async () =>
+      zone
+        ? (await tourBoards()).queryPeriodRounds(db, { zone, now, from: new Date(fromMs), to: new Date(toMs) })
+        : { rounds: [], checkpoints: new Map() },
+    [zone, now, fromMs, toMs],
   );
 }

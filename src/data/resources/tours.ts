@@ -9,25 +9,20 @@
  * learn it at once, not from a parked entry later.
  */
 import { pb } from '../../api/client.ts';
-import type { CheckpointRecord, TourRecord, TourWalkRecord, UserRecord } from '../../api/records.ts';
+import type { CheckpointRecord, TourRecord, TourWalkRecord } from '../../api/records.ts';
 import type { ScanMethod } from '../../domain/checkpointCode.ts';
 import { pbDate } from '../../domain/pbDate.ts';
 import type { CheckpointValues, TourValues } from '../../domain/tourSchemas.ts';
-import { roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
 import type { ScheduledRound } from '../../domain/tourRounds.ts';
 import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import type { SignedInUser } from '../auth.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
-import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
+import type { ScmsDatabase } from '../mirror/db.ts';
+import type { Checkpoint, CheckpointScan, Tour, TourWalk } from './tourBoards.ts';
 import { newRecordId } from '../mirror/ids.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import { enqueue } from '../sync/outbox.ts';
-
-export type Checkpoint = MirrorRow<'checkpoints'>;
-export type Tour = MirrorRow<'tours'>;
-export type TourWalk = MirrorRow<'tour_walks'>;
-export type CheckpointScan = MirrorRow<'checkpoint_scans'>;
 
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 
@@ -41,61 +36,6 @@ export function useCheckpoints(): Checkpoint[] | undefined {
 export function useTours(): Tour[] | undefined {
   const { db } = useSyncEngine();
   return useMirrorQuery(db, ['tours'], async () => (await db.tours.toArray()).sort(byName), []);
-}
-
-export interface ToursBoard {
-  rounds: Array<BoardRound<Tour, TourWalk>>;
-  checkpoints: Map<string, Checkpoint>;
-  scans: CheckpointScan[];
-  officers: Map<string, UserRecord>;
-}
-
-/** A day of rounds ends at most 36 hours after it began (a night past midnight, its late minutes): walks older than that are not its. */
-const BOARD_REACH_MS = 48 * 60 * 60 * 1000;
-
-/**
- * The rounds of the shift under way at `now` (or of `day`), with their
- * walks, scans and officers. Reads the walks by round start near that
- * time, and their scans by walk: a few dozen rows, whatever the history.
- */
-export async function queryToursBoard(
-  db: ScmsDatabase,
-  options: { zone: string; now: number; day?: number },
-): Promise<ToursBoard> {
-  const centre = options.day ?? options.now;
-  const [tours, checkpoints, walks] = await Promise.all([
-    db.tours.toArray(),
-    db.checkpoints.toArray(),
-    db.tour_walks
-      .where('round_start')
-      .between(pbDate(new Date(centre - BOARD_REACH_MS)), pbDate(new Date(centre + BOARD_REACH_MS)), true, true)
-      .toArray(),
-  ]);
-  const scans = walks.length
-    ? await db.checkpoint_scans
-        .where('walk')
-        .anyOf(walks.map((walk) => walk.id))
-        .toArray()
-    : [];
-  const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
-  const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
-  return {
-    rounds: roundsBoard(tours, walks, scans, options),
-    checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])),
-    scans,
-    officers: new Map(officers.map((user) => [user.id, user])),
-  };
-}
-
-/** The board, redrawn whenever a tour, checkpoint, walk or scan changes (this phone's or, through sync, anyone's). */
-export function useToursBoard(options: { zone: string; now: number; day?: number }): ToursBoard | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(
-    db,
-    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans', 'users'],
-    () => queryToursBoard(db, options),
-    [options.zone, options.now, options.day],
-  );
 }
 
 /** One walk with its tour, checkpoints and scans, for the walking screen. */

@@ -11,6 +11,8 @@ import { everythingOkLine, hasIssues } from '../../domain/houseCheckAnswer.ts';
 import { paperFor, type PaperSize } from '../../domain/paper.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
+import type { RoundStatus } from '../../domain/tourRounds.ts';
+import { ROUND_STATUS_WORDS } from '../../ui/roundWords.ts';
 import { formatAddress, formatDateTime, formatPhone, formatTime, NOT_AVAILABLE, personName } from '../../ui/format.ts';
 
 export const DAY_REPORT_TITLE = 'Daily activity report';
@@ -65,6 +67,23 @@ export interface CallEntry extends EntryBase {
 
 export type ActivityEntry = ReportEntry | CallEntry;
 
+/** A tour round of the day, as the report lists it. */
+export interface RoundLine {
+  id: string;
+  at: Date;
+  time: string;
+  tour: string;
+  status: RoundStatus;
+  /** 'On time', 'Incomplete'... */
+  statusWords: string;
+  /** '2 of 3 checkpoints' */
+  scanned: string;
+  /** Who walked it ('' for nobody). */
+  officers: string;
+  missed: string[];
+  reason: string;
+}
+
 export interface DayModel {
   community: string;
   day: Date;
@@ -76,6 +95,8 @@ export interface DayModel {
   officer: string;
   entries: ActivityEntry[];
   counts: Record<EntryKind, number>;
+  /** The day's tour rounds in time order (for one officer: those they walked). */
+  rounds: RoundLine[];
   /** The house checks answered No to 'Is everything ok?'. */
   checksWithIssues: number;
   /** The PDF's paper: the community's country's (Letter in the US, A4 elsewhere). */
@@ -166,6 +187,26 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     counts[entry.kind]++;
     if (entry.kind === 'house_check' && entry.issues) checksWithIssues++;
   }
+  const rounds: RoundLine[] = [];
+  for (const { tour, round, walks, outcome } of records.rounds ?? []) {
+    if (officerId !== null && !walks.some((walk) => walk.officer === officerId)) continue;
+    const at = new Date(round.startsAt);
+    rounds.push({
+      id: `${tour.id}:${round.startsAt}`,
+      at,
+      time: formatTime(at),
+      tour: tour.name,
+      status: outcome.status,
+      statusWords: ROUND_STATUS_WORDS[outcome.status],
+      scanned: `${outcome.scanned.length} of ${tour.checkpoints.length} checkpoints`,
+      officers: [...new Set(walks.map((walk) => personName(staff.get(walk.officer))))].join(', '),
+      missed: outcome.missed.map((id) => records.checkpointNames?.get(id) ?? 'A deleted checkpoint'),
+      reason: walks
+        .map((walk) => walk.end_reason)
+        .filter(Boolean)
+        .join(' · '),
+    });
+  }
   return {
     community: records.community?.name || NOT_AVAILABLE,
     day: from,
@@ -175,6 +216,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     officer: officerId === null ? ALL_OFFICERS : personName(staff.get(officerId)),
     entries,
     counts,
+    rounds,
     checksWithIssues,
     paper: paperFor(records.country),
   };
@@ -191,14 +233,29 @@ export function dayReportFileName(model: Pick<DayModel, 'community' | 'day'>): s
 }
 
 /** The day's counts in one line, for the preview and the PDF alike ('2 house check(s), 1 with issues · …'). */
-export function countsLine(model: Pick<DayModel, 'counts' | 'checksWithIssues'>): string {
+export function countsLine(model: Pick<DayModel, 'counts' | 'checksWithIssues'> & { rounds?: RoundLine[] }): string {
   const { counts } = model;
   const checks =
     counts.house_check > 0
       ? `${counts.house_check} house check(s), ${model.checksWithIssues} with issues`
       : `${counts.house_check} house check(s)`;
-  return `${checks} · ${counts.report} report(s) · ${counts.call} call(s)`;
+  const line = `${checks} · ${counts.report} report(s) · ${counts.call} call(s)`;
+  const rounds = model.rounds ?? [];
+  if (rounds.length === 0) return line;
+  const onTime = rounds.filter((round) => round.status === 'on_time').length;
+  return `${line} · ${rounds.length} round(s), ${onTime} on time`;
 }
+
+/** One line of a round's details, for the preview and the PDF alike ('2 of 3 checkpoints · Luis Ortega · Missed: Pool gate'). */
+export function roundSummary(round: RoundLine): string {
+  const parts = [round.scanned];
+  if (round.officers) parts.push(round.officers);
+  if (round.missed.length > 0 && FINAL.includes(round.status)) parts.push(`Missed: ${round.missed.join(', ')}`);
+  if (round.reason) parts.push(`Reason: ${round.reason}`);
+  return parts.join(' · ');
+}
+
+const FINAL: readonly RoundStatus[] = ['late', 'incomplete', 'missed'];
 
 /** One line of an entry's details, for the preview and the PDF alike. */
 export function entrySummary(entry: ActivityEntry): string {

@@ -11,6 +11,7 @@ import { jsPDF } from 'jspdf';
 import { autoTable } from 'jspdf-autotable';
 import {
   countsLine,
+  roundSummary,
   DAY_REPORT_TITLE,
   ENTRY_KIND_LABELS,
   entrySummary,
@@ -72,6 +73,21 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
   text(model.community, 13, 'bold', 6);
   text([`Day: ${format(model.day, 'EEEE, MMMM d, yyyy')}`, `Period: ${model.period}`, `Officer: ${model.officer}`], 10);
   text(countsLine(model), 10, 'bold', 8);
+
+  if (model.rounds.length > 0) {
+    text('Tour rounds', 13, 'bold', 4);
+    autoTable(doc, {
+      startY: y,
+      margin: { left: MARGIN, right: MARGIN, top: MARGIN, bottom: MARGIN + FOOTER },
+      head: [['Time', 'Tour', 'Status', 'Details']],
+      body: model.rounds.map((round) => [round.time, round.tour, round.statusWords, roundSummary(round)]),
+      styles: { font: 'helvetica', fontSize: 9, cellPadding: 4, overflow: 'linebreak' },
+      headStyles: { fillColor: [17, 24, 39], textColor: 255 },
+      columnStyles: { 0: { cellWidth: 40 }, 2: { cellWidth: 70 } },
+      theme: 'striped',
+    });
+    y = (doc as unknown as { lastAutoTable: { finalY: number } }).lastAutoTable.finalY + 16;
+  }
 
   if (model.entries.length === 0) {
     text('Nothing was logged on this day.', 11);

@@ -10,6 +10,7 @@ import { useForm } from 'react-hook-form';
 import type { CallSettingsRecord } from '../../api/records.ts';
 import { DEFAULT_CALL_SETTINGS, TIME_ZONES } from '../../domain/quietHours.ts';
 import { CALL_SETTINGS_LIMITS, callSettingsSchema, type CallSettingsValues } from '../../domain/schemas.ts';
+import { CLOCK_INPUT } from '../../ui/clockInput.ts';
 import { SelectInput, TextInput } from '../../ui/Field.tsx';
 import { SubmitButton } from '../../ui/SubmitButton.tsx';
 
@@ -23,13 +24,6 @@ export const QUIET_HOURS_FORMAT = '24-hour times, HH:MM (21:00).';
  * A time typed as text: the browser's time input shows 12-hour 'AM/PM' in a
  * US locale, and the app writes times 24-hour everywhere (src/ui/dateTime.ts).
  */
-const CLOCK_INPUT = {
-  type: 'text',
-  placeholder: 'HH:MM',
-  maxLength: 5,
-  autoComplete: 'off',
-} as const;
-
 const RETRY_CHOICES = Array.from(
   { length: CALL_SETTINGS_LIMITS.retries.max - CALL_SETTINGS_LIMITS.retries.min + 1 },
   (_, i) => CALL_SETTINGS_LIMITS.retries.min + i,

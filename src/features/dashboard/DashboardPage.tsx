@@ -5,10 +5,11 @@
  * reports: charts with their numbers beside them, all from the mirror (the
  * period's records by index), so it works offline for what the device holds.
  */
-import { endOfDay, format, startOfDay } from 'date-fns';
+import { endOfDay, format, startOfDay, startOfMinute } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { useHouseCheckReports, usePeriodRecords } from '../../data/resources/activity.ts';
+import { useHouseCheckReports, usePeriodRecords, usePeriodRounds } from '../../data/resources/activity.ts';
+import { useCallSettings } from '../../data/resources/callSettings.ts';
 import { useSignedInStaff } from '../../data/auth.ts';
 import { useHouses } from '../../data/resources/homes.ts';
 import { useReportRange } from '../../data/resources/reports.ts';
@@ -20,7 +21,7 @@ import { RangeNote } from '../../ui/RangeNote.tsx';
 import { useShownTheme } from '../../ui/theme.ts';
 import { useNow } from '../../ui/useNow.ts';
 import { BarChartCard } from './BarChartCard.tsx';
-import { checksSince, dashboardFigures, type DashboardFigures } from './figures.ts';
+import { checksSince, dashboardFigures, tourFigures, type DashboardFigures, type TourFigures } from './figures.ts';
 import { OFFLINE_PERIOD_NOT_ON_DEVICE } from '../../ui/offlineWords.ts';
 
 const DASHBOARD_TITLE = 'Dashboard';
@@ -77,6 +78,16 @@ function Dashboard() {
   const since = useMemo(() => (homes ? checksSince(homes, from, to) : from), [homes, from, to]);
   // The period's own house checks are among its reports; only the checks of the windows' days before it are read apart.
   const checksBefore = useHouseCheckReports(since, new Date(from.getTime() - 1));
+  const me = useSignedInStaff();
+  const zone = useCallSettings(me?.community)?.settings.timeZone;
+  const periodRounds = usePeriodRounds(zone, startOfMinute(now).getTime(), from, to);
+  const tours = useMemo(
+    () =>
+      periodRounds
+        ? tourFigures(periodRounds.rounds, (id) => periodRounds.checkpoints.get(id)?.name ?? 'A deleted checkpoint')
+        : undefined,
+    [periodRounds],
+  );
   const figures = useMemo(
     () =>
       records && homes && checksBefore
@@ -132,7 +143,7 @@ function Dashboard() {
       />
 
       {figures ? (
-        <Figures figures={figures} />
+        <Figures figures={figures} tours={tours} />
       ) : (
         <div className="mt-6 flex justify-center">
           <Spinner label="Loading the figures" />
@@ -144,7 +155,7 @@ function Dashboard() {
 
 const percent = (part: number, whole: number) => (whole === 0 ? '—' : `${Math.round((part / whole) * 100)}%`);
 
-function Figures({ figures }: { figures: DashboardFigures }) {
+function Figures({ figures, tours }: { figures: DashboardFigures; tours: TourFigures | undefined }) {
   const COLORS = CHART_COLORS[useShownTheme()];
   const types = figures.byType.filter((row) => row.count > 0);
   const checks = figures.houseChecks;
@@ -215,6 +226,30 @@ function Figures({ figures }: { figures: DashboardFigures }) {
         rowHeading="Home"
         emptyText="No reports name a home in this period."
       />
+      {tours && (
+        <>
+          <BarChartCard
+            title="Tour rounds"
+            summary={`${tours.onTime} of ${tours.finished} round(s) on time (${percent(tours.onTime, tours.finished)})`}
+            labels={tours.byStatus.map((row) => row.label)}
+            series={[{ label: 'Rounds', color: COLORS.done, values: tours.byStatus.map((row) => row.count) }]}
+            horizontal
+            rowHeading="Status"
+            emptyText="No tour rounds ended in this period."
+          />
+          <BarChartCard
+            title="Missed checkpoints by place"
+            summary="The checkpoints most often left unscanned in this period's rounds."
+            labels={tours.missedCheckpoints.map((row) => row.label)}
+            series={[
+              { label: 'Times missed', color: COLORS.issues, values: tours.missedCheckpoints.map((row) => row.count) },
+            ]}
+            horizontal
+            rowHeading="Checkpoint"
+            emptyText="No checkpoint was missed in this period."
+          />
+        </>
+      )}
     </div>
   );
 }

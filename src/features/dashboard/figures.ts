@@ -1,8 +1,8 @@
 /**
  * The manager's view's figures, pure: reports by type and by
  * week, house checks done against due (the due rule per day,
- * domain/houseCheckDays.ts) and their answers to 'Is everything ok?', calls by outcome, and the homes with the most
- * reports, from the mirror's records of the period.
+ * domain/houseCheckDays.ts) and their answers to 'Is everything ok?', calls by outcome, the homes with the most
+ * reports, and the tours' rounds (on time, and the checkpoints missed most), from the mirror's records of the period.
  */
 import { addDays, addWeeks, endOfDay, format, max, min, startOfDay, startOfWeek } from 'date-fns';
 import type { CallRecord, HouseRecord, ReportRecord } from '../../api/records.ts';
@@ -13,6 +13,7 @@ import { answerOf } from '../../domain/houseCheckAnswer.ts';
 import { parsePbDate, pbDate } from '../../domain/pbDate.ts';
 import { REPORT_TYPES, reportTypeLabel } from '../../domain/reportTypes.ts';
 import { formatAddress } from '../../ui/format.ts';
+import { ROUND_STATUS_WORDS } from '../../ui/roundWords.ts';
 
 export type PeriodReport = Pick<ReportRecord, 'id' | 'type' | 'incident_time' | 'house' | 'everything_ok'> &
   Partial<Pick<ReportRecord, 'narative'>>;
@@ -250,5 +251,41 @@ export function dashboardFigures(input: DashboardInput): DashboardFigures {
     calls: callsByOutcome(calls),
     callTotal: calls.length,
     topHomes: topHomes(reports, houses),
+  };
+}
+
+// ---- checkpoint tours ------------------------------------------------------------
+
+export interface TourFigures {
+  /** Rounds whose status is final (on time, late, incomplete, missed): the ones the percentage counts. */
+  finished: number;
+  onTime: number;
+  byStatus: Count<'on_time' | 'late' | 'incomplete' | 'missed'>[];
+  /** The checkpoints most often left unscanned in finished rounds, most first (ten at most). */
+  missedCheckpoints: Count[];
+}
+
+const TOUR_STATUSES = ['on_time', 'late', 'incomplete', 'missed'] as const;
+
+/** How the period's rounds went, and where patrols fall short. */
+export function tourFigures(
+  rounds: readonly { outcome: { status: string; missed: readonly string[] } }[],
+  checkpointName: (id: string) => string,
+): TourFigures {
+  const finished = rounds.filter((round) => (TOUR_STATUSES as readonly string[]).includes(round.outcome.status));
+  const missed = new Map<string, number>();
+  for (const round of finished) for (const id of round.outcome.missed) missed.set(id, (missed.get(id) ?? 0) + 1);
+  return {
+    finished: finished.length,
+    onTime: finished.filter((round) => round.outcome.status === 'on_time').length,
+    byStatus: TOUR_STATUSES.map((key) => ({
+      key,
+      label: ROUND_STATUS_WORDS[key],
+      count: finished.filter((round) => round.outcome.status === key).length,
+    })),
+    missedCheckpoints: [...missed]
+      .map(([id, count]) => ({ key: id, label: checkpointName(id), count }))
+      .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label))
+      .slice(0, 10),
   };
 }

@@ -14,6 +14,7 @@ import {
   weatherLabel,
   yesNo,
 } from '../../ui/format.ts';
+import { csvRow } from '../../ui/csv.ts';
 import { stripParagraph } from './narrative.ts';
 
 export const CSV_COLUMNS = [
@@ -38,25 +39,6 @@ export const CSV_COLUMNS = [
   'Longitude',
   'Accuracy (m)',
 ] as const;
-
-/**
- * Spreadsheets run a cell starting with = + - @ as a formula; a leading
- * apostrophe keeps such text inert. Plain numbers (+15615550100, -5) are
- * left alone.
- */
-function neutraliseFormula(value: string): string {
-  if (/^[=+\-@\t\r]/.test(value) && !/^[+-]?[\d\s().-]+$/.test(value)) return `'${value}`;
-  return value;
-}
-
-export function csvField(value: string): string {
-  const safe = neutraliseFormula(value);
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function csvRow(values: readonly string[]): string {
-  return values.map(csvField).join(',');
-}
 
 const orEmpty = (value: string) => (value === NOT_AVAILABLE ? '' : value);
 

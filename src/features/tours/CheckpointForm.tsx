@@ -7,7 +7,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import type { Checkpoint } from '../../data/resources/tours.ts';
+import type { Checkpoint } from '../../data/resources/tourBoards.ts';
 import { checkpointSchema, TOUR_LIMITS, type CheckpointValues } from '../../domain/tourSchemas.ts';
 import { positionMapUrl, toReportPosition } from '../../domain/whereAndWhen.ts';
 import { FieldError, TextArea, TextInput } from '../../ui/Field.tsx';

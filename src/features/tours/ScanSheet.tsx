@@ -9,7 +9,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { locateForReport } from '../../data/devicePosition.ts';
-import type { Checkpoint } from '../../data/resources/tours.ts';
+import type { Checkpoint } from '../../data/resources/tourBoards.ts';
 import {
   matchScannedText,
   matchShortCode,

@@ -6,8 +6,9 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import type { Checkpoint, Tour } from '../../data/resources/tours.ts';
+import type { Checkpoint, Tour } from '../../data/resources/tourBoards.ts';
 import { tourSchema, type TourValues } from '../../domain/tourSchemas.ts';
+import { CLOCK_INPUT } from '../../ui/clockInput.ts';
 import { FieldError, SelectInput, TextInput } from '../../ui/Field.tsx';
 import { SubmitButton } from '../../ui/SubmitButton.tsx';
 import { Toggle } from '../../ui/Toggle.tsx';
@@ -124,8 +125,8 @@ export function TourForm({
         <FieldError id="tour-checkpoints-error" message={errors.checkpoints?.message} />
       </fieldset>
       <div className="grid grid-cols-2 gap-3">
-        <TextInput label="First round" type="time" error={errors.start?.message} {...register('start')} />
-        <TextInput label="Last round" type="time" error={errors.end?.message} {...register('end')} />
+        <TextInput label="First round" {...CLOCK_INPUT} error={errors.start?.message} {...register('start')} />
+        <TextInput label="Last round" {...CLOCK_INPUT} error={errors.end?.message} {...register('end')} />
         <TextInput
           label="Minutes between rounds"
           type="number"
@@ -141,7 +142,10 @@ export function TourForm({
           {...register('round_minutes', { valueAsNumber: true })}
         />
       </div>
-      <p className="text-sm text-gray-700">A last round at or before the first is the next morning&apos;s.</p>
+      <p className="text-sm text-gray-700">
+        Times are 24-hour (HH:MM) in the community&apos;s time zone; a last round at or before the first is the next
+        morning&apos;s.
+      </p>
       <Controller
         control={control}
         name="ordered"

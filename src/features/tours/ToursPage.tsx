@@ -6,21 +6,14 @@
  * tours with their schedules, and add or edit them. Reads the mirror only:
  * works offline, and follows every phone's walks as they sync.
  */
-import { startOfDay } from 'date-fns';
+import { format, startOfDay } from 'date-fns';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useCallSettings } from '../../data/resources/callSettings.ts';
-import {
-  queueTour,
-  startWalk,
-  useCheckpoints,
-  useTours,
-  useToursBoard,
-  type Tour,
-  type ToursBoard,
-} from '../../data/resources/tours.ts';
+import { useToursBoard, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
+import { queueTour, startWalk, useCheckpoints, useTours } from '../../data/resources/tours.ts';
 import type { TourValues } from '../../domain/tourSchemas.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatTime, personName } from '../../ui/format.ts';
@@ -28,8 +21,11 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useNow } from '../../ui/useNow.ts';
+import { saveBlob } from '../../ui/saveBlob.ts';
+import { roundsCsv } from './roundsCsv.ts';
 import { TourForm } from './TourForm.tsx';
-import { ROUND_STATUS_TONE, ROUND_STATUS_WORDS, TOUR_WORDS } from './tourWords.ts';
+import { ROUND_STATUS_TONE, ROUND_STATUS_WORDS } from '../../ui/roundWords.ts';
+import { TOUR_WORDS } from './tourWords.ts';
 
 export function ToursPage() {
   // The session guard shows no screen without a user: null is only the instant of a log out.
@@ -99,6 +95,14 @@ function ToursScreen({ me }: { me: Staff }) {
               isDayDisabled={(d) => d > now}
             />
           </div>
+          <button
+            type="button"
+            disabled={!board || board.rounds.length === 0}
+            onClick={() => board && exportCsv(board, day ?? now)}
+            className="min-h-11 rounded border border-gray-300 bg-white px-4 font-medium hover:bg-gray-100 disabled:opacity-50"
+          >
+            Export CSV
+          </button>
           {day && (
             <button
               type="button"
@@ -310,4 +314,10 @@ function RoundItem({
       )}
     </li>
   );
+}
+
+function exportCsv(board: ToursBoard, day: Date) {
+  // The byte-order mark makes spreadsheet programs read the file as UTF-8.
+  const blob = new Blob(['\uFEFF', roundsCsv(board)], { type: 'text/csv;charset=utf-8' });
+  saveBlob(blob, `tour-rounds-${format(day, 'yyyy-MM-dd')}.csv`);
 }

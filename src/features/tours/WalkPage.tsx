@@ -23,7 +23,8 @@ import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { ScanSheet } from './ScanSheet.tsx';
-import { placeWords, ROUND_STATUS_TONE, ROUND_STATUS_WORDS, TOUR_WORDS } from './tourWords.ts';
+import { ROUND_STATUS_TONE, ROUND_STATUS_WORDS } from '../../ui/roundWords.ts';
+import { placeWords, TOUR_WORDS } from './tourWords.ts';
 
 export function WalkPage() {
   const me = useSignedInStaff();

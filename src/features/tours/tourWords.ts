@@ -2,29 +2,7 @@
  * The Tours screens' words for a round and a scan, in one place (the
  * screens and their tests read them from here).
  */
-import type { RoundStatus } from '../../domain/tourRounds.ts';
 import { distanceText, type ScanPlace } from '../../domain/checkpointCode.ts';
-
-export const ROUND_STATUS_WORDS: Record<RoundStatus, string> = {
-  upcoming: 'Upcoming',
-  due: 'Due',
-  in_progress: 'In progress',
-  on_time: 'On time',
-  late: 'Late',
-  incomplete: 'Incomplete',
-  missed: 'Missed',
-};
-
-/** The chip's colours: done well, under way, gone wrong. */
-export const ROUND_STATUS_TONE: Record<RoundStatus, string> = {
-  upcoming: 'bg-gray-100 text-gray-800',
-  due: 'bg-blue-100 text-blue-900',
-  in_progress: 'bg-blue-100 text-blue-900',
-  on_time: 'bg-green-100 text-green-900',
-  late: 'bg-amber-100 text-amber-900',
-  incomplete: 'bg-red-100 text-red-900',
-  missed: 'bg-red-100 text-red-900',
-};
 
 export const TOUR_WORDS = {
   title: 'Tours',
