@@ -23,6 +23,7 @@ import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
 import { CheckpointForm } from './CheckpointForm.tsx';
+import { nfcAvailable, writeNfcTag } from './nfc.ts';
 import { TOUR_WORDS } from './tourWords.ts';
 
 export function CheckpointsPage() {
@@ -65,6 +66,17 @@ function CheckpointsScreen({ me }: { me: Staff }) {
     } finally {
       setBusy(false);
       setDeleting(null);
+    }
+  }
+
+  async function writeTag(checkpoint: Checkpoint) {
+    toast({ title: 'NFC', description: `Hold the phone to the tag for ${checkpoint.name}.` });
+    try {
+      await writeNfcTag(qrText(checkpoint.community, checkpoint.token));
+      toast({ title: 'Success', description: `${checkpoint.name} written to the tag` });
+    } catch (error) {
+      // nfc.ts's errors are already the words to show.
+      toast({ title: 'Fail', description: (error as Error).message, variant: 'destructive' });
     }
   }
 
@@ -137,6 +149,16 @@ function CheckpointsScreen({ me }: { me: Staff }) {
                 >
                   Edit
                 </button>
+                {nfcAvailable() && checkpoint.token && (
+                  <button
+                    type="button"
+                    aria-label={`Write ${checkpoint.name} to an NFC tag`}
+                    onClick={() => void writeTag(checkpoint)}
+                    className="min-h-11 rounded border border-gray-300 bg-white px-3 font-medium hover:bg-gray-100"
+                  >
+                    NFC
+                  </button>
+                )}
                 <button
                   type="button"
                   aria-label={`Delete ${checkpoint.name}`}

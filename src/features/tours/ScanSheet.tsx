@@ -22,6 +22,7 @@ import { TextArea, TextInput } from '../../ui/Field.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { placeWords, TOUR_WORDS } from './tourWords.ts';
+import { nfcAvailable, readNfcTags } from './nfc.ts';
 import type { QrScanner } from './qrScanner.ts';
 
 export interface FoundCheckpoint {
@@ -141,6 +142,20 @@ function CameraScan({
         if (!abort.signal.aborted) setStarting(false);
       }
     });
+    // Where the phone reads NFC, a checkpoint's tag is a scan too (the camera keeps looking meanwhile).
+    if (nfcAvailable())
+      void readNfcTags(
+        (text) => {
+          const match = matchScannedText(text, communityId, latest.current.checkpoints);
+          if ('error' in match) setProblem(match.error);
+          else {
+            scanner?.stop();
+            latest.current.onFound({ checkpoint: match.checkpoint, method: 'nfc', code: text });
+          }
+        },
+        (error) => setProblem(error.message),
+        abort.signal,
+      );
     return () => {
       abort.abort();
       scanner?.stop();
@@ -157,7 +172,9 @@ function CameraScan({
           </div>
         )}
       </div>
-      <p className="text-sm text-gray-700">Point the camera at the checkpoint&apos;s code.</p>
+      <p className="text-sm text-gray-700">
+        Point the camera at the checkpoint&apos;s code{nfcAvailable() ? ', or hold the phone to its NFC tag' : ''}.
+      </p>
       {problem && (
         <p role="alert" className="text-sm font-medium text-red-800">
           {problem}
