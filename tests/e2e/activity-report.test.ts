@@ -137,7 +137,13 @@ async function serverCounts(day: Date, officerId?: string): Promise<string> {
   const checkWords = checks > 0 ? `${checks} house check(s), ${issues} with issues` : '0 house check(s)';
   const line = `${checkWords} · ${reports.length - checks} report(s) · ${calls.length} call(s)`;
   // The day's tour rounds (the demo's night patrol), by the rule the app reads them with, on the server's records.
-  const mine = (await serverRounds(day)).filter((r) => !officerId || r.walks.some((w) => w.officer === officerId));
+  // The rounds that happened: walked, or missed (not those still ahead or due and not started).
+  const mine = (await serverRounds(day)).filter(
+    (r) =>
+      r.outcome.status !== 'upcoming' &&
+      r.outcome.status !== 'due' &&
+      (!officerId || r.walks.some((w) => w.officer === officerId)),
+  );
   if (mine.length === 0) return line;
   return `${line} · ${mine.length} round(s), ${mine.filter((r) => r.outcome.status === 'on_time').length} on time`;
 }

@@ -5,14 +5,17 @@
  * prints the stickers (the PDF read back: every name and short code); an
  * officer on a phone goes offline, starts the round, scans the first
  * checkpoint with the camera (Chromium's fake camera showing that
- * sticker's QR code), types the second's short code, leaves the third and
- * ends the tour with a reason; reloads offline and still sees the round
- * incomplete; reconnects; the server holds one walk and two scans, and the
- * manager sees the round incomplete with the missed checkpoint, once.
+ * sticker's QR code cut from the printed PDF, rendered), types the
+ * second's short code, leaves the third and ends the tour with a reason;
+ * reloads offline and still sees the round incomplete; reconnects; the
+ * server holds one walk and two scans, and the manager sees the round
+ * incomplete with the missed checkpoint, once.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { jsPDF } from 'jspdf';
+import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
@@ -20,8 +23,10 @@ import { DEMO_MANAGER, DEMO_REGULAR, type DemoAccount } from '../../scripts/seed
 import { qrText, shortCodeText } from '../../src/domain/checkpointCode.ts';
 import { buildBenchData } from '../bench/data.ts';
 import { createInBatches } from '../support/batches.ts';
-import { writeFakeCameraVideo } from '../support/fakeCamera.ts';
-import { pdfText } from '../support/pdfText.ts';
+import { jsPdfMeasure, stickerLayout, STICKERS_PER_PAGE } from '../../src/features/tours/stickerPdf.ts';
+import { writeFakeCameraVideoFromImage, type GrayImage } from '../support/fakeCamera.ts';
+import { cropGray, renderPdfPageGray } from '../support/pdfRaster.ts';
+import { pdfPageSizes, pdfText } from '../support/pdfText.ts';
 import { createCommunity, startTestServer, TEST_PASSWORD, type TestServer } from '../support/pocketbase.ts';
 import { distDir, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
 import {
@@ -62,6 +67,46 @@ async function located(sized: SizedPage, url: string): Promise<SizedPage> {
   await sized.context.grantPermissions(['geolocation'], { origin: url });
   await sized.context.setGeolocation(HERE);
   return sized;
+}
+
+/** Pixels a point when the printed sheet is rendered: a module of the QR code (3.7 pt) is 11 pixels. */
+const PRINT_SCALE = 3;
+/** Points of white paper cut beyond the QR code's quiet zone: clear of the name above it and the short code below. */
+const CUT_MARGIN = 3;
+
+/**
+ * The QR code of the sticker whose code reads `text`, cut from the printed
+ * sheet as rendered (its quiet zone and a margin of paper around it): the
+ * picture the officer's camera sees. The sheet holds every checkpoint of
+ * the community, by name, so each sticker's code is read to find the
+ * right one rather than counted on a place. The QR squares are at the
+ * same places on every page whatever the names (stickerLayout), so the
+ * squares of a full page are where to look.
+ */
+async function printedSticker(pdf: Uint8Array, text: string): Promise<GrayImage> {
+  const blank = { name: '', shortCode: '', qrText: '' };
+  const squares = stickerLayout(
+    { communityName: '', checkpoints: Array.from({ length: STICKERS_PER_PAGE }, () => blank) },
+    jsPdfMeasure(new jsPDF({ unit: 'pt', format: 'letter' })),
+  ).map((sticker) => sticker.qr);
+  const read: string[] = [];
+  for (let n = 1; n <= (await pdfPageSizes(pdf)).length; n++) {
+    const page = await renderPdfPageGray(pdf, n, PRINT_SCALE);
+    for (const qr of squares) {
+      const sticker = cropGray(page, {
+        x: (qr.x - CUT_MARGIN) * PRINT_SCALE,
+        y: (qr.y - CUT_MARGIN) * PRINT_SCALE,
+        width: (qr.width + 2 * CUT_MARGIN) * PRINT_SCALE,
+        height: (qr.height + 2 * CUT_MARGIN) * PRINT_SCALE,
+      });
+      const rgba = new Uint8ClampedArray(sticker.data.length * 4);
+      sticker.data.forEach((y, i) => rgba.set([y, y, y, 255], i * 4));
+      const code = jsQR(rgba, sticker.width, sticker.height)?.data;
+      if (code === text) return sticker;
+      if (code) read.push(code);
+    }
+  }
+  throw new Error(`no sticker of the printed sheet reads ${text}; they read ${read.join(', ')}`);
 }
 
 async function addCheckpoint(page: Page, name: string, extra: { instructions?: string; question?: string } = {}) {
@@ -116,7 +161,8 @@ async function patrol(community: Community): Promise<void> {
     mpage.waitForEvent('download'),
     mpage.getByRole('button', { name: 'Print checkpoint codes' }).click(),
   ]);
-  const sheetText = await pdfText(readFileSync(await download.path()));
+  const sheetPdf = readFileSync(await download.path());
+  const sheetText = await pdfText(sheetPdf);
   for (const name of names) {
     expect(sheetText).toContain(name);
     expect(sheetText).toContain(`Code: ${shortCodeText(byName.get(name)!.short_code as string)}`);
@@ -147,7 +193,8 @@ async function patrol(community: Community): Promise<void> {
   const camDir = mkdtempSync(join(tmpdir(), 'scms-camera-'));
   camDirs.push(camDir);
   const video = join(camDir, 'sticker.y4m');
-  writeFakeCameraVideo(video, qrText(community.id, byName.get(names[0]!)!.token as string));
+  const firstSticker = await printedSticker(sheetPdf, qrText(community.id, byName.get(names[0]!)!.token as string));
+  writeFakeCameraVideoFromImage(video, firstSticker);
   const phoneBrowser = await launchChromium({ fakeCamera: video });
   try {
     const officer = await located(await signedInPage(phoneBrowser, server.url, 'phone', community.officer), server.url);

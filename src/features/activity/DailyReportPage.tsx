@@ -138,31 +138,6 @@ function DayPreview({ model }: { model: DayModel }) {
       <p className="mt-4 text-sm font-medium" aria-live="polite" data-testid="day-counts">
         {countsLine(model)}
       </p>
-      {model.rounds.length > 0 && (
-        <section aria-labelledby="day-rounds" className="mt-4">
-          <h2 id="day-rounds" className="font-semibold">
-            Tour rounds
-          </h2>
-          <ol className="mt-2 divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white">
-            {model.rounds.map((round) => (
-              <li key={round.id} className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-3 p-3">
-                <time dateTime={round.at.toISOString()} className="font-mono text-sm font-semibold">
-                  {round.time}
-                </time>
-                <div className="min-w-0">
-                  <p className="flex flex-wrap items-center gap-2">
-                    <span className={`rounded px-2 py-0.5 text-xs font-semibold ${ROUND_STATUS_TONE[round.status]}`}>
-                      {round.statusWords}
-                    </span>
-                    <span className="font-medium break-words">{round.tour}</span>
-                  </p>
-                  <p className="mt-1 text-sm text-gray-700">{roundSummary(round)}</p>
-                </div>
-              </li>
-            ))}
-          </ol>
-        </section>
-      )}
       {model.entries.length === 0 ? (
         <p className="mt-6 text-center text-gray-700">Nothing was logged on this day.</p>
       ) : (
@@ -198,6 +173,31 @@ function DayPreview({ model }: { model: DayModel }) {
             </li>
           ))}
         </ol>
+      )}
+      {model.rounds.length > 0 && (
+        <section aria-labelledby="day-rounds" className="mt-6">
+          <h2 id="day-rounds" className="font-semibold">
+            Tour rounds
+          </h2>
+          <ol className="mt-2 divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white">
+            {model.rounds.map((round) => (
+              <li key={round.id} className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-3 p-3">
+                <time dateTime={round.at.toISOString()} className="font-mono text-sm font-semibold">
+                  {round.time}
+                </time>
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className={`rounded px-2 py-0.5 text-xs font-semibold ${ROUND_STATUS_TONE[round.status]}`}>
+                      {round.statusWords}
+                    </span>
+                    <span className="font-medium break-words">{round.tour}</span>
+                  </p>
+                  <p className="mt-1 text-sm text-gray-700">{roundSummary(round)}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </section>
       )}
     </>
   );

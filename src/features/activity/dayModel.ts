@@ -95,7 +95,7 @@ export interface DayModel {
   officer: string;
   entries: ActivityEntry[];
   counts: Record<EntryKind, number>;
-  /** The day's tour rounds in time order (for one officer: those they walked). */
+  /** The day's tour rounds that were walked or missed, in time order (for one officer: those they walked). */
   rounds: RoundLine[];
   /** The house checks answered No to 'Is everything ok?'. */
   checksWithIssues: number;
@@ -189,6 +189,8 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
   }
   const rounds: RoundLine[] = [];
   for (const { tour, round, walks, outcome } of records.rounds ?? []) {
+    // What happened: a round not yet walked and still open (upcoming, due) is not the day's activity yet.
+    if (outcome.status === 'upcoming' || outcome.status === 'due') continue;
     if (officerId !== null && !walks.some((walk) => walk.officer === officerId)) continue;
     const at = new Date(round.startsAt);
     rounds.push({

@@ -74,21 +74,6 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
   text([`Day: ${format(model.day, 'EEEE, MMMM d, yyyy')}`, `Period: ${model.period}`, `Officer: ${model.officer}`], 10);
   text(countsLine(model), 10, 'bold', 8);
 
-  if (model.rounds.length > 0) {
-    text('Tour rounds', 13, 'bold', 4);
-    autoTable(doc, {
-      startY: y,
-      margin: { left: MARGIN, right: MARGIN, top: MARGIN, bottom: MARGIN + FOOTER },
-      head: [['Time', 'Tour', 'Status', 'Details']],
-      body: model.rounds.map((round) => [round.time, round.tour, round.statusWords, roundSummary(round)]),
-      styles: { font: 'helvetica', fontSize: 9, cellPadding: 4, overflow: 'linebreak' },
-      headStyles: { fillColor: [17, 24, 39], textColor: 255 },
-      columnStyles: { 0: { cellWidth: 40 }, 2: { cellWidth: 70 } },
-      theme: 'striped',
-    });
-    y = (doc as unknown as { lastAutoTable: { finalY: number } }).lastAutoTable.finalY + 16;
-  }
-
   if (model.entries.length === 0) {
     text('Nothing was logged on this day.', 11);
   } else {
@@ -116,6 +101,22 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
       text('Narratives and photos', 13, 'bold', 6);
       for (const entry of written) drawNarrative(entry);
     }
+  }
+
+  if (model.rounds.length > 0) {
+    ensure(60);
+    text('Tour rounds', 13, 'bold', 4);
+    autoTable(doc, {
+      startY: y,
+      margin: { left: MARGIN, right: MARGIN, top: MARGIN, bottom: MARGIN + FOOTER },
+      head: [['Time', 'Tour', 'Status', 'Details']],
+      body: model.rounds.map((round) => [round.time, round.tour, round.statusWords, roundSummary(round)]),
+      styles: { font: 'helvetica', fontSize: 9, cellPadding: 4, overflow: 'linebreak' },
+      headStyles: { fillColor: [17, 24, 39], textColor: 255 },
+      columnStyles: { 0: { cellWidth: 40 }, 2: { cellWidth: 70 } },
+      theme: 'striped',
+    });
+    y = (doc as unknown as { lastAutoTable: { finalY: number } }).lastAutoTable.finalY + 16;
   }
 
   function drawNarrative(entry: ReportEntry) {
