@@ -14,8 +14,8 @@
  *   be made for a checkpoint that was not given it.
  * - A walk is started by the officer walking it, who alone may end it, once
  *   (`ended_at` and `end_reason`, nothing else). Scans are write-once: the
- *   officer's own, in their community, never changed or deleted through the
- *   API; the server checks the code the phone read or the officer typed
+ *   officer's own, on their own walk while it is open, in their community,
+ *   never changed or deleted through the API; the server checks the code the phone read or the officer typed
  *   against the checkpoint and works out where the scan was made.
  * - Device time (`started_at`, `ended_at`, `scanned_at`) is kept beside
  *   the server's (`created`), as reports keep both.
@@ -167,9 +167,12 @@ migrate(
       name: 'checkpoint_scans',
       listRule: `${signedIn} && ${sameCommunity}`,
       viewRule: `${signedIn} && ${sameCommunity}`,
+      // On the officer's own walk while it is open, made after it started: nobody adds scans to another's
+      // round, or to a walk that has ended (a final status never changes).
       createRule: [
         `${signedIn} && ${sameCommunity} && officer = @request.auth.id`,
         'walk.community = @request.auth.community && checkpoint.community = @request.auth.community',
+        'walk.officer = @request.auth.id && walk.ended_at = "" && @request.body.scanned_at >= walk.started_at',
       ].join(' && '),
       updateRule: null,
       deleteRule: null,

@@ -11,6 +11,7 @@
  * ended.
  */
 import { parsePbDate } from './pbDate.ts';
+import { zonedDayStart } from './zonedTime.ts';
 import {
   roundOutcome,
   roundsOfDay,
@@ -33,6 +34,8 @@ export interface BoardTour {
   active: boolean;
   /** When the tour was made (PocketBase's date text): no round closed before it was due. */
   created?: string;
+  /** When it last changed: a tour turned off was off from then (as near as the records tell). */
+  updated?: string;
 }
 
 export interface BoardWalk {
@@ -94,9 +97,12 @@ export interface BoardOptions {
 
 /**
  * Every round of the active tours for the shift under way (or a past day),
- * in time order, each with its walks and outcome. A tour turned off, and
- * the rounds that had closed before a tour was made, show only the rounds
- * someone walked.
+ * in time order, each with its walks and outcome. A tour turned off (from
+ * then on), and the rounds that had closed before a tour was made, show
+ * only the rounds someone walked; a walk of a round the schedule no longer
+ * has (its times changed since) is still listed. Rounds nobody walked are
+ * read against the tour as it is now: a changed schedule or checkpoint list
+ * changes how its past unwalked rounds read.
  */
 export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   tours: readonly T[],
@@ -125,11 +131,14 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
       const roundWalks = (walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []).sort(
         (a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0),
       );
-      // A round that had closed before the tour existed, or one of a tour turned off, was never due: listed only
-      // if someone walked it. (One still walkable when the tour was made is due: made at 14:05, the 14:00 round.)
+      // A round that had closed before the tour existed, or one after it was turned off, was never due: listed
+      // only if someone walked it. (One still walkable when the tour was made is due: made at 14:05, the 14:00
+      // round.) A tour's rounds before it was turned off keep their history: missed stays missed.
       const closes = round.dueBy + (round.dueBy - round.startsAt);
       const before = tour.created ? closes <= (time(tour.created) ?? 0) : false;
-      if ((!tour.active || before) && roundWalks.length === 0) continue;
+      const off = !tour.active && closes > (time(tour.updated ?? '') ?? -Infinity);
+      if ((off || before) && roundWalks.length === 0) continue;
+      walksByRound.delete(`${tour.id}|${round.startsAt}`);
       const walk = combinedWalk(
         roundWalks,
         roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
@@ -142,8 +151,32 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
       });
     }
   }
+  // Walks of a round the schedule no longer has (the tour's times changed since): still listed, as walked.
+  const byId = new Map(tours.map((tour) => [tour.id, tour] as const));
+  const from = day === undefined ? now - DAY_MS : zonedDayStart(zone, day);
+  const to = day === undefined ? now + DAY_MS : zonedDayStart(zone, day, 1);
+  for (const unsorted of walksByRound.values()) {
+    const roundWalks = [...unsorted].sort((a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0));
+    const tour = byId.get(roundWalks[0]!.tour);
+    const startsAt = time(roundWalks[0]!.round_start);
+    if (!tour || startsAt === null || startsAt < from || startsAt >= to) continue;
+    const round = { startsAt, dueBy: startsAt + tour.round_minutes * MINUTE_MS };
+    const walk = combinedWalk(
+      roundWalks,
+      roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
+    );
+    board.push({
+      tour,
+      round,
+      walks: roundWalks,
+      outcome: roundOutcome(round, { checkpoints: tour.checkpoints, ordered: tour.ordered }, walk, now),
+    });
+  }
   return board.sort((a, b) => a.round.startsAt - b.round.startsAt || a.tour.name.localeCompare(b.tour.name));
 }
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 24 * 60 * MINUTE_MS;
 
 /**
  * A calendar day ('2026-11-25') as a moment of it, for `day`: its noon in

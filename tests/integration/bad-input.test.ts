@@ -49,7 +49,7 @@ const ALL_COLLECTIONS = ['communities', ...WRITABLE, 'calls', 'scms_meta'] as co
 let t: TestServer;
 let w: World;
 /** Records of community A (made by the superuser) that the update cases aim at, and one concern of B. */
-const target = {} as Record<Writable, string> & { windowHouse: string; concernB: string };
+const target = {} as Record<Writable, string> & { windowHouse: string; concernB: string; endedWalk: string };
 let tried = 0;
 let countsBefore: Record<string, number>;
 
@@ -76,6 +76,13 @@ beforeAll(async () => {
       house_check: true,
       house_check_start_date: '2026-12-01 00:00:00.000Z',
       house_check_end_date: '2026-12-10 23:59:59.999Z',
+    })
+  ).id;
+  target.endedWalk = (
+    await t.admin.collection('tour_walks').create({
+      ...valid(w, 'tour_walks', 'regular A'),
+      ended_at: '2026-11-26 01:30:00.000Z',
+      end_reason: 'ended',
     })
   ).id;
   target.concernB = (
@@ -876,6 +883,16 @@ function tourForeignCases(
     scan('on a walk of B', (x) => ({ walk: x.seed.walkB })),
     scan('in community B', (x) => ({ community: x.b.community.id })),
     scan('in the name of the manager', (x) => ({ officer: x.a.manager.id })),
+    {
+      collection: 'checkpoint_scans',
+      op: 'create',
+      actor: 'manager A',
+      what: "on another officer's walk",
+      expect: 400,
+      body: A('checkpoint_scans', 'manager A', () => ({})),
+    },
+    scan('made before its walk started', () => ({ scanned_at: '2026-11-26 00:59:00.000Z' })),
+    scan('on a walk that has ended', () => ({ walk: target.endedWalk })),
     {
       collection: 'checkpoint_scans',
       op: 'update',

@@ -39,8 +39,8 @@ const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
   tours: { list: STAFF_A, view: STAFF_A, create: MANAGERS_A, update: MANAGERS_A, delete: MANAGERS_A },
   // A fresh walk is director A's own (rules-table.ts: fresh): only its officer ends it, and no one deletes one.
   tour_walks: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: NOBODY },
-  // Write-once.
-  checkpoint_scans: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: NOBODY, delete: NOBODY },
+  // Write-once, on one's own open walk (the seeded walk is regular A's).
+  checkpoint_scans: { list: STAFF_A, view: STAFF_A, create: ['regular A'], update: NOBODY, delete: NOBODY },
 };
 
 /** Operations no API rule allows at all (a null rule): refused with 403 whoever asks. */

@@ -121,6 +121,35 @@ describe('roundsBoard', () => {
     expect(late.map((r) => r.round.startsAt)).toEqual([at(ROUND_1), at(ROUND_2)]);
   });
 
+  it('a tour turned off keeps its missed rounds from before; from then on only walked rounds show', () => {
+    const off = { ...night, active: false, updated: pb('2026-11-26T03:40:00Z') };
+    const board = roundsBoard([off], [], [], {
+      zone: ZONE,
+      now: at('2026-11-26T05:00:00Z'),
+      day: at('2026-11-25T17:00:00Z'),
+    });
+    // 20:00 had closed (21:00) before it was turned off at 22:40; 22:00 closed at 23:00, after.
+    expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
+      ['2026-11-26T01:00:00.000Z', 'missed'],
+    ]);
+  });
+
+  it('a walk of a round the schedule no longer has is still listed, as walked', () => {
+    // Walked at 21:00 when the rounds were on the hour; the tour now starts at 20:00 every two hours.
+    const walks = [walk('w9', '2026-11-26T02:00:00Z', '2026-11-26T02:01:00Z', '2026-11-26T02:20:00Z')];
+    const scans = [scan('s1', 'w9', 'cpa', '2026-11-26T02:05:00Z'), scan('s2', 'w9', 'cpb', '2026-11-26T02:10:00Z')];
+    const board = roundsBoard([night], walks, scans, {
+      zone: ZONE,
+      now: at('2026-11-26T05:00:00Z'),
+      day: at('2026-11-25T17:00:00Z'),
+    });
+    expect(board.map((r) => [new Date(r.round.startsAt).toISOString(), r.outcome.status])).toEqual([
+      ['2026-11-26T01:00:00.000Z', 'missed'],
+      ['2026-11-26T02:00:00.000Z', 'on_time'],
+      ['2026-11-26T03:00:00.000Z', 'missed'],
+    ]);
+  });
+
   it('a past day shows that day’s rounds, whatever the time now', () => {
     const board = roundsBoard([night], [], [], {
       zone: ZONE,

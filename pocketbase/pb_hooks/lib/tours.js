@@ -170,6 +170,7 @@ function tourRounds(e) {
     ordered: t.getBool('ordered'),
     active: t.getBool('active'),
     created: t.getString('created'),
+    updated: t.getString('updated'),
   }));
   const walks = e.app
     .findRecordsByFilter(

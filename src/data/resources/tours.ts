@@ -41,6 +41,8 @@ export function useTours(): Tour[] | undefined {
 /** One walk with its tour, checkpoints and scans, for the walking screen. */
 export interface WalkView {
   walk: TourWalk;
+  /** Every walk of this round (two officers may walk it together), this one among them. */
+  roundWalks: TourWalk[];
   tour: Tour | undefined;
   checkpoints: Checkpoint[];
   /** The scans of every walk of this round (two officers may walk it together). */
@@ -64,7 +66,13 @@ export function useWalk(walkId: string): WalkView | null | undefined {
       const checkpoints = (await db.checkpoints.bulkGet(tour?.checkpoints ?? [])).filter(
         (checkpoint): checkpoint is Checkpoint => !!checkpoint,
       );
-      return { walk, tour, checkpoints, scans: scans.sort((a, b) => a.scanned_at.localeCompare(b.scanned_at)) };
+      return {
+        walk,
+        roundWalks: sameRound,
+        tour,
+        checkpoints,
+        scans: scans.sort((a, b) => a.scanned_at.localeCompare(b.scanned_at)),
+      };
     },
     [walkId],
   );

@@ -6,7 +6,7 @@
  * and 'Print checkpoint codes', a PDF of stickers made on the device.
  */
 import { format } from 'date-fns';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, Navigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
@@ -69,14 +69,25 @@ function CheckpointsScreen({ me }: { me: Staff }) {
     }
   }
 
+  // One write at a time, given up after 30 s or when the screen closes: a write left waiting would write
+  // this checkpoint to the next tag the phone touches, perhaps another checkpoint's on a walk.
+  const nfcWrite = useRef<AbortController | null>(null);
+  useEffect(() => () => nfcWrite.current?.abort(), []);
   async function writeTag(checkpoint: Checkpoint) {
+    nfcWrite.current?.abort();
+    const abort = new AbortController();
+    nfcWrite.current = abort;
+    const timer = window.setTimeout(() => abort.abort(), 30_000);
     toast({ title: 'NFC', description: `Hold the phone to the tag for ${checkpoint.name}.` });
     try {
-      await writeNfcTag(qrText(checkpoint.community, checkpoint.token));
+      await writeNfcTag(qrText(checkpoint.community, checkpoint.token), abort.signal);
       toast({ title: 'Success', description: `${checkpoint.name} written to the tag` });
     } catch (error) {
-      // nfc.ts's errors are already the words to show.
-      toast({ title: 'Fail', description: (error as Error).message, variant: 'destructive' });
+      // nfc.ts's errors are already the words to show; a write given up says nothing more.
+      if (!abort.signal.aborted)
+        toast({ title: 'Fail', description: (error as Error).message, variant: 'destructive' });
+    } finally {
+      window.clearTimeout(timer);
     }
   }
 

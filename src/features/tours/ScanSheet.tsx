@@ -8,11 +8,13 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { errorMessage } from '../../api/errorMessage.ts';
 import { locateForReport } from '../../data/devicePosition.ts';
 import type { Checkpoint } from '../../data/resources/tourBoards.ts';
 import {
   matchScannedText,
   matchShortCode,
+  normalizeShortCode,
   scanPlace,
   type ScanMethod,
   type ScanPlace,
@@ -210,7 +212,8 @@ function CodeEntry({
         event.preventDefault();
         const match = matchShortCode(typed, communityId, checkpoints);
         if ('error' in match) setProblem(match.error);
-        else onFound({ checkpoint: match.checkpoint, method: 'code', code: typed });
+        // Sent as stored ('K7M4QX'): what the officer typed around it (spaces, a dash) is not the code.
+        else onFound({ checkpoint: match.checkpoint, method: 'code', code: normalizeShortCode(typed) });
       }}
     >
       <TextInput
@@ -285,6 +288,10 @@ function ScanDetails({
     setBusy(true);
     try {
       await onSave({ ...found, position: position ?? null, answer, note });
+    } catch (error) {
+      // Not saved: the sheet stays open with what was entered, and says why.
+      setProblem(errorMessage(error));
+      return;
     } finally {
       setBusy(false);
     }
@@ -310,7 +317,7 @@ function ScanDetails({
             {(['yes', 'no'] as const).map((value) => (
               <label
                 key={value}
-                className={`flex min-h-12 flex-1 items-center justify-center rounded border text-lg font-semibold ${answer === value ? 'border-black bg-black text-white' : 'border-gray-300 bg-white'}`}
+                className={`flex min-h-12 flex-1 items-center justify-center rounded border text-lg font-semibold has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-black has-[:focus-visible]:ring-offset-2 ${answer === value ? 'border-black bg-black text-white' : 'border-gray-300 bg-white'}`}
               >
                 <input
                   type="radio"

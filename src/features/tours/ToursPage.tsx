@@ -9,6 +9,7 @@
 import { format, startOfDay } from 'date-fns';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
+import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { useCallSettings } from '../../data/resources/callSettings.ts';
@@ -37,6 +38,8 @@ export const managesTours = (me: Staff) => me.type === 'director' || me.type ===
 
 type SheetState = { kind: 'add' } | { kind: 'edit'; tour: Tour } | null;
 
+const HALF_DAY_MS = 12 * 60 * 60 * 1000;
+
 function ToursScreen({ me }: { me: Staff }) {
   const { db } = useSyncEngine();
   const toast = useToast();
@@ -46,14 +49,29 @@ function ToursScreen({ me }: { me: Staff }) {
   const now = useNow(30_000);
   const [day, setDay] = useState<Date | null>(null);
   const zone = useCallSettings(me.community)?.settings.timeZone;
-  const board = useToursBoard({ zone: zone ?? 'UTC', now: now.getTime(), day: day?.getTime() });
+  // A day's noon names that day in the community's zone too (its midnight here may be the evening before there).
+  const board = useToursBoard({
+    zone: zone ?? 'UTC',
+    now: now.getTime(),
+    day: day ? day.getTime() + HALF_DAY_MS : undefined,
+  });
   const tours = useTours();
   const checkpoints = useCheckpoints();
   const [sheet, setSheet] = useState<SheetState>(null);
 
+  const [starting, setStarting] = useState(false);
   async function start(tour: Tour, round: { startsAt: number; dueBy: number }) {
-    const id = await startWalk(db, me, tour, round);
-    navigate(`/tours/walk/${id}`);
+    // One walk per tap: a second tap while the first is saved would start a second walk of the round.
+    if (starting) return;
+    setStarting(true);
+    try {
+      const id = await startWalk(db, me, tour, round);
+      navigate(`/tours/walk/${id}`);
+    } catch (error) {
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
+    } finally {
+      setStarting(false);
+    }
   }
 
   async function saveTour(values: TourValues, existing?: Tour) {

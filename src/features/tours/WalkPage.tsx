@@ -9,6 +9,7 @@
  */
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { endWalk, queueScan, useCheckpoints, useWalk, type WalkView } from '../../data/resources/tours.ts';
@@ -53,7 +54,7 @@ function WalkScreen({ me, view }: { me: Staff; view: WalkView & { tour: NonNulla
   const toast = useToast();
   const navigate = useNavigate();
   const now = useNow(15_000);
-  const { walk, tour, checkpoints: onTourList, scans } = view;
+  const { walk, roundWalks, tour, checkpoints: onTourList, scans } = view;
   const allCheckpoints = useCheckpoints();
   const [scanMode, setScanMode] = useState<'camera' | 'code' | null>(null);
   const [ending, setEnding] = useState(false);
@@ -66,7 +67,7 @@ function WalkScreen({ me, view }: { me: Staff; view: WalkView & { tour: NonNulla
   const outcome = roundOutcome(
     round,
     { checkpoints: tour.checkpoints, ordered: tour.ordered },
-    combinedWalk([walk], scans),
+    combinedWalk(roundWalks, scans),
     now.getTime(),
   );
   const firstScan = useMemo(() => {
@@ -94,6 +95,9 @@ function WalkScreen({ me, view }: { me: Staff; view: WalkView & { tour: NonNulla
       setEnding(false);
       toast({ title: 'Success', description: 'Tour ended' });
       navigate('/tours');
+    } catch (error) {
+      // Not saved (the phone's storage is full, say): the walk stays open, and the officer is told.
+      toast({ title: 'Fail', description: errorMessage(error), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
