@@ -37,6 +37,8 @@ export const SEED_ORDER = [
   'call_attempts',
   'checkpoints',
   'tours',
+  'tour_walks',
+  'checkpoint_scans',
 ] as const;
 export type SeedCollection = (typeof SEED_ORDER)[number];
 export type SeedRecord = { id: string } & Record<
@@ -65,6 +67,8 @@ export function buildDemoData(now: Date): DemoData {
     call_attempts: [],
     checkpoints: [],
     tours: [],
+    tour_walks: [],
+    checkpoint_scans: [],
   };
   for (const plan of COMMUNITIES) {
     const communityId = demoId(`${plan.key}:community`);
@@ -83,7 +87,8 @@ export function buildDemoData(now: Date): DemoData {
     });
     buildReports(plan, communityId, now, homes, staff, data);
     buildCalls(plan, communityId, now, homes, staff, data);
-    buildTours(plan.key, communityId, director.id, data);
+    const officer = staff.find((s) => s.type === 'regular') ?? director;
+    buildTours(plan.key, communityId, director.id, officer.id, now, data);
   }
   return data;
 }

@@ -19,6 +19,12 @@
  *   progress painted), Reports → Daily report (to the day's counts), its
  *   Download PDF (the tap to the file handed to the browser), Reports →
  *   Dashboard (to the first chart drawn);
+ * - Homes → Tours, warm: the tap on 'Tours' to the first round of the shift
+ *   painted, with TOUR_DAYS (60) of walked rounds in the mirror (data.ts:
+ *   40 checkpoints, 4 tours, about 2,500 walks and 24,000 scans, and the
+ *   rounds since the seed added to the run's copy before sign-in); the
+ *   rounds shown are checked against the board's rule run here on the same
+ *   records;
  * - DOM elements and JS heap (after a garbage collection) with Homes open;
  * - the gzipped JS of the login page and of the Homes screen (scripts/bundle-budget.ts).
  *
@@ -44,8 +50,9 @@ import { matches, withPeople } from '../e2e/homes-helpers.ts';
 import { PULL_DONE_MARK } from '../../src/data/sync/pull.ts';
 import { signedInUserId, waitForFirstSync, waitForPagesUnpacked, waitForWorkerControl } from '../e2e/pwa-helpers.ts';
 import { appToMeasure } from './app.ts';
-import { searchQueries, STAFF_PASSWORD, type BenchData } from './data.ts';
-import { seededFolder, SUPERUSER } from './seed.ts';
+import { roundsBoard, type BoardScan, type BoardTour, type BoardWalk } from '../../src/domain/tourBoard.ts';
+import { searchQueries, STAFF_PASSWORD, TOUR_DAYS, TOUR_ZONE, type BenchData, type TourRow } from './data.ts';
+import { addRecentTourWalks, seededFolder, SUPERUSER } from './seed.ts';
 
 const OUTPUT = join(projectRoot, 'test-results', 'bench', 'screens.json');
 const PHONE = { width: 390, height: 844 };
@@ -69,6 +76,8 @@ const { values: options } = parseArgs({
     'sync-profile': { type: 'string' },
     /** Writes a CPU profile (.cpuprofile) of the last offline reload of /homes, to its first card. */
     'reload-profile': { type: 'string' },
+    /** Writes a CPU profile (.cpuprofile) of the last warm Homes → Tours, to its first round painted. */
+    'tours-profile': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -178,7 +187,12 @@ function installProbe(card: string): void {
     if (!changed) return;
     p.seen = true;
     p.domMs = performance.now() - p.t0;
-    p.after = p.kind === 'count' ? countText() : null;
+    // What showed first: the count, or the element's name (a round's data-round) or its text.
+    const first = p.kind === 'selector' ? document.querySelector(p.selector!) : null;
+    p.after =
+      p.kind === 'count'
+        ? countText()
+        : (first?.getAttribute('data-round') ?? first?.textContent?.slice(0, 80) ?? null);
     afterPaint((at) => (p.ms = at - p.t0!));
   };
   new MutationObserver(check).observe(document, { childList: true, subtree: true, characterData: true });
@@ -269,6 +283,21 @@ interface ScreensRun {
   shift?: { houseChecksMs: number; dailyReportMs: number; dailyPdfMs: number; dashboardMs: number };
   /** A call's record changes on the server to the card's new words painted, medians (absent before it was measured). */
   callOnCard?: { placedMs: number; endedMs: number };
+  /** Homes → Tours, the tap to the first round painted (absent in runs saved before it was measured). */
+  tours?: {
+    /** The first visit in the page (the Tours chunk and its first reads). */
+    firstMs: number;
+    warmMs: number;
+    warmMaxMs: number;
+    warmRunsMs: number[];
+    /** The rounds listed (li[data-round]) and the list's headings, at the last run. */
+    roundsShown: number;
+    headings: string[];
+    /** Rounds shown otherwise than the board's rule says (first painted or after it settled). */
+    mismatches: string[];
+    /** What the mirror holds: the seeded history and the rounds added since the seed. */
+    history: { days: number; checkpoints: number; tours: number; walks: number; scans: number };
+  };
   domElements: number;
   heapMB: { withHomesOpen: number; afterReload: number };
   pageErrors: string[];
@@ -328,6 +357,19 @@ const ROWS: Row[] = [
   { name: 'Daily report: Download PDF to file', value: (r) => ms(r.shift?.dailyPdfMs ?? NaN), target: '—' },
   { name: 'Reports → Dashboard, warm', value: (r) => ms(r.shift?.dashboardMs ?? NaN), target: '—' },
   {
+    name: "Homes → Tours, first in the page (the tap on 'Tours' to the first round painted; its chunk loaded)",
+    value: (r) => ms(r.tours?.firstMs ?? NaN),
+    target: '—',
+  },
+  {
+    name: 'Homes → Tours, warm, p50 / max (60 days of rounds in the mirror: walks / scans)',
+    value: (r) =>
+      r.tours
+        ? `${ms(r.tours.warmMs)} / ${ms(r.tours.warmMaxMs)} (${int(r.tours.history.walks)} / ${int(r.tours.history.scans)})`
+        : '—',
+    target: '< 100 ms at 20,000',
+  },
+  {
     name: "A call starts on the server to the card's 'Call in progress...'",
     value: (r) => ms(r.callOnCard?.placedMs ?? NaN),
     target: '—',
@@ -361,7 +403,7 @@ async function settle(page: Page): Promise<void> {
 }
 
 /** The navigation entry, through the side drawer at phone size (as an officer does). */
-async function openNavEntry(page: Page, entry: 'Homes' | 'Reports'): Promise<() => Promise<void>> {
+async function openNavEntry(page: Page, entry: 'Homes' | 'Reports' | 'Tours'): Promise<() => Promise<void>> {
   await page.getByRole('button', { name: 'Open menu' }).click();
   const link = page.getByRole('dialog').getByRole('link', { name: entry, exact: true });
   await link.waitFor();
@@ -483,6 +525,105 @@ async function shiftScreens(page: Page): Promise<NonNullable<ScreensRun['shift']
   };
 }
 
+/** The records the phone's mirror holds of the tours, for the board's rule run here. */
+interface TourRecords {
+  tours: readonly TourRow[];
+  walks: readonly TourRow[];
+  scans: readonly TourRow[];
+}
+
+/**
+ * The rounds the Tours screen lists at `now`, in its order (ToursPage's
+ * RoundGroups: now, the next three, done, missed), as the screen names
+ * them: "<tour> <HH:mm>" in the browser's own time (ui/dateTime.ts).
+ */
+async function roundsListed(page: Page, records: TourRecords, now: number): Promise<string[]> {
+  const board = roundsBoard(
+    records.tours as unknown as BoardTour[],
+    records.walks as unknown as BoardWalk[],
+    records.scans as unknown as BoardScan[],
+    { zone: TOUR_ZONE, now },
+  );
+  const where = (...statuses: string[]) => board.filter((r) => statuses.includes(r.outcome.status));
+  const listed = [
+    ...where('due', 'in_progress'),
+    ...where('upcoming').slice(0, 3),
+    ...where('on_time', 'late', 'incomplete'),
+    ...where('missed'),
+  ];
+  return page.evaluate(
+    (rounds) =>
+      rounds.map(({ name, at }) => {
+        const time = new Date(at);
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return `${name} ${pad(time.getHours())}:${pad(time.getMinutes())}`;
+      }),
+    listed.map((r) => ({ name: r.tour.name, at: r.round.startsAt })),
+  );
+}
+
+/**
+ * Homes → Tours: the tap on the navigation's 'Tours' (in the drawer) to the
+ * first round painted, once in the page, then WARM_RUNS times warm, back to
+ * Homes between. Each time, the first round painted and the whole list once
+ * settled are checked against the board's rule run here (at the driver's
+ * now, or up to 30 s before: the screen's clock ticks every 30 s).
+ */
+async function homesToTours(
+  context: BrowserContext,
+  page: Page,
+  records: TourRecords,
+): Promise<Omit<NonNullable<ScreensRun['tours']>, 'history'>> {
+  const mismatches: string[] = [];
+  const runs: number[] = [];
+  let roundsShown = 0;
+  let headings: string[] = [];
+  for (let i = 0; i <= WARM_RUNS; i++) {
+    const click = await openNavEntry(page, 'Tours');
+    const profiler = options['tours-profile'] && i === WARM_RUNS ? await context.newCDPSession(page) : null;
+    if (profiler) {
+      await profiler.send('Profiler.enable');
+      await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
+      await profiler.send('Profiler.start');
+    }
+    const { ms: took, after: first } = await timed(page, 'selector', 'click', click, 600_000, 'main li[data-round]');
+    runs.push(took);
+    if (profiler) {
+      const { profile } = await profiler.send('Profiler.stop');
+      writeFileSync(resolve(options['tours-profile']!), JSON.stringify(profile));
+      await profiler.detach();
+      progress(`CPU profile of the last Homes → Tours written to ${options['tours-profile']}`);
+    }
+    await settle(page);
+    const shown = await page
+      .locator('main li[data-round]')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-round') ?? ''));
+    headings = await page.locator('main h3, main summary').allInnerTexts();
+    roundsShown = shown.length;
+    const at = Date.now();
+    const expected = [await roundsListed(page, records, at), await roundsListed(page, records, at - 30_000)];
+    if (!expected.some((list) => list.join('|') === shown.join('|')))
+      mismatches.push(`run ${i}: shows [${shown.join(', ')}], expected [${expected[0]!.join(', ')}]`);
+    if (!expected.some((list) => list[0] === first))
+      mismatches.push(`run ${i}: painted ${first} first, expected ${expected[0]![0]}`);
+    const home = await openNavEntry(page, 'Homes');
+    await home();
+    await page.getByRole('heading', { name: 'Homes', level: 1 }).waitFor();
+    await page.locator(HOME_CARD).first().waitFor({ timeout: 600_000 });
+    await settle(page);
+  }
+  const warm = runs.slice(1);
+  return {
+    firstMs: runs[0]!,
+    warmMs: median(warm),
+    warmMaxMs: Math.max(...warm),
+    warmRunsMs: warm,
+    roundsShown,
+    headings,
+    mismatches,
+  };
+}
+
 async function writeHeapSnapshot(context: BrowserContext, page: Page, file: string): Promise<void> {
   const cdp = await context.newCDPSession(page);
   const chunks: string[] = [];
@@ -585,6 +726,19 @@ async function main(): Promise<void> {
     await admin.settings.update({ rateLimits: { enabled: false } });
     progress(
       `PocketBase at ${server.url}: ${int(data.houses.length)} homes, ${int(data.reports.length)} reports (rate limits off in this run's copy)`,
+    );
+    // The seeded history ends when the community was seeded (its rounds then closed); the rounds since,
+    // up to two days back, are walked now on this run's copy, so the shift under way was walked too.
+    const recentStarted = performance.now();
+    const recent = await addRecentTourWalks(admin, seeded);
+    const { tours } = seeded;
+    const tourRecords: TourRecords = {
+      tours: tours.tours,
+      walks: [...tours.walks, ...recent.walks],
+      scans: [...tours.scans, ...recent.scans],
+    };
+    progress(
+      `tours: ${tours.checkpoints.length} checkpoints, ${tours.tours.length} tours, ${int(tours.walks.length)} walks and ${int(tours.scans.length)} scans over the ${TOUR_DAYS} days before the seed; ${recent.walks.length} walks and ${recent.scans.length} scans since, added in ${ms(performance.now() - recentStarted)}`,
     );
 
     const profileDir = mkdtempSync(join(tmpdir(), 'scms-bench-screens-profile-'));
@@ -749,6 +903,12 @@ async function main(): Promise<void> {
       `House checks ${ms(shift.houseChecksMs)}, Daily report ${ms(shift.dailyReportMs)}, its PDF ${ms(shift.dailyPdfMs)}, Dashboard ${ms(shift.dashboardMs)}`,
     );
 
+    const toursRuns = await homesToTours(context, page, tourRecords);
+    progress(
+      `Homes → Tours: first ${ms(toursRuns.firstMs)}, warm ${toursRuns.warmRunsMs.map(ms).join(', ')} (${toursRuns.roundsShown} rounds listed: ${toursRuns.headings.join(', ')})`,
+    );
+    for (const mismatch of toursRuns.mismatches) progress(`  ${mismatch}`);
+
     const callCard = await callOnCard(page, admin, data);
     progress(`a call on the card: placed ${ms(callCard.placedMs)}, ended ${ms(callCard.endedMs)}`);
 
@@ -777,6 +937,16 @@ async function main(): Promise<void> {
       offlineReloadRunsMs: offlineRuns,
       shift,
       callOnCard: callCard,
+      tours: {
+        ...toursRuns,
+        history: {
+          days: TOUR_DAYS,
+          checkpoints: tours.checkpoints.length,
+          tours: tours.tours.length,
+          walks: tourRecords.walks.length,
+          scans: tourRecords.scans.length,
+        },
+      },
       domElements,
       heapMB: { withHomesOpen: heapOpen, afterReload: heapReload },
       pageErrors,
@@ -805,6 +975,7 @@ async function main(): Promise<void> {
     if (keystroke.countMismatches.length > 0)
       console.log(`Count mismatches: ${keystroke.countMismatches.slice(0, 5).join(' | ')}`);
     if (pageErrors.length > 0) console.log(`Page errors: ${pageErrors.slice(0, 5).join(' | ')}`);
+    if (toursRuns.mismatches.length > 0) console.log(`Tours rounds mismatches: ${toursRuns.mismatches.join(' | ')}`);
     console.log(`Total runtime: ${ms(totalMs)}.`);
     progress(`wrote ${OUTPUT}`);
 
@@ -812,6 +983,7 @@ async function main(): Promise<void> {
     const problems = [
       keystroke.countMismatches.length > 0 && 'the Homes count differs from the search rule',
       pageErrors.length > 0 && 'the page reported errors',
+      toursRuns.mismatches.length > 0 && 'the Tours screen listed other rounds than the board rule says',
     ].filter(Boolean);
     if (problems.length > 0) {
       console.error(`bench:screens: ${problems.join('; ')}`);

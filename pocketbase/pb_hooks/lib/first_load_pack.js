@@ -28,6 +28,8 @@ const SCOPES = {
   call_attempts: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
   home_changes: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
   reports: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
+  tour_walks: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
+  checkpoint_scans: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
 };
 
 /** Most records in one answer (about 1 MB of JSON before compression at the largest). */

@@ -200,14 +200,14 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
   {
     // Checkpoint tours: the checkpoints and tours (read whole, they are
     // few), the walks of rounds (read by tour and round) and their scans
-    // (read by walk). They come with the next pull: a collection without a
+    // (read by walk, and by time for a period's figures). They come with the next pull: a collection without a
     // cursor has its first load then.
     version: 7,
     stores: {
       checkpoints: 'id, community',
       tours: 'id, community',
       tour_walks: 'id, [tour+round_start], round_start',
-      checkpoint_scans: 'id, walk, checkpoint',
+      checkpoint_scans: 'id, walk, checkpoint, scanned_at',
     },
   },
 ];

@@ -18,7 +18,7 @@ import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import type { SignedInUser } from '../auth.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
 import type { ScmsDatabase } from '../mirror/db.ts';
-import type { Checkpoint, CheckpointScan, Tour, TourWalk } from './tourBoards.ts';
+import { scansOfWalks, type Checkpoint, type CheckpointScan, type Tour, type TourWalk } from './tourBoards.ts';
 import { newRecordId } from '../mirror/ids.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
@@ -59,10 +59,7 @@ export function useWalk(walkId: string): WalkView | null | undefined {
       if (!walk) return null;
       const tour = await db.tours.get(walk.tour);
       const sameRound = await db.tour_walks.where('[tour+round_start]').equals([walk.tour, walk.round_start]).toArray();
-      const scans = await db.checkpoint_scans
-        .where('walk')
-        .anyOf(sameRound.map((w) => w.id))
-        .toArray();
+      const scans = await scansOfWalks(db, sameRound);
       const checkpoints = (await db.checkpoints.bulkGet(tour?.checkpoints ?? [])).filter(
         (checkpoint): checkpoint is Checkpoint => !!checkpoint,
       );

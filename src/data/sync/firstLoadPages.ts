@@ -24,6 +24,8 @@ export const FIRST_LOAD_PAGED: ReadonlySet<CollectionName> = new Set<CollectionN
   'calls',
   'call_attempts',
   'home_changes',
+  'tour_walks',
+  'checkpoint_scans',
   'reports',
 ]);
 
