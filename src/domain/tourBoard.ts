@@ -123,14 +123,29 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
     list.push(scan);
     scansByWalk.set(scan.walk, list);
   }
+  const byStart = (list: readonly W[]) =>
+    [...list].sort((a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0));
+  /** A round with its walks (first started first) and how it stands at `now`. */
+  const entry = (tour: T, round: ScheduledRound, roundWalks: W[]): BoardRound<T, W> => ({
+    tour,
+    round,
+    walks: roundWalks,
+    outcome: roundOutcome(
+      round,
+      { checkpoints: tour.checkpoints, ordered: tour.ordered },
+      combinedWalk(
+        roundWalks,
+        roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
+      ),
+      now,
+    ),
+  });
   const board: Array<BoardRound<T, W>> = [];
   for (const tour of tours) {
     const schedule = scheduleOf(tour);
     const rounds = day === undefined ? roundsOfShift(schedule, zone, now) : roundsOfDay(schedule, zone, day);
     for (const round of rounds) {
-      const roundWalks = (walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []).sort(
-        (a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0),
-      );
+      const roundWalks = byStart(walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []);
       // A round that had closed before the tour existed, or one after it was turned off, was never due: listed
       // only if someone walked it. (One still walkable when the tour was made is due: made at 14:05, the 14:00
       // round.) A tour's rounds before it was turned off keep their history: missed stays missed.
@@ -139,16 +154,7 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
       const off = !tour.active && closes > (time(tour.updated ?? '') ?? -Infinity);
       if ((off || before) && roundWalks.length === 0) continue;
       walksByRound.delete(`${tour.id}|${round.startsAt}`);
-      const walk = combinedWalk(
-        roundWalks,
-        roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
-      );
-      board.push({
-        tour,
-        round,
-        walks: roundWalks,
-        outcome: roundOutcome(round, { checkpoints: tour.checkpoints, ordered: tour.ordered }, walk, now),
-      });
+      board.push(entry(tour, round, roundWalks));
     }
   }
   // Walks of a round the schedule no longer has (the tour's times changed since): still listed, as walked.
@@ -156,21 +162,11 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   const from = day === undefined ? now - DAY_MS : zonedDayStart(zone, day);
   const to = day === undefined ? now + DAY_MS : zonedDayStart(zone, day, 1);
   for (const unsorted of walksByRound.values()) {
-    const roundWalks = [...unsorted].sort((a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0));
+    const roundWalks = byStart(unsorted);
     const tour = byId.get(roundWalks[0]!.tour);
     const startsAt = time(roundWalks[0]!.round_start);
     if (!tour || startsAt === null || startsAt < from || startsAt >= to) continue;
-    const round = { startsAt, dueBy: startsAt + tour.round_minutes * MINUTE_MS };
-    const walk = combinedWalk(
-      roundWalks,
-      roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
-    );
-    board.push({
-      tour,
-      round,
-      walks: roundWalks,
-      outcome: roundOutcome(round, { checkpoints: tour.checkpoints, ordered: tour.ordered }, walk, now),
-    });
+    board.push(entry(tour, { startsAt, dueBy: startsAt + tour.round_minutes * MINUTE_MS }, roundWalks));
   }
   return board.sort((a, b) => a.round.startsAt - b.round.startsAt || a.tour.name.localeCompare(b.tour.name));
 }
