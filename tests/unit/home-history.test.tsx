@@ -124,7 +124,7 @@ describe('the words of a change', () => {
 });
 
 describe('saves', () => {
-  test('grouped by person and second, newest first; a save in the form order', () => {
+  test('grouped by person and moment, newest first; a save in the form order', () => {
     const rows = [
       row({ field: 'note', from_value: 'a', to_value: 'b', created: '2026-03-04 10:00:00.100Z' }),
       row({
@@ -156,6 +156,17 @@ describe('saves', () => {
         '2026-03-04 10:00:00.300Z',
         ['City: Jupiter → Tequesta', "Note: 'a' → 'b'", 'Added phone (561) 555-0142'],
       ],
+    ]);
+  });
+  test("a save whose rows straddle a second's boundary is one save; the same person's next save seconds later is another", () => {
+    const rows = [
+      row({ field: 'note', from_value: 'a', to_value: 'b', created: '2026-03-04 10:00:00.950Z' }),
+      row({ field: 'city', from_value: 'Jupiter', to_value: 'Tequesta', created: '2026-03-04 10:00:01.050Z' }),
+      row({ field: 'zip', from_value: '1', to_value: '2', created: '2026-03-04 10:00:04.000Z' }),
+    ];
+    expect(historyGroups(rows).map((g) => [g.at, g.lines.map(lineText)])).toEqual([
+      ['2026-03-04 10:00:04.000Z', ['Zip: 1 → 2']],
+      ['2026-03-04 10:00:01.050Z', ['City: Jupiter → Tequesta', "Note: 'a' → 'b'"]],
     ]);
   });
 });

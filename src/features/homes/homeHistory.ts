@@ -1,10 +1,10 @@
 /**
  * The words of a home's History sheet, as pure functions of the history
  * rows the server wrote (pocketbase/pb_hooks/lib/home_history.js): rows
- * grouped per save (one person, one second), newest first, and each change
- * in the home form's words: "Note: 'A-text' → 'B-text'", "Security code:
- * 1234 → 5678", "Added resident Yolanda Vasquez", "Removed phone (561)
- * 555-0142", "Photo changed".
+ * grouped per save (one person's rows written within two seconds), newest
+ * first, and each change in the home form's words: "Note: 'A-text' →
+ * 'B-text'", "Security code: 1234 → 5678", "Added resident Yolanda
+ * Vasquez", "Removed phone (561) 555-0142", "Photo changed".
  */
 import type { HomeChangeCollection, HomeChangeRecord } from '../../api/records.ts';
 import { DIRECTORY_LABELS, fieldLabel } from '../../domain/directoryFields.ts';
@@ -89,8 +89,17 @@ export function lineText(line: ChangeLine): string {
   return line.kind === 'text' ? line.text : `${line.subject}: ${line.from} → ${line.to}`;
 }
 
-/** Who and which second: one save (a batch of the home with its people lands within one). */
-const saveKey = (row: HomeChangeRecord) => `${row.changed_by}|${row.changed_by_name}|${row.created.slice(0, 19)}`;
+/** Who wrote a row: one person's rows can be one save, two people's never are. */
+const authorKey = (row: HomeChangeRecord) => `${row.changed_by}|${row.changed_by_name}`;
+
+/**
+ * How far apart two rows of one save can be. A save is one request (a batch
+ * of the home with its people) and its rows are written within milliseconds,
+ * but a busy server can put a second's boundary between them, so rows are
+ * not grouped by their second; nobody fills a form twice in two seconds.
+ */
+const SAVE_GAP_MS = 2000;
+const createdMs = (row: HomeChangeRecord) => Date.parse(row.created.replace(' ', 'T'));
 
 /** The order of a save's changes: the home, then residents, then phones, each in the form's order. */
 function withinSave(a: HomeChangeRecord, b: HomeChangeRecord): number {
@@ -107,17 +116,20 @@ const actionRank = (row: HomeChangeRecord) => (row.action === 'create' ? 0 : row
 /** The rows of one home as saves, newest first; a save's changes in the form's order. */
 export function historyGroups(rows: readonly HomeChangeRecord[]): ChangeGroup[] {
   const newestFirst = [...rows].sort((a, b) => (a.created < b.created ? 1 : a.created > b.created ? -1 : 0));
-  const groups: Array<{ key: string; rows: HomeChangeRecord[] }> = [];
-  const open = new Map<string, { key: string; rows: HomeChangeRecord[] }>();
+  const groups: Array<{ key: string; rows: HomeChangeRecord[]; oldestMs: number }> = [];
+  /** Each author's save being gathered: a row joins it when it is at most SAVE_GAP_MS older than its oldest row. */
+  const open = new Map<string, (typeof groups)[number]>();
   for (const row of newestFirst) {
-    const key = saveKey(row);
-    let group = open.get(key);
-    if (!group) {
-      group = { key, rows: [] };
-      open.set(key, group);
+    const author = authorKey(row);
+    const at = createdMs(row);
+    let group = open.get(author);
+    if (!group || !(group.oldestMs - at <= SAVE_GAP_MS)) {
+      group = { key: `${author}|${row.created}`, rows: [], oldestMs: at };
+      open.set(author, group);
       groups.push(group);
     }
     group.rows.push(row);
+    group.oldestMs = at;
   }
   return groups.map(({ key, rows: saved }) => ({
     key,
