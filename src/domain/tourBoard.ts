@@ -18,6 +18,7 @@ import {
   roundsOfShift,
   type RoundOutcome,
   type RoundWalk,
+  type Scan,
   type ScheduledRound,
   type TourSchedule,
 } from './tourRounds.ts';
@@ -71,19 +72,26 @@ const time = (value: string) => parsePbDate(value)?.getTime() ?? null;
 
 /** The walks of one round as one walk (see above); null when nobody walked it. */
 export function combinedWalk(walks: readonly BoardWalk[], scans: readonly BoardScan[]): RoundWalk | null {
+  const ids = new Set(walks.map((walk) => walk.id));
+  return combine(walks, scanTimes(scans.filter((scan) => ids.has(scan.walk))));
+}
+
+/** Scans with their moments read (those without a readable one count for nothing). */
+function scanTimes(scans: readonly BoardScan[]): Scan[] {
+  return scans.flatMap((scan) => {
+    const at = time(scan.scanned_at);
+    return at === null ? [] : [{ checkpoint: scan.checkpoint, at }];
+  });
+}
+
+function combine(walks: readonly BoardWalk[], scans: readonly Scan[]): RoundWalk | null {
   const started = walks.map((walk) => time(walk.started_at)).filter((at): at is number => at !== null);
   if (started.length === 0) return null;
   const ends = walks.map((walk) => time(walk.ended_at));
-  const ids = new Set(walks.map((walk) => walk.id));
   return {
     startedAt: Math.min(...started),
     endedAt: ends.some((end) => end === null) ? null : Math.max(...(ends as number[])),
-    scans: scans
-      .filter((scan) => ids.has(scan.walk))
-      .flatMap((scan) => {
-        const at = time(scan.scanned_at);
-        return at === null ? [] : [{ checkpoint: scan.checkpoint, at }];
-      }),
+    scans,
   };
 }
 
@@ -117,14 +125,17 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
     list.push(walk);
     walksByRound.set(key, list);
   }
-  const scansByWalk = new Map<string, BoardScan[]>();
+  // Each scan's moment read once (a shift's board reads hundreds), grouped by walk.
+  const scansByWalk = new Map<string, Scan[]>();
   for (const scan of scans) {
+    const at = time(scan.scanned_at);
+    if (at === null) continue;
     const list = scansByWalk.get(scan.walk) ?? [];
-    list.push(scan);
+    list.push({ checkpoint: scan.checkpoint, at });
     scansByWalk.set(scan.walk, list);
   }
-  const byStart = (list: readonly W[]) =>
-    [...list].sort((a, b) => (time(a.started_at) ?? 0) - (time(b.started_at) ?? 0));
+  const startedAt = new Map(walks.map((walk) => [walk, time(walk.started_at) ?? 0]));
+  const byStart = (list: readonly W[]) => [...list].sort((a, b) => startedAt.get(a)! - startedAt.get(b)!);
   /** A round with its walks (first started first) and how it stands at `now`. */
   const entry = (tour: T, round: ScheduledRound, roundWalks: W[]): BoardRound<T, W> => ({
     tour,
@@ -133,7 +144,7 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
     outcome: roundOutcome(
       round,
       { checkpoints: tour.checkpoints, ordered: tour.ordered },
-      combinedWalk(
+      combine(
         roundWalks,
         roundWalks.flatMap((w) => scansByWalk.get(w.id) ?? []),
       ),
@@ -142,9 +153,7 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   });
   const board: Array<BoardRound<T, W>> = [];
   for (const tour of tours) {
-    const schedule = scheduleOf(tour);
-    const rounds = day === undefined ? roundsOfShift(schedule, zone, now) : roundsOfDay(schedule, zone, day);
-    for (const round of rounds) {
+    for (const round of scheduledRounds(tour, { zone, now, day })) {
       const roundWalks = byStart(walksByRound.get(`${tour.id}|${round.startsAt}`) ?? []);
       // A round that had closed before the tour existed, or one after it was turned off, was never due: listed
       // only if someone walked it. (One still walkable when the tour was made is due: made at 14:05, the 14:00
@@ -159,8 +168,7 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
   }
   // Walks of a round the schedule no longer has (the tour's times changed since): still listed, as walked.
   const byId = new Map(tours.map((tour) => [tour.id, tour] as const));
-  const from = day === undefined ? now - DAY_MS : zonedDayStart(zone, day);
-  const to = day === undefined ? now + DAY_MS : zonedDayStart(zone, day, 1);
+  const { from, to } = unscheduledReach({ zone, now, day });
   for (const unsorted of walksByRound.values()) {
     const roundWalks = byStart(unsorted);
     const tour = byId.get(roundWalks[0]!.tour);
@@ -173,6 +181,35 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** A tour's scheduled rounds on the board: the shift under way at `now`, or `day`'s. */
+function scheduledRounds(tour: BoardTour, { zone, now, day }: BoardOptions): ScheduledRound[] {
+  const schedule = scheduleOf(tour);
+  return day === undefined ? roundsOfShift(schedule, zone, now) : roundsOfDay(schedule, zone, day);
+}
+
+/** Where a walk of a round the schedule no longer has is listed: a day either side of `now`, or `day` (end excluded). */
+function unscheduledReach({ zone, now, day }: BoardOptions): { from: number; to: number } {
+  if (day === undefined) return { from: now - DAY_MS, to: now + DAY_MS };
+  return { from: zonedDayStart(zone, day), to: zonedDayStart(zone, day, 1) };
+}
+
+/**
+ * The round starts (UTC ms, both ends included) of every walk a board can
+ * list: its scheduled rounds and the walks of rounds the schedule no longer
+ * has. A reader fetches the walks whose `round_start` is in it, and no more
+ * (the phone's mirror and the server read as few as the board needs).
+ */
+export function boardReach(tours: readonly BoardTour[], options: BoardOptions): { from: number; to: number } {
+  let { from, to } = unscheduledReach(options);
+  for (const tour of tours) {
+    const rounds = scheduledRounds(tour, options);
+    if (rounds.length === 0) continue;
+    from = Math.min(from, rounds[0]!.startsAt);
+    to = Math.max(to, rounds[rounds.length - 1]!.startsAt);
+  }
+  return { from, to };
+}
 
 /**
  * A calendar day ('2026-11-25') as a moment of it, for `day`: its noon in

@@ -3,10 +3,15 @@
  * the walks that answer them, two officers' walks of one round read as one,
  * and a tour turned off showing only what was walked.
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { pbDate } from '../../src/domain/pbDate.ts';
+import { clockText, TIME_ZONES } from '../../src/domain/quietHours.ts';
+import { roundsOfDay } from '../../src/domain/tourRounds.ts';
+import { zonedDayStart } from '../../src/domain/zonedTime.ts';
 import { tourFigures } from '../../src/features/dashboard/figures.ts';
 import {
+  boardReach,
   combinedWalk,
   roundsBoard,
   type BoardScan,
@@ -190,5 +195,79 @@ describe("the dashboard's tour figures", () => {
       ['Front gate', 1],
       ['Pool gate', 1],
     ]);
+  });
+});
+
+describe('boardReach', () => {
+  const clock = fc.integer({ min: 0, max: 24 * 60 - 1 }).map(clockText);
+  const tour = (id: string): fc.Arbitrary<BoardTour> =>
+    fc.record({
+      id: fc.constant(id),
+      name: fc.constant(id),
+      checkpoints: fc.constant(['cpa']),
+      start: clock,
+      end: clock,
+      every_minutes: fc.integer({ min: 15, max: 24 * 60 }),
+      round_minutes: fc.integer({ min: 5, max: 12 * 60 }),
+      ordered: fc.boolean(),
+      active: fc.constant(true),
+    });
+  const HOUR = 60 * 60 * 1000;
+  // Moments of 2025 to 2032, whole minutes (rounds start on them).
+  const moment = fc
+    .integer({ min: Date.UTC(2025, 0, 1) / 60_000, max: Date.UTC(2032, 11, 1) / 60_000 })
+    .map((m) => m * 60_000);
+
+  it('holds every walk a board lists: the board from the walks inside it is the board from all of them', () => {
+    fc.assert(
+      fc.property(
+        fc
+          .integer({ min: 1, max: 3 })
+          .chain((count) => fc.tuple(...Array.from({ length: count }, (_, i) => tour(`tour${i}`)))),
+        fc.constantFrom(...TIME_ZONES),
+        moment,
+        fc.boolean(),
+        fc.array(fc.integer({ min: -96, max: 96 }), { maxLength: 20 }),
+        (tours, zone, now, pastDay, offsetsHours) => {
+          const options = { zone, now, day: pastDay ? now - 3 * 24 * HOUR : undefined };
+          // A walk of every scheduled round from four days before to four days after, and walks of rounds the
+          // schedule never had (any hour around): the ones a board lists and many it does not.
+          const walks: BoardWalk[] = [];
+          for (const t of tours) {
+            for (let d = -4; d <= 4; d++) {
+              const day = zonedDayStart(zone, options.day ?? now, d);
+              for (const round of roundsOfDay(
+                { start: t.start, end: t.end, everyMinutes: t.every_minutes, roundMinutes: t.round_minutes },
+                zone,
+                day,
+              ))
+                walks.push({
+                  ...walk(
+                    `w${walks.length}`,
+                    new Date(round.startsAt).toISOString(),
+                    new Date(round.startsAt).toISOString(),
+                  ),
+                  tour: t.id,
+                });
+            }
+            for (const hours of offsetsHours) {
+              const startsAt = new Date((options.day ?? now) + hours * HOUR + 7 * 60_000).toISOString();
+              walks.push({ ...walk(`w${walks.length}`, startsAt, startsAt), tour: t.id });
+            }
+          }
+          const reach = boardReach(tours, options);
+          const inside = walks.filter((w) => {
+            const at = Date.parse(w.round_start.replace(' ', 'T'));
+            return at >= reach.from && at <= reach.to;
+          });
+          const ids = (board: ReturnType<typeof roundsBoard>) =>
+            board.map((r) => [r.tour.id, r.round.startsAt, r.walks.map((w) => w.id)]);
+          expect(ids(roundsBoard(tours, inside, [], options))).toEqual(ids(roundsBoard(tours, walks, [], options)));
+          // And it reads no more than a few days of rounds, whatever the history.
+          expect(reach.to - reach.from).toBeLessThanOrEqual(4 * 24 * HOUR);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -128,9 +128,6 @@ function positionOf(value) {
   return parsed && typeof parsed.latitude === 'number' && typeof parsed.longitude === 'number' ? parsed : null;
 }
 
-/** Walks farther than this from the day asked for are not its rounds' (a night past midnight, its late minutes). */
-const BOARD_REACH_MS = 48 * 60 * 60 * 1000;
-
 /**
  * GET /api/scms/tour-rounds?day=YYYY-MM-DD: the rounds of a day of the
  * signed-in user's community and how each went, by the rule the phones use
@@ -172,6 +169,9 @@ function tourRounds(e) {
     created: t.getString('created'),
     updated: t.getString('updated'),
   }));
+  // The walks of the rounds the board can list (the board's own reach), whatever the history.
+  const options = { zone: zone, now: Date.now(), day: day };
+  const reach = board.boardReach(tours, options);
   const walks = e.app
     .findRecordsByFilter(
       'tour_walks',
@@ -179,7 +179,7 @@ function tourRounds(e) {
       'round_start',
       0,
       0,
-      { c: community, from: pbDate(day - BOARD_REACH_MS), to: pbDate(day + BOARD_REACH_MS) },
+      { c: community, from: pbDate(reach.from), to: pbDate(reach.to) },
     )
     .map((w) => ({
       id: w.id,
@@ -199,7 +199,7 @@ function tourRounds(e) {
           checkpoint: s.getString('checkpoint'),
           scanned_at: s.getString('scanned_at'),
         }));
-  const rounds = board.roundsBoard(tours, walks, scans, { zone: zone, now: Date.now(), day: day });
+  const rounds = board.roundsBoard(tours, walks, scans, options);
   return e.json(200, {
     day: dayText,
     zone: zone,

@@ -8,7 +8,6 @@
 import type { CommunityRecord, ConcernRecord, HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
 import { communityCountry } from '../../domain/paper.ts';
 import { pbDate } from '../../domain/pbDate.ts';
-import { DEFAULT_CALL_SETTINGS } from '../../domain/quietHours.ts';
 import { useSignedInStaff } from '../auth.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
@@ -78,8 +77,6 @@ export async function queryDayRecords(
     if (call.house) houseIds.add(call.house);
     for (const id of call.concerns ?? []) concernIds.add(id);
   }
-  const settings = await db.call_settings.where('community').equals(communityId).first();
-  const zone = settings?.time_zone || DEFAULT_CALL_SETTINGS.timeZone;
   // The rounds of the day that began at `from` (its noon is that day wherever the community is).
   const [community, houses, residents, concerns, staff, tours] = await Promise.all([
     db.communities.get(communityId),
@@ -88,7 +85,7 @@ export async function queryDayRecords(
     db.concerns.bulkGet([...concernIds]),
     db.users.toArray(),
     tourBoards().then(({ queryToursBoard }) =>
-      queryToursBoard(db, { zone, now: Date.now(), day: from.getTime() + 12 * 60 * 60 * 1000 }),
+      queryToursBoard(db, { community: communityId, now: Date.now(), day: from.getTime() + 12 * 60 * 60 * 1000 }),
     ),
   ]);
   const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));

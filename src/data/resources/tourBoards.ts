@@ -7,8 +7,9 @@
  */
 import type { UserRecord } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
-import { roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
+import { boardReach, roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
+import { readCallSettings } from './callSettings.ts';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 
@@ -29,52 +30,66 @@ export async function scansOfWalks(db: ScmsDatabase, walks: ReadonlyArray<{ id: 
 }
 
 export interface ToursBoard {
+  /** The community's time zone the rounds were read in. */
+  zone: string;
   rounds: Array<BoardRound<Tour, TourWalk>>;
+  /** Every tour of the community, on or off, by name. */
+  tours: Tour[];
   checkpoints: Map<string, Checkpoint>;
-  scans: CheckpointScan[];
   officers: Map<string, UserRecord>;
 }
 
-/** A day of rounds ends at most 36 hours after it began (a night past midnight, its late minutes): walks older than that are not its. */
-const BOARD_REACH_MS = 48 * 60 * 60 * 1000;
+/** Tours and checkpoints are listed by name. */
+export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
 /**
- * The rounds of the shift under way at `now` (or of `day`), with their
- * walks, scans and officers. Reads the walks by round start near that
- * time, and their scans by walk: a few dozen rows, whatever the history.
+ * The rounds of the shift under way at `now` (or of `day`) in the
+ * community's time zone, with their walks, scans and officers, in one read
+ * transaction (a transaction per read, and waiting for the zone before
+ * reading the rest, were most of the wait). Reads the walks of the rounds
+ * the board can list (boardReach) and their scans by walk: a few dozen
+ * rows, whatever the history.
  */
 export async function queryToursBoard(
   db: ScmsDatabase,
-  options: { zone: string; now: number; day?: number },
+  options: { community: string; now: number; day?: number },
 ): Promise<ToursBoard> {
-  const centre = options.day ?? options.now;
-  const [tours, checkpoints, walks] = await Promise.all([
-    db.tours.toArray(),
-    db.checkpoints.toArray(),
-    db.tour_walks
+  const tables = [db.call_settings, db.tours, db.checkpoints, db.tour_walks, db.checkpoint_scans, db.users];
+  return db.transaction('r', tables, async () => {
+    const [callSettings, tours, checkpoints] = await Promise.all([
+      readCallSettings(db, options.community),
+      db.tours.toArray(),
+      db.checkpoints.toArray(),
+    ]);
+    tours.sort(byName);
+    const boardOptions = { zone: callSettings.settings.timeZone, now: options.now, day: options.day };
+    const reach = boardReach(tours, boardOptions);
+    const walks = await db.tour_walks
       .where('round_start')
-      .between(pbDate(new Date(centre - BOARD_REACH_MS)), pbDate(new Date(centre + BOARD_REACH_MS)), true, true)
-      .toArray(),
-  ]);
-  const scans = await scansOfWalks(db, walks);
-  const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
-  const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
-  return {
-    rounds: roundsBoard(tours, walks, scans, options),
-    checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])),
-    scans,
-    officers: new Map(officers.map((user) => [user.id, user])),
-  };
+      .between(pbDate(new Date(reach.from)), pbDate(new Date(reach.to)), true, true)
+      .toArray();
+    const scans = await scansOfWalks(db, walks);
+    const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
+    const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
+    return {
+      zone: boardOptions.zone,
+      rounds: roundsBoard(tours, walks, scans, boardOptions),
+      tours,
+      checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])),
+      officers: new Map(officers.map((user) => [user.id, user])),
+    };
+  });
 }
 
-/** The board, redrawn whenever a tour, checkpoint, walk or scan changes (this phone's or, through sync, anyone's). */
-export function useToursBoard(options: { zone: string; now: number; day?: number }): ToursBoard | undefined {
+/** The board, redrawn whenever the zone, a tour, checkpoint, walk or scan changes (this phone's or, through sync, anyone's). */
+export function useToursBoard(options: { community: string; now: number; day?: number }): ToursBoard | undefined {
   const { db } = useSyncEngine();
+  const { community, now, day } = options;
   return useMirrorQuery(
     db,
-    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans', 'users'],
-    () => queryToursBoard(db, options),
-    [options.zone, options.now, options.day],
+    ['call_settings', 'tours', 'checkpoints', 'tour_walks', 'checkpoint_scans', 'users'],
+    () => queryToursBoard(db, { community, now, day }),
+    [community, now, day],
   );
 }
 

@@ -18,24 +18,16 @@ import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import type { SignedInUser } from '../auth.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
 import type { ScmsDatabase } from '../mirror/db.ts';
-import { scansOfWalks, type Checkpoint, type CheckpointScan, type Tour, type TourWalk } from './tourBoards.ts';
+import { byName, scansOfWalks, type Checkpoint, type CheckpointScan, type Tour, type TourWalk } from './tourBoards.ts';
 import { newRecordId } from '../mirror/ids.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import { enqueue } from '../sync/outbox.ts';
 
-const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
-
 /** The community's checkpoints by name; undefined while the mirror is read. */
 export function useCheckpoints(): Checkpoint[] | undefined {
   const { db } = useSyncEngine();
   return useMirrorQuery(db, ['checkpoints'], async () => (await db.checkpoints.toArray()).sort(byName), []);
-}
-
-/** The community's tours by name. */
-export function useTours(): Tour[] | undefined {
-  const { db } = useSyncEngine();
-  return useMirrorQuery(db, ['tours'], async () => (await db.tours.toArray()).sort(byName), []);
 }
 
 /** One walk with its tour, checkpoints and scans, for the walking screen. */

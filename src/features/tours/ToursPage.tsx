@@ -12,9 +12,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { useCallSettings } from '../../data/resources/callSettings.ts';
-import { useToursBoard, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
-import { queueTour, startWalk, useCheckpoints, useTours } from '../../data/resources/tours.ts';
+import { byName, useToursBoard, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
+import { queueTour, startWalk } from '../../data/resources/tours.ts';
 import type { TourValues } from '../../domain/tourSchemas.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatTime, personName } from '../../ui/format.ts';
@@ -48,15 +47,13 @@ function ToursScreen({ me }: { me: Staff }) {
   // Every 30 seconds: a round turns due, overdue or missed while the screen is open.
   const now = useNow(30_000);
   const [day, setDay] = useState<Date | null>(null);
-  const zone = useCallSettings(me.community)?.settings.timeZone;
   // A day's noon names that day in the community's zone too (its midnight here may be the evening before there).
   const board = useToursBoard({
-    zone: zone ?? 'UTC',
+    community: me.community,
     now: now.getTime(),
     day: day ? day.getTime() + HALF_DAY_MS : undefined,
   });
-  const tours = useTours();
-  const checkpoints = useCheckpoints();
+  const tours = board?.tours;
   const [sheet, setSheet] = useState<SheetState>(null);
 
   const [starting, setStarting] = useState(false);
@@ -137,7 +134,7 @@ function ToursScreen({ me }: { me: Staff }) {
         <h2 id="rounds-heading" className="text-lg font-semibold">
           {day ? `Rounds of ${day.toDateString()}` : 'Rounds of this shift'}
         </h2>
-        {!board || !zone ? (
+        {!board ? (
           <div className="flex justify-center py-8">
             <Spinner label="Loading rounds" />
           </div>
@@ -195,10 +192,10 @@ function ToursScreen({ me }: { me: Staff }) {
         title={sheet?.kind === 'edit' ? TOUR_WORDS.editTour : TOUR_WORDS.addTour}
         wide
       >
-        {sheet && checkpoints && (
+        {sheet && board && (
           <TourForm
             tour={sheet.kind === 'edit' ? sheet.tour : undefined}
-            checkpoints={checkpoints}
+            checkpoints={[...board.checkpoints.values()].sort(byName)}
             onSubmit={(values) => saveTour(values, sheet.kind === 'edit' ? sheet.tour : undefined)}
           />
         )}
