@@ -78,6 +78,8 @@ const { values: options } = parseArgs({
     'reload-profile': { type: 'string' },
     /** Writes a CPU profile (.cpuprofile) of the last warm Homes → Tours, to its first round painted. */
     'tours-profile': { type: 'string' },
+    /** Writes a Chrome trace (.json, DevTools' Performance panel) of the last warm Homes → Tours: style, layout and paint with the scripts. */
+    'tours-trace': { type: 'string' },
   },
 });
 const scale = Number(options.scale);
@@ -545,11 +547,14 @@ async function roundsListed(page: Page, records: TourRecords, now: number): Prom
     { zone: TOUR_ZONE, now },
   );
   const where = (...statuses: string[]) => board.filter((r) => statuses.includes(r.outcome.status));
+  // ToursPage's RoundGroups: the next three, the latest five done, the missed folded unless nothing else was walked or is due.
+  const walkable = where('due', 'in_progress');
+  const done = where('on_time', 'late', 'incomplete').reverse();
   const listed = [
-    ...where('due', 'in_progress'),
+    ...walkable,
     ...where('upcoming').slice(0, 3),
-    ...where('on_time', 'late', 'incomplete'),
-    ...where('missed'),
+    ...done.slice(0, 5),
+    ...(walkable.length === 0 && done.length === 0 ? where('missed') : []),
   ];
   return page.evaluate(
     (rounds) =>
@@ -586,8 +591,13 @@ async function homesToTours(
       await profiler.send('Profiler.setSamplingInterval', { interval: 200 });
       await profiler.send('Profiler.start');
     }
+    const tracer = options['tours-trace'] && i === WARM_RUNS ? await startTrace(context, page) : null;
     const { ms: took, after: first } = await timed(page, 'selector', 'click', click, 600_000, 'main li[data-round]');
     runs.push(took);
+    if (tracer) {
+      writeFileSync(resolve(options['tours-trace']!), await tracer());
+      progress(`Chrome trace of the last Homes → Tours written to ${options['tours-trace']}`);
+    }
     if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       writeFileSync(resolve(options['tours-profile']!), JSON.stringify(profile));
@@ -621,6 +631,36 @@ async function homesToTours(
     roundsShown,
     headings,
     mismatches,
+  };
+}
+
+/** Starts a Chrome trace of the page's main thread; the function returned stops it and gives the trace's JSON. */
+async function startTrace(context: BrowserContext, page: Page): Promise<() => Promise<string>> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReturnAsStream',
+    traceConfig: {
+      includedCategories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'v8.execute',
+        'blink.user_timing',
+      ],
+    },
+  });
+  return async () => {
+    const done = new Promise<string>((found) => cdp.once('Tracing.tracingComplete', (event) => found(event.stream!)));
+    await cdp.send('Tracing.end');
+    const handle = await done;
+    const chunks: string[] = [];
+    for (;;) {
+      const { data, eof } = await cdp.send('IO.read', { handle });
+      chunks.push(data);
+      if (eof) break;
+    }
+    await cdp.send('IO.close', { handle });
+    await cdp.detach();
+    return chunks.join('');
   };
 }
 

@@ -1,8 +1,9 @@
 /**
- * Mirror records for unit tests: a home and a report with every field of
- * the schema set to its empty value, so a test names only what it is about.
+ * Mirror records for unit tests: a home, a report and a tour with every
+ * field of the schema set to its empty value, so a test names only what it
+ * is about.
  */
-import type { CallSettingsRecord, HouseRecord, ReportRecord } from '../../src/api/records.ts';
+import type { CallSettingsRecord, HouseRecord, ReportRecord, TourRecord } from '../../src/api/records.ts';
 
 export const STAMP = '2026-01-01 00:00:00.000Z';
 
@@ -69,6 +70,26 @@ export function reportRecord(overrides: Partial<ReportRecord> = {}): ReportRecor
     house: 'h1',
     resident: '',
     created_by: 'u1',
+    ...overrides,
+  };
+}
+
+/** A tour walked every quarter hour all day, half an hour a round (a round has always started in the shift under way). */
+export function tourRecord(overrides: Partial<TourRecord> = {}): TourRecord {
+  return {
+    id: 'tour00000000001',
+    created: STAMP,
+    updated: STAMP,
+    community: 'community000001',
+    name: 'Perimeter',
+    checkpoints: ['checkpoint00001'],
+    start: '00:00',
+    end: '23:45',
+    every_minutes: 15,
+    round_minutes: 30,
+    ordered: false,
+    active: true,
+    created_by: '',
     ...overrides,
   };
 }

@@ -26,6 +26,7 @@ import type { MirrorRow, ScmsDatabase } from './db.ts';
 import type { LatestCallRow } from './latestCalls.ts';
 import type { HouseWithPeople } from '../resources/homes.ts';
 import type { ReportWithLinks } from '../resources/reports.ts';
+import { memoryView } from './memoryViews.ts';
 import { SearchList, type Field } from './searchList.ts';
 
 /** The lists the index answers; each loads its tables when first asked for. */
@@ -537,20 +538,7 @@ function keysOf(tree: IntervalTree): string[] | 'all' {
   return keys;
 }
 
-const indexes = new WeakMap<ScmsDatabase, MirrorSearchIndex>();
-
-/** Drops the search index of a database instance, if it has one (its user logged out). */
-export function forgetSearchIndex(db: ScmsDatabase): void {
-  indexes.get(db)?.dispose();
-  indexes.delete(db);
-}
-
-/** The search index of a database (one per instance). */
+/** The search index of a database (one per instance, let go of at log out: memoryViews.ts). */
 export function searchIndexOf(db: ScmsDatabase): MirrorSearchIndex {
-  let index = indexes.get(db);
-  if (!index) {
-    index = new MirrorSearchIndex(db);
-    indexes.set(db, index);
-  }
-  return index;
+  return memoryView(db, 'search', () => new MirrorSearchIndex(db));
 }

@@ -4,9 +4,10 @@
  * user logs out, or when another user signs in on it (a session that expired
  * and was not renewed by the same user). Removed: every table of the user's
  * mirror but the outbox (homes with their security codes, residents, phones,
- * reports, concerns, calls, staff, the community, sync cursors), the
- * in-memory search index, and every cached image (Cache Storage
- * `scms-images-*`, one cache per user, filled by the service worker).
+ * reports, concerns, calls, staff, the community, sync cursors), what the
+ * session held in memory (memoryViews.ts: the search index, the shift's
+ * rounds), and every cached image (Cache Storage `scms-images-*`, one cache
+ * per user, filled by the service worker).
  *
  * Kept: the outbox, and only it. It holds what the user wrote and the server
  * has not confirmed, which is never thrown away silently; it is sent after
@@ -17,7 +18,7 @@
 import Dexie from 'dexie';
 import { closeUserDatabase, databaseName, userDatabase, type ScmsDatabase } from './db.ts';
 import { IMAGE_CACHE_PREFIX, imageCacheName } from '../../domain/imageCache.ts';
-import { forgetSearchIndex } from './searchIndex.ts';
+import { releaseMemoryViews } from './memoryViews.ts';
 
 const KEPT_TABLE = 'outbox';
 /** A user's database: `scms-` and a PocketBase id (15 of [a-z0-9]), never scms-session or another app database. */
@@ -44,15 +45,15 @@ export async function clearMirror(db: ScmsDatabase): Promise<void> {
 }
 
 /**
- * Lets go of a user's database in this page: its search index (the
- * community in memory) and its connection, so a request of the stopped
+ * Lets go of a user's database in this page: what it keeps in memory
+ * (memoryViews.ts: the search index, the shift's rounds) and its connection, so a request of the stopped
  * engine still under way (a page of a first load) fails instead of writing;
  * then empties it again, to take what such a request wrote between the
  * first clearing and the closing. That last clearing goes around Dexie: a
  * live query of the closed instance that heard of it would throw.
  */
 export async function releaseUserDatabase(userId: string): Promise<void> {
-  forgetSearchIndex(userDatabase(userId));
+  releaseMemoryViews(userDatabase(userId));
   closeUserDatabase(userId);
   await clearStores(databaseName(userId));
 }

@@ -8,10 +8,8 @@
 import type { UserRecord } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
 import { boardReach, roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
-import { useSyncEngine } from '../DataProvider.tsx';
-import { readCallSettings } from './callSettings.ts';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
-import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
+import { readCallSettings } from './callSettings.ts';
 
 export type Checkpoint = MirrorRow<'checkpoints'>;
 export type Tour = MirrorRow<'tours'>;
@@ -42,55 +40,95 @@ export interface ToursBoard {
 /** Tours and checkpoints are listed by name. */
 export const byName = (a: { name: string }, b: { name: string }) => a.name.localeCompare(b.name);
 
+/** What a board is made of: the community's zone, tours and checkpoints, and the walks of a span of round starts with their scans and officers. */
+export interface BoardInputs {
+  zone: string;
+  /** By name. */
+  tours: Tour[];
+  checkpoints: Map<string, Checkpoint>;
+  /** The walks whose round starts from `from` to `to` (UTC ms, both included), and their scans. */
+  walks: TourWalk[];
+  scans: CheckpointScan[];
+  officers: Map<string, UserRecord>;
+  from: number;
+  to: number;
+}
+
+/** The tables a board is read from: a change of any of them can change it. */
+export const BOARD_TABLES = [
+  'call_settings',
+  'tours',
+  'checkpoints',
+  'tour_walks',
+  'checkpoint_scans',
+  'users',
+] as const;
+
 /**
- * The rounds of the shift under way at `now` (or of `day`) in the
- * community's time zone, with their walks, scans and officers, in one read
- * transaction (a transaction per read, and waiting for the zone before
- * reading the rest, were most of the wait). Reads the walks of the rounds
- * the board can list (boardReach) and their scans by walk: a few dozen
- * rows, whatever the history.
+ * A board's inputs in one read transaction (a transaction per read, and
+ * waiting for the zone before reading the rest, were most of the wait):
+ * the walks of the round starts `span` gives for the community's tours and
+ * zone, and their scans by walk. A few dozen rows, whatever the history.
  */
-export async function queryToursBoard(
+export async function readBoardInputs(
   db: ScmsDatabase,
-  options: { community: string; now: number; day?: number },
-): Promise<ToursBoard> {
-  const tables = [db.call_settings, db.tours, db.checkpoints, db.tour_walks, db.checkpoint_scans, db.users];
-  return db.transaction('r', tables, async () => {
+  community: string,
+  span: (tours: readonly Tour[], zone: string) => { from: number; to: number },
+): Promise<BoardInputs> {
+  return db.transaction('r', [...BOARD_TABLES], async () => {
     const [callSettings, tours, checkpoints] = await Promise.all([
-      readCallSettings(db, options.community),
+      readCallSettings(db, community),
       db.tours.toArray(),
       db.checkpoints.toArray(),
     ]);
     tours.sort(byName);
-    const boardOptions = { zone: callSettings.settings.timeZone, now: options.now, day: options.day };
-    const reach = boardReach(tours, boardOptions);
+    const zone = callSettings.settings.timeZone;
+    const { from, to } = span(tours, zone);
     const walks = await db.tour_walks
       .where('round_start')
-      .between(pbDate(new Date(reach.from)), pbDate(new Date(reach.to)), true, true)
+      .between(pbDate(new Date(from)), pbDate(new Date(to)), true, true)
       .toArray();
     const scans = await scansOfWalks(db, walks);
     const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
     const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
     return {
-      zone: boardOptions.zone,
-      rounds: roundsBoard(tours, walks, scans, boardOptions),
+      zone,
       tours,
       checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])),
+      walks,
+      scans,
       officers: new Map(officers.map((user) => [user.id, user])),
+      from,
+      to,
     };
   });
 }
 
-/** The board, redrawn whenever the zone, a tour, checkpoint, walk or scan changes (this phone's or, through sync, anyone's). */
-export function useToursBoard(options: { community: string; now: number; day?: number }): ToursBoard | undefined {
-  const { db } = useSyncEngine();
-  const { community, now, day } = options;
-  return useMirrorQuery(
-    db,
-    ['call_settings', 'tours', 'checkpoints', 'tour_walks', 'checkpoint_scans', 'users'],
-    () => queryToursBoard(db, { community, now, day }),
-    [community, now, day],
-  );
+/** Whether the inputs hold every walk the board at `now` (or of `day`) can list. */
+export function inputsCover(inputs: BoardInputs, options: { now: number; day?: number }): boolean {
+  const reach = boardReach(inputs.tours, { zone: inputs.zone, ...options });
+  return inputs.from <= reach.from && reach.to <= inputs.to;
+}
+
+/** The board at `now` (the shift under way, or `day`'s rounds) from inputs that cover it. */
+export function boardOf(inputs: BoardInputs, options: { now: number; day?: number }): ToursBoard {
+  return {
+    zone: inputs.zone,
+    rounds: roundsBoard(inputs.tours, inputs.walks, inputs.scans, { zone: inputs.zone, ...options }),
+    tours: inputs.tours,
+    checkpoints: inputs.checkpoints,
+    officers: inputs.officers,
+  };
+}
+
+/** The rounds of the shift under way at `now` (or of `day`) in the community's time zone, with their walks and officers. */
+export async function queryToursBoard(
+  db: ScmsDatabase,
+  options: { community: string; now: number; day?: number },
+): Promise<ToursBoard> {
+  const { now, day } = options;
+  const inputs = await readBoardInputs(db, options.community, (tours, zone) => boardReach(tours, { zone, now, day }));
+  return boardOf(inputs, { now, day });
 }
 
 export interface PeriodRounds {

@@ -12,7 +12,8 @@ import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
-import { byName, useToursBoard, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
+import { useToursBoard } from '../../data/resources/shiftBoard.ts';
+import { byName, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
 import { queueTour, startWalk } from '../../data/resources/tours.ts';
 import type { TourValues } from '../../domain/tourSchemas.ts';
 import { DateField } from '../../ui/DateField.tsx';
@@ -142,6 +143,8 @@ function ToursScreen({ me }: { me: Staff }) {
           <p className="text-gray-700">{tours?.length === 0 && manager ? TOUR_WORDS.noTours : TOUR_WORDS.noRounds}</p>
         ) : (
           <RoundGroups
+            // Another day starts folded again.
+            key={day?.getTime() ?? 'shift'}
             rounds={board.rounds}
             board={board}
             me={me}
@@ -208,11 +211,15 @@ type Round = ToursBoard['rounds'][number];
 
 /** How many upcoming rounds are listed: the next ones matter, the rest of the night is a count. */
 const UPCOMING_SHOWN = 3;
+/** How many done rounds are listed before 'Show all': the latest say a round was recorded; the night's list is a tap away. */
+const DONE_SHOWN = 5;
 
 /**
  * The rounds by what an officer does with them: walk now (due, in
- * progress), next, done, and missed (folded: a frequent tour misses many
- * in a quiet night, and the list must not bury the round that is due).
+ * progress), next, done (the latest first), and missed (folded: a frequent
+ * tour misses many in a quiet night, and the list must not bury the round
+ * that is due). Folded rounds are not drawn until asked for: a night of
+ * four tours has dozens, and drawing them made the screen slow to open.
  */
 function RoundGroups({
   rounds,
@@ -227,10 +234,13 @@ function RoundGroups({
   past: boolean;
   onStart: (tour: Tour, round: Round['round']) => void;
 }) {
+  const [allDone, setAllDone] = useState(false);
+  const [missedOpen, setMissedOpen] = useState<boolean | null>(null);
   const now = rounds.filter((r) => r.outcome.status === 'due' || r.outcome.status === 'in_progress');
   const upcoming = rounds.filter((r) => r.outcome.status === 'upcoming');
-  const done = rounds.filter((r) => ['on_time', 'late', 'incomplete'].includes(r.outcome.status));
+  const done = rounds.filter((r) => ['on_time', 'late', 'incomplete'].includes(r.outcome.status)).reverse();
   const missed = rounds.filter((r) => r.outcome.status === 'missed');
+  const showMissed = missedOpen ?? (past || (now.length === 0 && done.length === 0));
   const item = (r: Round) => (
     <RoundItem key={`${r.tour.id}:${r.round.startsAt}`} entry={r} board={board} me={me} past={past} onStart={onStart} />
   );
@@ -254,13 +264,22 @@ function RoundGroups({
       {done.length > 0 && (
         <div className="space-y-3">
           <h3 className="font-semibold">Done ({done.length})</h3>
-          <ul className="space-y-3">{done.map(item)}</ul>
+          <ul className="space-y-3">{(allDone ? done : done.slice(0, DONE_SHOWN)).map(item)}</ul>
+          {!allDone && done.length > DONE_SHOWN && (
+            <button
+              type="button"
+              onClick={() => setAllDone(true)}
+              className="min-h-11 rounded border border-gray-300 bg-white px-4 font-medium hover:bg-gray-100"
+            >
+              Show all {done.length} done rounds
+            </button>
+          )}
         </div>
       )}
       {missed.length > 0 && (
-        <details className="space-y-3" open={past || (now.length === 0 && done.length === 0)}>
+        <details className="space-y-3" open={showMissed} onToggle={(event) => setMissedOpen(event.currentTarget.open)}>
           <summary className="min-h-11 cursor-pointer py-2 font-semibold">Missed ({missed.length})</summary>
-          <ul className="mt-3 space-y-3">{missed.map(item)}</ul>
+          {showMissed && <ul className="mt-3 space-y-3">{missed.map(item)}</ul>}
         </details>
       )}
     </div>
