@@ -167,6 +167,8 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
     }
   }
   // Walks of a round the schedule no longer has (the tour's times changed since): still listed, as walked.
+  // A walk of a round the schedule still has belongs to that round's shift and day (last night's rounds
+  // are not this evening's, nor is a night's round after midnight the next day's).
   const byId = new Map(tours.map((tour) => [tour.id, tour] as const));
   const { from, to } = unscheduledReach({ zone, now, day });
   for (const unsorted of walksByRound.values()) {
@@ -174,6 +176,7 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
     const tour = byId.get(roundWalks[0]!.tour);
     const startsAt = time(roundWalks[0]!.round_start);
     if (!tour || startsAt === null || startsAt < from || startsAt >= to) continue;
+    if (isScheduledRound(tour, zone, startsAt)) continue;
     board.push(entry(tour, { startsAt, dueBy: startsAt + tour.round_minutes * MINUTE_MS }, roundWalks));
   }
   return board.sort((a, b) => a.round.startsAt - b.round.startsAt || a.tour.name.localeCompare(b.tour.name));
@@ -181,6 +184,14 @@ export function roundsBoard<T extends BoardTour, W extends BoardWalk>(
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 24 * 60 * MINUTE_MS;
+
+/** Whether the tour's schedule has a round starting at `startsAt` (on its day, or as a night's round after midnight). */
+function isScheduledRound(tour: BoardTour, zone: string, startsAt: number): boolean {
+  const schedule = scheduleOf(tour);
+  return [0, -1].some((days) =>
+    roundsOfDay(schedule, zone, zonedDayStart(zone, startsAt, days)).some((round) => round.startsAt === startsAt),
+  );
+}
 
 /** A tour's scheduled rounds on the board: the shift under way at `now`, or `day`'s. */
 function scheduledRounds(tour: BoardTour, { zone, now, day }: BoardOptions): ScheduledRound[] {

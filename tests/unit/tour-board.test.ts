@@ -14,6 +14,7 @@ import {
   boardReach,
   combinedWalk,
   roundsBoard,
+  type BoardRound,
   type BoardScan,
   type BoardTour,
   type BoardWalk,
@@ -152,6 +153,37 @@ describe('roundsBoard', () => {
       ['2026-11-26T01:00:00.000Z', 'missed'],
       ['2026-11-26T02:00:00.000Z', 'on_time'],
       ['2026-11-26T03:00:00.000Z', 'missed'],
+    ]);
+  });
+
+  it("a walk of another shift's round stays that shift's: last night's rounds are not this evening's, nor the next day's", () => {
+    // 22:00, 00:00 and 02:00 in New York: a night's rounds after midnight belong to the day it began.
+    const late: BoardTour = { ...night, start: '22:00', end: '02:00' };
+    const lateWalk = (id: string, roundIso: string) => ({ ...walk(id, roundIso, roundIso), tour: late.id });
+    const walks = [
+      lateWalk('w1', '2026-11-26T05:00:00Z'), // 00:00 on the 26th: the night of the 25th
+      lateWalk('w2', '2026-11-27T03:00:00Z'), // 22:00 on the 26th
+      lateWalk('w3', '2026-11-27T05:00:00Z'),
+      lateWalk('w4', '2026-11-27T07:00:00Z'),
+    ];
+    const iso = (board: BoardRound[]) =>
+      board.map((r) => [new Date(r.round.startsAt).toISOString(), r.walks.map((w) => w.id)]);
+    const dayOf26 = roundsBoard([late], walks, [], {
+      zone: ZONE,
+      now: at('2026-11-28T15:00:00Z'),
+      day: at('2026-11-26T17:00:00Z'),
+    });
+    expect(iso(dayOf26)).toEqual([
+      ['2026-11-27T03:00:00.000Z', ['w2']],
+      ['2026-11-27T05:00:00.000Z', ['w3']],
+      ['2026-11-27T07:00:00.000Z', ['w4']],
+    ]);
+    // At 16:00 on the 27th no round of last night is open: the shift is tonight's, nobody has walked it yet.
+    const evening = roundsBoard([late], walks, [], { zone: ZONE, now: at('2026-11-27T21:00:00Z') });
+    expect(iso(evening)).toEqual([
+      ['2026-11-28T03:00:00.000Z', []],
+      ['2026-11-28T05:00:00.000Z', []],
+      ['2026-11-28T07:00:00.000Z', []],
     ]);
   });
 
