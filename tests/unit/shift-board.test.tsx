@@ -14,6 +14,7 @@ import { boardOf, queryToursBoard, type ToursBoard } from '../../src/data/resour
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { roundsBoard } from '../../src/domain/tourBoard.ts';
 import { DEFAULT_CALL_SETTINGS } from '../../src/domain/quietHours.ts';
+import { ErrorBoundary } from '../../src/ui/ErrorBoundary.tsx';
 import { tourRecord } from '../support/records.ts';
 
 const engine = vi.hoisted(() => ({ current: null as unknown }));
@@ -162,4 +163,22 @@ test('a screen opened again paints the rounds in its first render', async () => 
   // No waiting: the first render has them.
   render(<Rounds />);
   expect(screen.getByText(text!)).toBeDefined();
+});
+
+test("a read that fails shows in the screen's error boundary; the screen opened again reads again", async () => {
+  const failing = vi.spyOn(db.tours, 'toArray').mockRejectedValueOnce(new Error('The disk is full'));
+  const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  const screenOf = () => (
+    <ErrorBoundary name="Tours" fallback={() => <p>Something went wrong</p>}>
+      <Rounds />
+    </ErrorBoundary>
+  );
+  const first = render(screenOf());
+  await screen.findByText('Something went wrong');
+  first.unmount();
+  failing.mockRestore();
+
+  render(screenOf());
+  expect(await screen.findByText(/^\d+ rounds$/)).toBeDefined();
+  errors.mockRestore();
 });

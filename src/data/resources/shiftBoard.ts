@@ -16,7 +16,7 @@
  * (mirror/memoryViews.ts).
  */
 import Dexie, { type ObservabilitySet } from 'dexie';
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { boardReach } from '../../domain/tourBoard.ts';
 import { useSyncEngine } from '../DataProvider.tsx';
 import type { ScmsDatabase } from '../mirror/db.ts';
@@ -39,7 +39,9 @@ const QUIET_MS = 1000;
 
 export class ShiftBoardView implements MemoryView {
   private inputs: BoardInputs | undefined;
-  private failure: unknown;
+  /** The last read's error, numbered: a screen shows only those that came after it opened. */
+  private failure: { error: unknown; number: number } | undefined;
+  private failures = 0;
   private stale = true;
   private running = false;
   private again = false;
@@ -57,9 +59,14 @@ export class ShiftBoardView implements MemoryView {
   /** The inputs last read; undefined before the first read ends. */
   readonly snapshot = (): BoardInputs | undefined => this.inputs;
 
-  /** The error of the last read, if it failed. */
-  error(): unknown {
-    return this.failure;
+  /** How many reads have failed so far: a screen opened now marks where its own errors begin. */
+  failureCount(): number {
+    return this.failures;
+  }
+
+  /** The error of the last read, if it failed after the first `seen` failures (an older one was another screen's). */
+  errorAfter(seen: number): unknown {
+    return this.failure && this.failure.number > seen ? this.failure.error : undefined;
   }
 
   /** Calls back after each read; returns the unsubscribe. */
@@ -128,7 +135,7 @@ export class ShiftBoardView implements MemoryView {
       // A log out closes the database under a read: nothing to show any more.
       if (this.disposed || (error as Error | undefined)?.name === 'DatabaseClosedError') return;
       this.stale = true;
-      this.failure = error;
+      this.failure = { error, number: ++this.failures };
       for (const listener of [...this.listeners]) listener();
     } finally {
       this.running = false;
@@ -155,6 +162,8 @@ export function useToursBoard(options: { community: string; now: number; day?: n
   const { community, now, day } = options;
   const view = day === undefined ? shiftBoardOf(db, community) : undefined;
   const inputs = useSyncExternalStore(view?.subscribe ?? noSubscription, view?.snapshot ?? noInputs);
+  // A read that failed before this screen opened is tried again (ensure: the mirror is stale after a failure).
+  const [failuresBefore] = useState(() => view?.failureCount() ?? 0);
   useEffect(() => view?.ensure(now), [view, now]);
   // Inputs read hours ago may not hold every walk of the shift now: the screen waits for the next read.
   const shift = useMemo(
@@ -167,7 +176,7 @@ export function useToursBoard(options: { community: string; now: number; day?: n
     async () => (day === undefined ? undefined : queryToursBoard(db, { community, now, day })),
     [community, now, day],
   );
-  const failure = view?.error();
+  const failure = view?.errorAfter(failuresBefore);
   if (failure !== undefined) throw failure;
   return day === undefined ? shift : past;
 }
