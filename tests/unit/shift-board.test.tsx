@@ -98,7 +98,7 @@ describe('the shift board in memory', () => {
 
     const view = shiftBoardOf(db, COMMUNITY);
     view.ensure(Date.now());
-    await view.settled();
+    await waitFor(() => expect(view.snapshot()).toBeDefined());
     const inputs = view.snapshot()!;
     const now = Date.now();
     expect(summary(boardOf(inputs, { now }))).toEqual(
@@ -114,7 +114,7 @@ describe('the shift board in memory', () => {
     const heard = vi.fn();
     const stop = view.subscribe(heard);
     view.ensure(Date.now());
-    await view.settled();
+    await waitFor(() => expect(view.snapshot()).toBeDefined());
     expect(boardOf(view.snapshot()!, { now: Date.now() }).rounds.every((r) => r.walks.length === 0)).toBe(true);
 
     const walk = walkOf(latest, false);
@@ -140,8 +140,7 @@ describe('the shift board in memory', () => {
   test('is let go of at log out: nothing held, and a new session makes a new one', async () => {
     const view = shiftBoardOf(db, COMMUNITY);
     view.ensure(Date.now());
-    await view.settled();
-    expect(view.snapshot()).toBeDefined();
+    await waitFor(() => expect(view.snapshot()).toBeDefined());
     releaseMemoryViews(db);
     expect(view.snapshot()).toBeUndefined();
     expect(shiftBoardOf(db, COMMUNITY)).not.toBe(view);

@@ -13,6 +13,7 @@ import { useSyncEngine } from '../DataProvider.tsx';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
 import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import type { PeriodRounds, ToursBoard } from './tourBoards.ts';
+import { BOARD_TABLES } from './tourTables.ts';
 
 /** The tours' reads, loaded when a report or the dashboard first asks: they are not the Homes screen's. */
 const tourBoards = () => import('./tourBoards.ts');
@@ -174,16 +175,14 @@ export function useHouseCheckReports(from: Date, to: Date): MirrorRow<'reports'>
 }
 
 /** The rounds of the period's days with how each went (the dashboard's tour figures), live; undefined while loading. */
-export function usePeriodRounds(zone: string | undefined, now: number, from: Date, to: Date): PeriodRounds | undefined {
+export function usePeriodRounds(community: string, now: number, from: Date, to: Date): PeriodRounds | undefined {
   const { db } = useSyncEngine();
   const [fromMs, toMs] = [from.getTime(), to.getTime()];
   return useMirrorQuery(
     db,
-    ['tours', 'checkpoints', 'tour_walks', 'checkpoint_scans'],
+    BOARD_TABLES,
     async () =>
-      zone
-        ? (await tourBoards()).queryPeriodRounds(db, { zone, now, from: new Date(fromMs), to: new Date(toMs) })
-        : { rounds: [], checkpoints: new Map() },
-    [zone, now, fromMs, toMs],
+      (await tourBoards()).queryPeriodRounds(db, { community, now, from: new Date(fromMs), to: new Date(toMs) }),
+    [community, now, fromMs, toMs],
   );
 }

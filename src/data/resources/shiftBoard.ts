@@ -22,8 +22,8 @@ import { useSyncEngine } from '../DataProvider.tsx';
 import type { ScmsDatabase } from '../mirror/db.ts';
 import { memoryView, type MemoryView } from '../mirror/memoryViews.ts';
 import { touchesTables, useMirrorQuery } from '../mirror/useMirrorQuery.ts';
+import { BOARD_TABLES } from './tourTables.ts';
 import {
-  BOARD_TABLES,
   boardOf,
   inputsCover,
   queryToursBoard,
@@ -78,12 +78,6 @@ export class ShiftBoardView implements MemoryView {
   /** Reads the mirror again when it changed since the last read, or when the board at `now` reaches past it. */
   ensure(now: number): void {
     if (this.stale || !this.inputs || !inputsCover(this.inputs, { now })) void this.read();
-  }
-
-  /** Resolves once no read is under way or due (tests). */
-  async settled(): Promise<void> {
-    while (!this.disposed && (this.running || this.timer !== undefined))
-      await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   dispose(): void {

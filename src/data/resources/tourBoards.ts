@@ -10,6 +10,7 @@ import { pbDate } from '../../domain/pbDate.ts';
 import { boardReach, roundsBoard, type BoardRound } from '../../domain/tourBoard.ts';
 import type { MirrorRow, ScmsDatabase } from '../mirror/db.ts';
 import { readCallSettings } from './callSettings.ts';
+import { BOARD_TABLES } from './tourTables.ts';
 
 export type Checkpoint = MirrorRow<'checkpoints'>;
 export type Tour = MirrorRow<'tours'>;
@@ -54,26 +55,22 @@ export interface BoardInputs {
   to: number;
 }
 
-/** The tables a board is read from: a change of any of them can change it. */
-export const BOARD_TABLES = [
-  'call_settings',
-  'tours',
-  'checkpoints',
-  'tour_walks',
-  'checkpoint_scans',
-  'users',
-] as const;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * A board's inputs in one read transaction (a transaction per read, and
  * waiting for the zone before reading the rest, were most of the wait):
  * the walks of the round starts `span` gives for the community's tours and
- * zone, and their scans by walk. A few dozen rows, whatever the history.
+ * zone, and their scans. A shift's or a day's scans are read by walk (a
+ * few dozen rows, whatever the history); a period's (`scansBy: 'time'`, a
+ * month is thousands of walks) in one read of the time index, to a day
+ * past the last round start.
  */
 export async function readBoardInputs(
   db: ScmsDatabase,
   community: string,
   span: (tours: readonly Tour[], zone: string) => { from: number; to: number },
+  scansBy: 'walk' | 'time' = 'walk',
 ): Promise<BoardInputs> {
   return db.transaction('r', [...BOARD_TABLES], async () => {
     const [callSettings, tours, checkpoints] = await Promise.all([
@@ -88,7 +85,13 @@ export async function readBoardInputs(
       .where('round_start')
       .between(pbDate(new Date(from)), pbDate(new Date(to)), true, true)
       .toArray();
-    const scans = await scansOfWalks(db, walks);
+    const scans =
+      scansBy === 'walk'
+        ? await scansOfWalks(db, walks)
+        : await db.checkpoint_scans
+            .where('scanned_at')
+            .between(pbDate(new Date(from)), pbDate(new Date(to + DAY_MS)), true, true)
+            .toArray();
     const officerIds = [...new Set(walks.map((walk) => walk.officer).concat(scans.map((scan) => scan.officer)))];
     const officers = (await db.users.bulkGet(officerIds)).filter((user): user is MirrorRow<'users'> => !!user);
     return {
@@ -136,34 +139,26 @@ export interface PeriodRounds {
   checkpoints: Map<string, Checkpoint>;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * Every round of the shift days from `from` to `to` (the dashboard's
- * period), with how each went: the walks by round start within the period
- * and their scans by walk, so the cost follows the period.
+ * period) in the community's time zone, with how each went: the walks by
+ * round start within the period and their scans by time, so the cost
+ * follows the period.
  */
 export async function queryPeriodRounds(
   db: ScmsDatabase,
-  options: { zone: string; now: number; from: Date; to: Date },
+  options: { community: string; now: number; from: Date; to: Date },
 ): Promise<PeriodRounds> {
-  const { zone, now, from, to } = options;
-  const [tours, checkpoints, walks] = await Promise.all([
-    db.tours.toArray(),
-    db.checkpoints.toArray(),
-    db.tour_walks
-      .where('round_start')
-      .between(pbDate(new Date(from.getTime() - DAY_MS)), pbDate(new Date(to.getTime() + 2 * DAY_MS)), true, true)
-      .toArray(),
-  ]);
-  // A period's scans by time (a month is thousands of walks: one read of the index, not one per walk).
-  const scans = await db.checkpoint_scans
-    .where('scanned_at')
-    .between(pbDate(new Date(from.getTime() - DAY_MS)), pbDate(new Date(to.getTime() + 3 * DAY_MS)), true, true)
-    .toArray();
+  const { now, from, to } = options;
+  const inputs = await readBoardInputs(
+    db,
+    options.community,
+    () => ({ from: from.getTime() - DAY_MS, to: to.getTime() + 2 * DAY_MS }),
+    'time',
+  );
   const rounds: Array<BoardRound<Tour, TourWalk>> = [];
   // Each day's noon names that day (local midnight to midnight, as the period's dates are picked).
   for (let day = from.getTime() + DAY_MS / 2; day <= to.getTime(); day += DAY_MS)
-    rounds.push(...roundsBoard(tours, walks, scans, { zone, now, day }));
-  return { rounds, checkpoints: new Map(checkpoints.map((checkpoint) => [checkpoint.id, checkpoint])) };
+    rounds.push(...roundsBoard(inputs.tours, inputs.walks, inputs.scans, { zone: inputs.zone, now, day }));
+  return { rounds, checkpoints: inputs.checkpoints };
 }

@@ -9,7 +9,6 @@ import { endOfDay, format, startOfDay, startOfMinute } from 'date-fns';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useHouseCheckReports, usePeriodRecords, usePeriodRounds } from '../../data/resources/activity.ts';
-import { useCallSettings } from '../../data/resources/callSettings.ts';
 import { useSignedInStaff } from '../../data/auth.ts';
 import { useHouses } from '../../data/resources/homes.ts';
 import { useReportRange } from '../../data/resources/reports.ts';
@@ -79,8 +78,7 @@ function Dashboard() {
   // The period's own house checks are among its reports; only the checks of the windows' days before it are read apart.
   const checksBefore = useHouseCheckReports(since, new Date(from.getTime() - 1));
   const me = useSignedInStaff();
-  const zone = useCallSettings(me?.community)?.settings.timeZone;
-  const periodRounds = usePeriodRounds(zone, startOfMinute(now).getTime(), from, to);
+  const periodRounds = usePeriodRounds(me?.community ?? '', startOfMinute(now).getTime(), from, to);
   const tours = useMemo(
     () =>
       periodRounds
