@@ -7,11 +7,12 @@
  * the server's two cores: an IndexedDB here would take their time). The
  * bytes a first sync costs are bench:sync's, measured in Chromium.
  */
-import { startOfMonth, subMonths } from 'date-fns';
-import { FIRST_LOAD_PAGE_SIZE, FIRST_LOAD_PAGED, incidentQuery } from '../../src/data/sync/firstLoadPages.ts';
+import PocketBase from 'pocketbase';
+import type { CollectionName } from '../../src/api/records.ts';
+import { FIRST_LOAD_PAGE_SIZE, FIRST_LOAD_PAGED, timeQuery } from '../../src/data/sync/firstLoadPages.ts';
 import { idRanges } from '../../src/data/sync/load.ts';
 import { PAGE_SIZE, PULL_CONCURRENCY, PULL_ORDER, RequestSlots } from '../../src/data/sync/pull.ts';
-import { incidentBounds } from '../../src/data/sync/ranges.ts';
+import { firstLoadRange, historyFilter, isHistory } from '../../src/data/sync/ranges.ts';
 import { TOP_OF_HOMES } from '../../src/data/sync/topOfHomes.ts';
 
 export interface FirstSyncFigures {
@@ -49,8 +50,10 @@ export async function firstSync(
       figures.failed++;
       return null;
     });
-  const reportRange = { from: startOfMonth(subMonths(now, 1)).getTime(), to: Number.MAX_SAFE_INTEGER };
-  const reportScope = incidentQuery([reportRange]);
+  // A history's first load: its recent part (ranges.ts).
+  const filters = new PocketBase(url);
+  const routeScope = (collection: CollectionName) =>
+    isHistory(collection) ? timeQuery([firstLoadRange(collection, now)]) : {};
 
   const loadRecordsApi = async (collection: string) => {
     for (let page = 1; ; page++) {
@@ -59,9 +62,10 @@ export async function firstSync(
     }
   };
   /** As load.ts reads a collection from a server without the route: its head sorted by the records API, id ranges of 500. */
-  const loadRecordsApiRanges = async (collection: string) => {
-    const scope: { filter?: string } =
-      collection === 'reports' ? { filter: `incident_time >= '${incidentBounds(reportRange).from}'` } : {};
+  const loadRecordsApiRanges = async (collection: CollectionName) => {
+    const scope: { filter?: string } = isHistory(collection)
+      ? { filter: historyFilter(filters, collection, firstLoadRange(collection, now)) }
+      : {};
     const head = await get(`/api/collections/${collection}/records`, {
       page: 1,
       perPage: 1,
@@ -91,8 +95,8 @@ export async function firstSync(
       }),
     );
   };
-  const loadRoute = async (collection: string) => {
-    const scope = collection === 'reports' ? reportScope : {};
+  const loadRoute = async (collection: CollectionName) => {
+    const scope = routeScope(collection);
     const head = await get(`/api/scms/first-load/${collection}`, { head: 1, ...scope });
     const total = (head?.total as number | undefined) ?? 0;
     if (total === 0) return;

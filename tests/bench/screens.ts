@@ -20,9 +20,11 @@
  *   Download PDF (the tap to the file handed to the browser), Reports →
  *   Dashboard (to the first chart drawn);
  * - Homes → Tours, warm: the tap on 'Tours' to the first round of the shift
- *   painted, with TOUR_DAYS (60) of walked rounds in the mirror (data.ts:
+ *   painted, with TOUR_DAYS (60) of walked rounds on the server (data.ts:
  *   40 checkpoints, 4 tours, about 2,500 walks and 24,000 scans, and the
- *   rounds since the seed added to the run's copy before sign-in); the
+ *   rounds since the seed added to the run's copy before sign-in), of which
+ *   the mirror holds the first sync's eight days and, once the dashboard
+ *   was opened, its month (src/data/sync/ranges.ts); the
  *   rounds shown are checked against the board's rule run here on the same
  *   records;
  * - DOM elements and JS heap (after a garbage collection) with Homes open;
@@ -364,7 +366,7 @@ const ROWS: Row[] = [
     target: '—',
   },
   {
-    name: 'Homes → Tours, warm, p50 / max (60 days of rounds in the mirror: walks / scans)',
+    name: "Homes → Tours, warm, p50 / max (the server's 60 days of rounds: walks / scans; the mirror holds the first sync's eight days and the dashboard's month)",
     value: (r) =>
       r.tours
         ? `${ms(r.tours.warmMs)} / ${ms(r.tours.warmMaxMs)} (${int(r.tours.history.walks)} / ${int(r.tours.history.scans)})`

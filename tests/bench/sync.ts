@@ -295,7 +295,7 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
       progress(`  ${ms(comparison.originalFirst!.ms)}, ${int(comparison.originalFirst!.records)} records with expand`);
     }
 
-    progress(`older reports: ensureReportRange over ${sizes.months} months`);
+    progress(`older reports: ensureHistoryRange over ${sizes.months} months`);
     const history = await call(page, 'fullReportHistory', data.historyFrom.toISOString());
     progress(`  ${ms(history.ms)}, ${int(history.records)} reports`);
     if (comparison) {
@@ -469,7 +469,7 @@ function growthRows(): GrowthRow[] {
         met: (b, g) => b.firstSync.ms <= 2_000 && (!g || ratio(b.firstSync.ms, g.firstSync.ms) <= 4.5 * (g.scale / 4)),
       },
     },
-    { name: 'Older reports: ensureReportRange, 24 months', value: (r) => cellOf(r.history, 'rec') },
+    { name: 'Older reports: ensureHistoryRange, 24 months', value: (r) => cellOf(r.history, 'rec') },
     { name: 'Full pull: every record, all reports', value: (r) => cellOf(r.firstFull, 'rec') },
     {
       name: `Incremental sync after ${SERVER_CHANGES} server changes`,
@@ -564,7 +564,7 @@ function comparisonTable(run: ScaleRun): string {
       note: 'original: homes screen (all houses, expanded) + reports screen (same 2 months, expanded) + concerns + users',
     },
     {
-      name: `Older reports: ensureReportRange, ${run.community.months} months`,
+      name: `Older reports: ensureHistoryRange, ${run.community.months} months`,
       local: cell(run.history, 'rec'),
       original: cell(c.originalHistory, 'rec'),
       note: `original: reports screen over ${run.community.months} months, expanded`,

@@ -140,16 +140,48 @@ describe('the same records as the records API', () => {
     // Two ranges of the reports' times: the oldest third and the newest third.
     const first = [times[0]!, times[Math.floor(times.length / 3)]!];
     const last = [times[Math.floor((2 * times.length) / 3)]!, times[times.length - 1]!];
-    const incident = encodeURIComponent(`${first[0]}/${first[1]},${last[0]}/${last[1]}`);
-    const fromRoute = await allFromRoute(pb, 'reports', 2000, `&incident=${incident}`);
+    const ranges = encodeURIComponent(`${first[0]}/${first[1]},${last[0]}/${last[1]}`);
+    const fromRoute = await allFromRoute(pb, 'reports', 2000, `&time=${ranges}`);
     const filter = pb.filter(
       '(incident_time >= {:a} && incident_time <= {:b}) || (incident_time >= {:c} && incident_time <= {:d})',
       { a: first[0], b: first[1], c: last[0], d: last[1] },
     );
     expect(fromRoute).toEqual(await allFromRecordsApi(pb, 'reports', filter));
     expect(fromRoute.length).toBeLessThan(reports.length);
-    const { body: head } = await ask(pb, `reports?head=1&incident=${incident}`);
+    const { body: head } = await ask(pb, `reports?head=1&time=${ranges}`);
     expect(head.total).toBe(fromRoute.length);
+    // `incident`, the name an earlier app gives the reports' ranges, still reads the same.
+    expect(await allFromRoute(pb, 'reports', 2000, `&incident=${ranges}`)).toEqual(fromRoute);
+  });
+
+  test("the rounds' ranges: walks by their round's start, scans by their walk's, as the records API filters them", async () => {
+    const pb = await signIn(DEMO_MANAGER);
+    const walks = await allFromRecordsApi(pb, 'tour_walks');
+    const starts = walks.map((walk) => walk.round_start as string).sort();
+    expect(starts.length).toBeGreaterThan(4);
+    // The middle of the demo's nights of rounds.
+    const range = [starts[Math.floor(starts.length / 3)]!, starts[Math.floor((2 * starts.length) / 3)]!];
+    const time = encodeURIComponent(`${range[0]}/${range[1]}`);
+    const bounds = { a: range[0], b: range[1] };
+    const walksFromRoute = await allFromRoute(pb, 'tour_walks', 2000, `&time=${time}`);
+    expect(walksFromRoute).toEqual(
+      await allFromRecordsApi(pb, 'tour_walks', pb.filter('round_start >= {:a} && round_start <= {:b}', bounds)),
+    );
+    expect(walksFromRoute.length).toBeGreaterThan(0);
+    expect(walksFromRoute.length).toBeLessThan(walks.length);
+    const scansFromRoute = await allFromRoute(pb, 'checkpoint_scans', 2000, `&time=${time}`);
+    expect(scansFromRoute).toEqual(
+      await allFromRecordsApi(
+        pb,
+        'checkpoint_scans',
+        pb.filter('walk.round_start >= {:a} && walk.round_start <= {:b}', bounds),
+      ),
+    );
+    const inRange = new Set(walksFromRoute.map((walk) => walk.id));
+    expect(scansFromRoute.length).toBeGreaterThan(0);
+    expect(scansFromRoute.every((scan) => inRange.has(scan.walk as string))).toBe(true);
+    const { body: head } = await ask(pb, `checkpoint_scans?head=1&time=${time}`);
+    expect(head.total).toBe(scansFromRoute.length);
   });
 });
 
@@ -179,19 +211,29 @@ describe('bad requests: a clear error, nothing served', () => {
       message: 'incident applies to reports only.',
     },
     {
+      what: 'time on homes',
+      path: 'houses?time=2026-01-01%2000:00:00.000Z/2026-02-01%2000:00:00.000Z',
+      message: 'time applies to reports, tour_walks and checkpoint_scans only.',
+    },
+    {
+      what: 'time not dates',
+      path: 'tour_walks?time=yesterday/today',
+      message: 'time must be ranges of dates: from/to, separated by commas.',
+    },
+    {
+      what: 'time one end',
+      path: 'checkpoint_scans?time=2026-01-01%2000:00:00.000Z',
+      message: 'time must be ranges of dates: from/to, separated by commas.',
+    },
+    {
       what: 'incident not dates',
       path: 'reports?incident=yesterday/today',
-      message: 'incident must be ranges of dates: from/to, separated by commas.',
+      message: 'time must be ranges of dates: from/to, separated by commas.',
     },
     {
-      what: 'incident one end',
-      path: 'reports?incident=2026-01-01%2000:00:00.000Z',
-      message: 'incident must be ranges of dates: from/to, separated by commas.',
-    },
-    {
-      what: '51 incident ranges',
-      path: `reports?incident=${Array.from({ length: 51 }, () => '2026-01-01 00:00:00.000Z/2026-02-01 00:00:00.000Z').join(',')}`,
-      message: 'At most 50 incident ranges.',
+      what: '51 time ranges',
+      path: `reports?time=${Array.from({ length: 51 }, () => '2026-01-01 00:00:00.000Z/2026-02-01 00:00:00.000Z').join(',')}`,
+      message: 'At most 50 time ranges.',
     },
   ])('$what: 400 "$message"', async ({ path, message }) => {
     const pb = await signIn(DEMO_REGULAR);

@@ -1,5 +1,4 @@
 import '../support/browser-globals.ts';
-import { startOfMonth, subMonths } from 'date-fns';
 import type PocketBase from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../src/api/records.ts';
@@ -8,13 +7,20 @@ import { CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
 import { overlayOf } from '../../src/data/mirror/loadPageStore.ts';
 import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
 import {
+  ensureHistoryRange,
+  historyRanges,
+  pbDate,
   pullAll,
   pullCollection,
-  ensureReportRange,
-  pbDate,
-  reportRanges,
   type LoadProgress,
 } from '../../src/data/sync/pull.ts';
+import {
+  FIRST_LOAD_ROUND_DAYS,
+  firstLoadRange,
+  historyFilter,
+  isHistory,
+  TOUR_HISTORY,
+} from '../../src/data/sync/ranges.ts';
 import { reconcileCollection } from '../../src/data/sync/reconcile.ts';
 import { subscribeRealtime } from '../../src/data/sync/realtime.ts';
 import { createInBatches } from '../support/batches.ts';
@@ -105,22 +111,99 @@ describe('pull', () => {
     expect(await db.reports.get(thisMonth.id)).toBeDefined();
     expect(await db.reports.get(lastMonth.id)).toBeDefined();
     expect(await db.reports.get(old.id)).toBeUndefined();
-    const pulled = await ensureReportRange(
-      { pb: officer, db },
-      new Date(now.getFullYear(), now.getMonth() - 4, 1),
-      new Date(now.getFullYear(), now.getMonth() - 4, 28),
-    );
+    const pulled = await ensureHistoryRange({ pb: officer, db }, ['reports'], {
+      from: new Date(now.getFullYear(), now.getMonth() - 4, 1).getTime(),
+      to: new Date(now.getFullYear(), now.getMonth() - 4, 28).getTime(),
+    });
     expect(pulled).toBe(1);
     expect(await db.reports.get(old.id)).toBeDefined();
     // Already covered: nothing is asked of the server again.
     expect(
-      await ensureReportRange(
-        { pb: officer, db },
-        new Date(now.getFullYear(), now.getMonth() - 4, 5),
-        new Date(now.getFullYear(), now.getMonth() - 4, 6),
-      ),
+      await ensureHistoryRange({ pb: officer, db }, ['reports'], {
+        from: new Date(now.getFullYear(), now.getMonth() - 4, 5).getTime(),
+        to: new Date(now.getFullYear(), now.getMonth() - 4, 6).getTime(),
+      }),
     ).toBe(0);
-    expect((await reportRanges(db)).length).toBe(2);
+    expect((await historyRanges(db, 'reports')).length).toBe(2);
+  });
+
+  test("rounds: the first load takes the last days' walks with their scans; an older day on demand", async () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const now = Date.now();
+    const tourWorld = async (f: CommunityFixture) => {
+      const checkpoint = await t.admin.collection('checkpoints').create({
+        name: 'Gate',
+        position: { latitude: 26.93, longitude: -80.09, accuracy: 5 },
+        radius: 30,
+        community: f.community.id,
+        created_by: f.director.id,
+      });
+      const tour = await t.admin.collection('tours').create({
+        name: 'Night',
+        checkpoints: [checkpoint.id],
+        start: '20:00',
+        end: '06:00',
+        every_minutes: 120,
+        round_minutes: 30,
+        community: f.community.id,
+        created_by: f.director.id,
+      });
+      // A walk of a round `daysAgo` back, its scan made `scanLater` days after the round started.
+      return async (daysAgo: number, scanLater = 0) => {
+        const roundStart = now - daysAgo * DAY;
+        const walk = await t.admin.collection('tour_walks').create({
+          tour: tour.id,
+          officer: f.regular.id,
+          round_start: pbDate(new Date(roundStart)),
+          started_at: pbDate(new Date(roundStart)),
+          community: f.community.id,
+        });
+        const scan = await t.admin.collection('checkpoint_scans').create({
+          walk: walk.id,
+          checkpoint: checkpoint.id,
+          officer: f.regular.id,
+          scanned_at: pbDate(new Date(roundStart + scanLater * DAY)),
+          method: 'camera',
+          community: f.community.id,
+        });
+        return { walk: walk.id, scan: scan.id, roundStart };
+      };
+    };
+    const walkA = await tourWorld(a);
+    const walkB = await tourWorld(b);
+    const recent = await walkA(2);
+    // Its scan was made (or sent) well after the first load's days began: it still belongs to its old walk.
+    const old = await walkA(FIRST_LOAD_ROUND_DAYS + 12, FIRST_LOAD_ROUND_DAYS + 10);
+    const foreign = await walkB(FIRST_LOAD_ROUND_DAYS + 12);
+
+    const db = freshDb();
+    await pullAll({ pb: officer, db });
+    expect(await db.tour_walks.get(recent.walk)).toBeDefined();
+    expect(await db.checkpoint_scans.get(recent.scan)).toBeDefined();
+    expect(await db.tour_walks.get(old.walk)).toBeUndefined();
+    expect(await db.checkpoint_scans.get(old.scan)).toBeUndefined();
+    for (const collection of TOUR_HISTORY) expect(await historyRanges(db, collection)).toHaveLength(1);
+
+    // The old round's day: its walk and the scan of it, nothing of the other community.
+    const day = { from: old.roundStart - DAY / 2, to: old.roundStart + DAY / 2 };
+    expect(await ensureHistoryRange({ pb: officer, db }, TOUR_HISTORY, day)).toBe(2);
+    expect(await db.tour_walks.get(old.walk)).toBeDefined();
+    expect(await db.checkpoint_scans.get(old.scan)).toBeDefined();
+    expect(await db.tour_walks.get(foreign.walk)).toBeUndefined();
+    expect(await db.checkpoint_scans.get(foreign.scan)).toBeUndefined();
+    expect(await ensureHistoryRange({ pb: officer, db }, TOUR_HISTORY, day)).toBe(0);
+
+    // Deleted on the server while the device was not listening: the reconciliation of the day's range removes it.
+    await t.admin.collection('checkpoint_scans').delete(old.scan);
+    expect(await reconcileCollection({ pb: officer, db }, 'checkpoint_scans')).toBe(1);
+    expect(await db.checkpoint_scans.get(old.scan)).toBeUndefined();
+    expect(await db.checkpoint_scans.get(recent.scan)).toBeDefined();
+
+    // A device that loaded the rounds whole before they were a history (a cursor, no ranges) holds all of them.
+    const earlier = freshDb();
+    await earlier.syncState.put({ key: 'cursor:tour_walks', value: { updated: '', id: '' } });
+    expect(await historyRanges(earlier, 'tour_walks')).toEqual([{ from: 0, to: Number.MAX_SAFE_INTEGER }]);
+    expect(await historyRanges(earlier, 'checkpoint_scans')).toEqual([]);
   });
 });
 
@@ -303,7 +386,7 @@ describe('deletions', () => {
     };
     // The first load's range (last month, open-ended): the mirror's count and the server's agree.
     expect(await reconcileCollection({ pb, db }, 'reports')).toBe(0);
-    expect(urls).toHaveLength((await reportRanges(db)).length);
+    expect(urls).toHaveLength((await historyRanges(db, 'reports')).length);
     // Deleted while this device was not listening: no realtime event, only the reconciliation sees it.
     await t.admin.collection('reports').delete(doomed.id);
     expect(await reconcileCollection({ pb, db }, 'reports')).toBe(1);
@@ -399,13 +482,12 @@ describe('a first load kept as pages', () => {
     return new Map(rows.map(({ collectionName: _name, ...row }) => [row.id as string, row] as const));
   }
 
-  /** What the records API lists for the user, as the mirror keeps it (reports: the first load's two months). */
+  /** What the records API lists for the user, as the mirror keeps it (a history: what a first load brings of it). */
   async function listed(pb: PocketBase, collection: CollectionName): Promise<Map<string, Record<string, unknown>>> {
-    const since = pbDate(startOfMonth(subMonths(new Date(), 1)));
     const records = await pb.collection(collection).getFullList({
       batch: 1_000,
       requestKey: null,
-      filter: collection === 'reports' ? pb.filter('incident_time >= {:since}', { since }) : '',
+      filter: isHistory(collection) ? historyFilter(pb, collection, firstLoadRange(collection, new Date())) : '',
     });
     return new Map(
       records.map(

@@ -34,7 +34,7 @@ vi.mock('../../src/data/DataProvider.tsx', () => ({
     db: fake.db,
     subscribe: () => () => undefined,
     getStatus: () => fake.status,
-    loadReportRange: async () => undefined,
+    loadHistoryRange: async () => undefined,
   }),
 }));
 

@@ -14,11 +14,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pb } from '../../src/api/client.ts';
 import { setSyncState, userDatabase, type ScmsDatabase } from '../../src/data/mirror/db.ts';
 import type { EngineStatus } from '../../src/data/sync/engine.ts';
-import { pbDate, REPORT_RANGES_KEY } from '../../src/data/sync/pull.ts';
+import { historyRangesKey, pbDate } from '../../src/data/sync/pull.ts';
 import { ReportsPage } from '../../src/features/reports/ReportsPage.tsx';
 import { ToastProvider } from '../../src/ui/toast.tsx';
 
-// A stand-in engine: a real mirror, a connection state and loadReportRange the test controls.
+// A stand-in engine: a real mirror, a connection state and the load of an older range the test controls.
 const fake = vi.hoisted(() => ({
   db: null as unknown as ScmsDatabase,
   status: { online: true, syncing: false, authRequired: false, lastError: null } as EngineStatus,
@@ -29,7 +29,7 @@ vi.mock('../../src/data/DataProvider.tsx', () => ({
     db: fake.db,
     subscribe: () => () => undefined,
     getStatus: () => fake.status,
-    loadReportRange: (from: Date, to: Date) => fake.loadReportRange(from, to),
+    loadHistoryRange: (_collections: unknown, from: Date, to: Date) => fake.loadReportRange(from, to),
   }),
 }));
 
@@ -137,7 +137,7 @@ beforeEach(async () => {
     report('report000000003', { type: 'youths_fishing', incident_time: pbDate(older), created: pbDate(older) }),
   ]);
   // As after the first sync: the previous month onwards is in the mirror.
-  await setSyncState(db, REPORT_RANGES_KEY, [
+  await setSyncState(db, historyRangesKey('reports'), [
     { from: startOfMonth(subMonths(now, 1)).getTime(), to: Number.MAX_SAFE_INTEGER },
   ]);
 });
@@ -297,7 +297,7 @@ describe('report list', () => {
       (_from: Date, _to: Date) =>
         new Promise<void>((resolve) => {
           finish = () =>
-            void setSyncState(fake.db, REPORT_RANGES_KEY, [
+            void setSyncState(fake.db, historyRangesKey('reports'), [
               { from: startOfMonth(older).getTime(), to: Number.MAX_SAFE_INTEGER },
             ]).then(resolve);
         }),

@@ -19,7 +19,12 @@
 
 const SIGNED_IN = '@request.auth.id != "" && @request.auth.collectionName = "users"';
 
-/** The collections served, the list rule each must have, and how the SQL scopes it. */
+/**
+ * The collections served, the list rule each must have, and how the SQL
+ * scopes it. `time`: a history's time, which a load may ask for ranges of
+ * (the device's src/data/sync/ranges.ts, HISTORY_TIME): a report's incident
+ * time, a walk's round start, a scan's walk's round start (`viaWalk`).
+ */
 const SCOPES = {
   houses: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
   residents: { rule: `${SIGNED_IN} && house.community = @request.auth.community`, viaHouse: true },
@@ -27,14 +32,27 @@ const SCOPES = {
   calls: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
   call_attempts: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
   home_changes: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
-  reports: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
-  tour_walks: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
-  checkpoint_scans: { rule: `${SIGNED_IN} && community = @request.auth.community`, viaHouse: false },
+  reports: {
+    rule: `${SIGNED_IN} && community = @request.auth.community`,
+    viaHouse: false,
+    time: '[[t.incident_time]]',
+  },
+  tour_walks: {
+    rule: `${SIGNED_IN} && community = @request.auth.community`,
+    viaHouse: false,
+    time: '[[t.round_start]]',
+  },
+  checkpoint_scans: {
+    rule: `${SIGNED_IN} && community = @request.auth.community`,
+    viaHouse: false,
+    viaWalk: true,
+    time: '[[w.round_start]]',
+  },
 };
 
 /** Most records in one answer (about 1 MB of JSON before compression at the largest). */
 const MAX_LIMIT = 2000;
-/** Most incident-time ranges in one request (the parts of the reports' history a device lacks: in practice one or two). */
+/** Most time ranges in one request (the parts of a history a device lacks: in practice one or two). */
 const MAX_RANGES = 50;
 
 const ID_BOUND = /^[a-z0-9]{1,15}$/;
@@ -76,16 +94,19 @@ function readRequest(e, fail) {
   if (!/^\d+$/.test(limitText || '0') || limit < 1 || limit > MAX_LIMIT) {
     throw fail(400, `limit must be a whole number from 1 to ${MAX_LIMIT}.`);
   }
+  // `incident`: the name an earlier app gave reports' ranges.
   const incident = query.get('incident');
+  if (incident && name !== 'reports') throw fail(400, 'incident applies to reports only.');
+  const time = query.get('time') || incident;
   const ranges = [];
-  if (incident) {
-    if (name !== 'reports') throw fail(400, 'incident applies to reports only.');
-    const parts = incident.split(',');
-    if (parts.length > MAX_RANGES) throw fail(400, `At most ${MAX_RANGES} incident ranges.`);
+  if (time) {
+    if (!scope.time) throw fail(400, 'time applies to reports, tour_walks and checkpoint_scans only.');
+    const parts = time.split(',');
+    if (parts.length > MAX_RANGES) throw fail(400, `At most ${MAX_RANGES} time ranges.`);
     for (const part of parts) {
       const ends = part.split('/');
       if (ends.length !== 2 || !PB_DATE.test(ends[0]) || !PB_DATE.test(ends[1])) {
-        throw fail(400, 'incident must be ranges of dates: from/to, separated by commas.');
+        throw fail(400, 'time must be ranges of dates: from/to, separated by commas.');
       }
       ranges.push({ from: ends[0], to: ends[1] });
     }
@@ -115,11 +136,13 @@ function scopeSql(request, auth, withIds) {
     const any = request.ranges.map((range, i) => {
       params[`since${i}`] = range.from;
       params[`until${i}`] = range.to;
-      return `([[t.incident_time]] >= {:since${i}} AND [[t.incident_time]] <= {:until${i}})`;
+      return `(${request.scope.time} >= {:since${i}} AND ${request.scope.time} <= {:until${i}})`;
     });
     where.push(`(${any.join(' OR ')})`);
   }
-  const join = request.scope.viaHouse ? 'JOIN {{houses}} h ON [[h.id]] = [[t.house]]' : '';
+  let join = request.scope.viaHouse ? 'JOIN {{houses}} h ON [[h.id]] = [[t.house]]' : '';
+  // A scan's walk is required (the schema), so every scan has one to join.
+  if (request.scope.viaWalk && request.ranges.length) join = 'JOIN {{tour_walks}} w ON [[w.id]] = [[t.walk]]';
   return { from: `{{${request.name}}} t ${join} WHERE ${where.join(' AND ')}`, params };
 }
 

@@ -1,24 +1,22 @@
 /**
  * Reports (docs/product.md#reports): the list by incident-time range from
- * the mirror's search index, an older range pulled on demand, Ai Assist, and
+ * the mirror's search index (an older range is pulled on demand:
+ * historyRange.ts), Ai Assist, and
  * creating a report, one outbox entry (the mirror shows it at once; replay
  * sends it later; docs/architecture.md#writing-the-outbox).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { pb } from '../../api/client.ts';
 import type { HouseRecord, ResidentRecord, UserRecord } from '../../api/records.ts';
 import { hasIssues } from '../../domain/houseCheckAnswer.ts';
 import type { ReportPosition } from '../../domain/whereAndWhen.ts';
 import type { SignedInUser } from '../auth.ts';
-import { useSyncEngine } from '../DataProvider.tsx';
-import { useOnline, useSearchIndex } from '../hooks.ts';
+import { useSearchIndex } from '../hooks.ts';
 import type { MirrorRow, OutboxOperation, ScmsDatabase } from '../mirror/db.ts';
 import { newRecordId } from '../mirror/ids.ts';
 import { searchIndexOf, type MirrorSearchIndex } from '../mirror/searchIndex.ts';
-import { useMirrorQuery } from '../mirror/useMirrorQuery.ts';
 import { enqueue } from '../sync/outbox.ts';
-import { pbDate, reportRanges } from '../sync/pull.ts';
-import { missingRanges } from '../sync/ranges.ts';
+import { pbDate } from '../sync/pull.ts';
 
 export interface NewReport {
   type: string;
@@ -136,49 +134,6 @@ export function useReports(query: ReportQuery): ReportWithLinks[] | undefined {
           }),
     [index, version, fromMs, toMs, typeList, sort, search, withIssues],
   );
-}
-
-export type RangeState = 'ready' | 'loading' | 'offline' | 'failed';
-
-/**
- * Makes sure the mirror holds the reports of [from, to]. The first sync
- * brings the current and the previous month; an older range is pulled on
- * demand (the list shows a spinner meanwhile) and is kept, so it works
- * offline afterwards. Offline with an uncovered range, the list shows what
- * the mirror has and says that older reports need a connection.
- */
-export function useReportRange(from: Date, to: Date): { state: RangeState; retry: () => void } {
-  const engine = useSyncEngine();
-  const online = useOnline();
-  const ranges = useMirrorQuery(engine.db, ['syncState'], () => reportRanges(engine.db), []);
-  const [failed, setFailed] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
-  const fromMs = from.getTime();
-  const toMs = to.getTime();
-  const key = `${fromMs}-${toMs}`;
-  // Before the first sync has recorded any range, that sync is what fills the list.
-  const uncovered =
-    ranges !== undefined && ranges.length > 0 && missingRanges(ranges, { from: fromMs, to: toMs }).length > 0;
-
-  useEffect(() => {
-    if (!uncovered || !online) return;
-    let cancelled = false;
-    // Done shows by itself: the pull records the range and `ranges` changes.
-    engine.loadReportRange(new Date(fromMs), new Date(toMs)).catch(() => {
-      if (!cancelled) setFailed(key);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [engine, uncovered, online, key, fromMs, toMs, attempt]);
-
-  const retry = () => {
-    setFailed(null);
-    setAttempt((n) => n + 1);
-  };
-  if (!uncovered) return { state: 'ready', retry };
-  if (!online) return { state: 'offline', retry };
-  return { state: failed === key ? 'failed' : 'loading', retry };
 }
 
 export type AiSource = 'offline-editor' | 'model';

@@ -26,7 +26,8 @@ import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts'
 import { userDatabase, type ScmsDatabase } from '../mirror/db.ts';
 import { outboxIsEmpty } from '../mirror/mirror.ts';
 import { onOutboxWrite } from './outbox.ts';
-import { collectionsToLoad, ensureReportRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
+import { collectionsToLoad, ensureHistoryRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
+import { isHistory, type HistoryCollection } from './ranges.ts';
 import { subscribeRealtime } from './realtime.ts';
 import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
@@ -282,9 +283,11 @@ export class SyncEngine {
         window.clearTimeout(this.progressTimer);
         this.progressTimer = undefined;
         this.progressDue.clear();
-        // Every first load has ended (done, or failed: the screens then show what the mirror has); an older-reports load may go on.
-        const reports = this.rangeLoads > 0 ? this.status.loading?.reports : undefined;
-        this.setStatus({ syncing: false, loading: reports ? { reports } : {} });
+        // Every first load has ended (done, or failed: the screens then show what the mirror has); a load of an older part of a history may go on.
+        const histories = Object.entries(this.status.loading ?? {}).filter(([collection]) =>
+          isHistory(collection as CollectionName),
+        );
+        this.setStatus({ syncing: false, loading: this.rangeLoads > 0 ? Object.fromEntries(histories) : {} });
       }
     })();
     return this.pulling;
@@ -361,11 +364,11 @@ export class SyncEngine {
     }
   }
 
-  /** For the reports list: makes sure an older range is in the mirror. */
-  async loadReportRange(from: Date, to: Date): Promise<void> {
+  /** For a screen of a period (reports, rounds): makes sure the histories' records of [from, to] are in the mirror. */
+  async loadHistoryRange(collections: readonly HistoryCollection[], from: Date, to: Date): Promise<void> {
     this.rangeLoads++;
     try {
-      await ensureReportRange(this.context(), from, to);
+      await ensureHistoryRange(this.context(), collections, { from: from.getTime(), to: to.getTime() });
     } finally {
       this.rangeLoads--;
     }

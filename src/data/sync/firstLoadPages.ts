@@ -14,7 +14,7 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
 import { pageRecords } from '../mirror/loadPages.ts';
-import { incidentBounds, type TimeRange } from './ranges.ts';
+import { rangeBounds, type TimeRange } from './ranges.ts';
 
 /** The collections the route serves: the large ones (the small ones are a page of the records API each). */
 export const FIRST_LOAD_PAGED: ReadonlySet<CollectionName> = new Set<CollectionName>([
@@ -40,8 +40,8 @@ export interface FirstLoadPageRequest {
   after: string;
   /** Ids before this one ('~' for no end). */
   to: string;
-  /** Reports only: incident times within any of these ranges. */
-  incident?: readonly TimeRange[];
+  /** A history only (ranges.ts): times within any of these ranges. */
+  time?: readonly TimeRange[];
 }
 
 interface PageBody {
@@ -50,13 +50,13 @@ interface PageBody {
   last: string;
 }
 
-/** The `incident` parameter of the route: the ranges' ends in the server's date form, `from/to`, comma-separated. */
-export function incidentQuery(incident: readonly TimeRange[] | undefined): Record<string, string> {
-  if (!incident?.length) return {};
+/** The `time` parameter of the route: the ranges' ends in the server's date form, `from/to`, comma-separated. */
+export function timeQuery(time: readonly TimeRange[] | undefined): Record<string, string> {
+  if (!time?.length) return {};
   return {
-    incident: incident
+    time: time
       .map((range) => {
-        const { from, to } = incidentBounds(range);
+        const { from, to } = rangeBounds(range);
         return `${from}/${to}`;
       })
       .join(','),
@@ -73,11 +73,11 @@ export interface LoadHead {
 export async function readFirstLoadHead(
   pb: PocketBase,
   collection: CollectionName,
-  incident?: readonly TimeRange[],
+  time?: readonly TimeRange[],
 ): Promise<LoadHead> {
   const body = await pb.send<Partial<LoadHead>>(`/api/scms/first-load/${collection}`, {
     method: 'GET',
-    query: { head: 1, ...incidentQuery(incident) },
+    query: { head: 1, ...timeQuery(time) },
     requestKey: null,
   });
   if (typeof body?.total !== 'number' || body.newest === undefined) throw new FirstLoadPagesUnavailable();
@@ -97,7 +97,7 @@ export async function readFirstLoadPage(
   const query: Record<string, string | number> = {
     limit: FIRST_LOAD_PAGE_SIZE,
     to: request.to,
-    ...incidentQuery(request.incident),
+    ...timeQuery(request.time),
   };
   if (request.from) query.from = request.from;
   if (request.after) query.after = request.after;

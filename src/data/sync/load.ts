@@ -8,6 +8,9 @@
  * would). Whatever changes during the load has an `updated` past the
  * cursor and comes with the next incremental pull (pull.ts).
  *
+ * A history (ranges.ts) is loaded by ranges of its time: its recent part
+ * on a first load, an older part when a screen asks for it.
+ *
  * The large collections come from the route made for loads
  * (firstLoadPages.ts); the others, and every collection of a server
  * without that route, from the records API. Pages are written in large
@@ -31,8 +34,8 @@ import {
   readFirstLoadPage,
   type LoadHead,
 } from './firstLoadPages.ts';
-import { incidentFilter, PAGE_SIZE, type Cursor, type PullContext, type RequestSlots } from './pull.ts';
-import type { TimeRange } from './ranges.ts';
+import { PAGE_SIZE, type Cursor, type PullContext, type RequestSlots } from './pull.ts';
+import { historyFilter, isHistory, type TimeRange } from './ranges.ts';
 
 /** Records per IndexedDB transaction during a load: fewer, larger commits (and fewer live-query reruns), started early enough to overlap the reads. */
 export const WRITE_BATCH = 1_000;
@@ -103,13 +106,14 @@ export function idRanges(total: number, pageSize = PAGE_SIZE): Array<{ from: str
   }));
 }
 
-/** Which records a load reads: all of the collection's, or (reports) those with an incident time in any of the ranges. */
-export type LoadScope = { incident: readonly TimeRange[] } | null;
+/** Which records a load reads: all of the collection's, or (a history) those with a time in any of the ranges. */
+export type LoadScope = { time: readonly TimeRange[] } | null;
 
 /** The records API filter of a scope. */
-function scopeFilter(pb: PocketBase, scope: LoadScope): string {
+function scopeFilter(pb: PocketBase, collection: CollectionName, scope: LoadScope): string {
   if (!scope) return '';
-  return scope.incident.map((range) => `(${incidentFilter(pb, range)})`).join(' || ');
+  if (!isHistory(collection)) throw new Error(`${collection} is not loaded by time.`);
+  return scope.time.map((range) => `(${historyFilter(pb, collection, range)})`).join(' || ');
 }
 
 /**
@@ -138,14 +142,14 @@ class PageReader {
   async head(): Promise<LoadHead> {
     if (this.firstLoadRoute) {
       try {
-        return await readFirstLoadHead(this.ctx.pb, this.collection, this.scope?.incident);
+        return await readFirstLoadHead(this.ctx.pb, this.collection, this.scope?.time);
       } catch (error) {
         if (!firstLoadPagesUnavailable(error)) throw error;
         this.firstLoadRoute = false;
       }
     }
     const head = await this.ctx.pb.collection(this.collection).getList(1, 1, {
-      filter: scopeFilter(this.ctx.pb, this.scope),
+      filter: scopeFilter(this.ctx.pb, this.collection, this.scope),
       sort: '-updated,-id',
       fields: 'id,updated',
       requestKey: null,
@@ -170,7 +174,7 @@ class PageReader {
           from: range.from,
           after: after === range.from ? '' : after,
           to: range.to,
-          incident: this.scope?.incident,
+          time: this.scope?.time,
         });
         return { items: records, full: records.length >= FIRST_LOAD_PAGE_SIZE, text };
       } catch (error) {
@@ -181,7 +185,7 @@ class PageReader {
     const lower = after !== range.from ? 'id > {:after}' : range.from ? 'id >= {:after}' : '';
     const idFilter = this.ctx.pb.filter(and(lower, 'id < {:to}'), { after, to: range.to });
     const page = await this.ctx.pb.collection(this.collection).getList(1, PAGE_SIZE, {
-      filter: and(scopeFilter(this.ctx.pb, this.scope), idFilter),
+      filter: and(scopeFilter(this.ctx.pb, this.collection, this.scope), idFilter),
       sort: 'id',
       skipTotal: true,
       requestKey: null,

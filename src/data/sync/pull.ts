@@ -9,19 +9,26 @@
  * community. Whole records are asked for, not `fields=`: PocketBase's field
  * picker about doubled the server's time per page when measured.
  *
- * Reports are the one collection that grows without bound: the first load
- * takes the current and the previous month; older months are pulled when
- * the list asks for them (ensureReportRange), with progress too.
+ * Histories (reports, the tours' walks and scans: ranges.ts) grow without
+ * bound: the first load takes their recent part; older parts are pulled
+ * when a screen asks for them (ensureHistoryRange), with progress too.
  */
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
-import { startOfMonth, subMonths } from 'date-fns';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
 import { CURSOR_FILTER } from '../../domain/pullFilter.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
-import { addRange, incidentBounds, missingRanges, type TimeRange } from './ranges.ts';
+import {
+  addRange,
+  firstLoadRange,
+  historySpan,
+  isHistory,
+  missingRanges,
+  type HistoryCollection,
+  type TimeRange,
+} from './ranges.ts';
 import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
 
 /**
@@ -65,7 +72,8 @@ export interface PullContext {
 export const PULL_ORDER: readonly CollectionName[] = MIRRORED_COLLECTIONS;
 
 const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
-export const REPORT_RANGES_KEY = 'reports:ranges';
+/** Where the ranges of a history the mirror holds are kept ('reports:ranges', …). */
+export const historyRangesKey = (collection: HistoryCollection) => `${collection}:ranges`;
 export const LAST_SYNC_KEY = 'lastSyncAt';
 
 // pbDate lives in domain/ (pure, shared with the seed); re-exported for the
@@ -137,8 +145,6 @@ async function readAfter(
   }
 }
 
-const firstReportMonth = (ctx: PullContext) => startOfMonth(subMonths((ctx.now ?? (() => new Date()))(), 1));
-
 async function pullWith(ctx: PullContext, slots: RequestSlots, collection: CollectionName): Promise<number> {
   const cursor = await getSyncState<Cursor>(ctx.db, cursorKey(collection));
   if (cursor) {
@@ -150,12 +156,11 @@ async function pullWith(ctx: PullContext, slots: RequestSlots, collection: Colle
     await setSyncState(ctx.db, cursorKey(collection), next);
     return count;
   }
-  // Reports: this month and the last, up to "forever" (newer reports arrive through the cursor).
-  const reportRange =
-    collection === 'reports' ? { from: firstReportMonth(ctx).getTime(), to: Number.MAX_SAFE_INTEGER } : null;
+  // A history: its recent part (ranges.ts).
+  const range = isHistory(collection) ? firstLoadRange(collection, (ctx.now ?? (() => new Date()))()) : null;
   const { loadAll } = await loads();
-  const { snapshot, count } = await loadAll(ctx, slots, collection, reportRange && { incident: [reportRange] }, true);
-  if (reportRange) await addReportRange(ctx.db, reportRange);
+  const { snapshot, count } = await loadAll(ctx, slots, collection, range && { time: [range] }, true);
+  if (range) await addHistoryRange(ctx.db, collection as HistoryCollection, range);
   await setSyncState(ctx.db, cursorKey(collection), snapshot ?? { updated: '', id: '' });
   return count;
 }
@@ -215,34 +220,45 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
 /** The name of the performance mark each pull leaves at its end. */
 export const PULL_DONE_MARK = 'scms:pull-done';
 
-export async function reportRanges(db: ScmsDatabase): Promise<TimeRange[]> {
-  return (await getSyncState<TimeRange[]>(db, REPORT_RANGES_KEY)) ?? [];
+/**
+ * The ranges of a history the mirror holds in full. A collection loaded
+ * whole before it was a history (its cursor without ranges: the tours'
+ * walks and scans of an earlier version) holds all of it.
+ */
+export async function historyRanges(db: ScmsDatabase, collection: HistoryCollection): Promise<TimeRange[]> {
+  const [ranges, cursor] = await db.syncState.bulkGet([historyRangesKey(collection), cursorKey(collection)]);
+  if (ranges) return ranges.value as TimeRange[];
+  return cursor ? [{ from: 0, to: Number.MAX_SAFE_INTEGER }] : [];
 }
 
-async function addReportRange(db: ScmsDatabase, range: TimeRange): Promise<void> {
+async function addHistoryRange(db: ScmsDatabase, collection: HistoryCollection, range: TimeRange): Promise<void> {
   await db.transaction('rw', db.syncState, async () =>
-    setSyncState(db, REPORT_RANGES_KEY, addRange(await reportRanges(db), range)),
+    setSyncState(db, historyRangesKey(collection), addRange(await historyRanges(db, collection), range)),
   );
 }
 
-/** The server filter of the reports with an incident time in a range. */
-export function incidentFilter(pb: PocketBase, range: TimeRange): string {
-  return pb.filter('incident_time >= {:from} && incident_time <= {:to}', incidentBounds(range));
-}
-
 /**
- * Makes sure the mirror holds every report with an incident time in
- * [from, to]; pulls the missing parts from the server (with progress).
- * Returns how many reports were pulled (0 when the mirror already covered
- * the range).
+ * Makes sure the mirror holds every record of the histories with a time in
+ * [from, to] (each collection's own span of it, ranges.ts historySpan);
+ * pulls the missing parts from the server, with progress. Returns how many
+ * records were pulled (0 when the mirror already covered the range).
  */
-export async function ensureReportRange(ctx: PullContext, from: Date, to: Date): Promise<number> {
-  const missing = missingRanges(await reportRanges(ctx.db), { from: from.getTime(), to: to.getTime() });
-  if (missing.length === 0) return 0;
+export async function ensureHistoryRange(
+  ctx: PullContext,
+  collections: readonly HistoryCollection[],
+  period: TimeRange,
+): Promise<number> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
-  // One load over the parts together (any of their ranges): one total for the progress.
-  const { loadAll } = await loads();
-  const { count } = await loadAll(ctx, slots, 'reports', { incident: missing }, false);
-  for (const range of missing) await addReportRange(ctx.db, range);
-  return count;
+  const counts = await Promise.all(
+    collections.map(async (collection) => {
+      const missing = missingRanges(await historyRanges(ctx.db, collection), historySpan(collection, period));
+      if (missing.length === 0) return 0;
+      // One load over the parts together (any of their ranges): one total for the progress.
+      const { loadAll } = await loads();
+      const { count } = await loadAll(ctx, slots, collection, { time: missing }, false);
+      for (const range of missing) await addHistoryRange(ctx.db, collection, range);
+      return count;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }

@@ -15,8 +15,8 @@
  */
 import type { CollectionName } from '../../api/records.ts';
 import { removeServerRecords } from '../mirror/mirror.ts';
-import { incidentFilter, PAGE_SIZE, PULL_CONCURRENCY, reportRanges, RequestSlots, type PullContext } from './pull.ts';
-import { incidentBounds } from './ranges.ts';
+import { historyRanges, PAGE_SIZE, PULL_CONCURRENCY, RequestSlots, type PullContext } from './pull.ts';
+import { historyFilter, isHistory, rangeBounds, type HistoryCollection } from './ranges.ts';
 
 /** In the server's (byte) order. */
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -25,7 +25,7 @@ const COMPARE_IDS_BELOW = 2 * PAGE_SIZE;
 /** After 'z': `id < prefix + '~'` ends the ids that start with prefix. */
 const AFTER_LAST = '~';
 
-/** The ids of the mirror a reconciliation compares against (all of a collection, or the reports of a time range). */
+/** The ids of the mirror a reconciliation compares against (all of a collection, or a history's within a time range). */
 interface LocalIds {
   count(prefix: string): Promise<number>;
   ids(prefix: string): Promise<string[]>;
@@ -41,11 +41,28 @@ function tableIds(ctx: PullContext, collection: CollectionName): LocalIds {
   };
 }
 
-/** Reports by incident time: read once from the index, then counted in memory. */
-function reportIds(ctx: PullContext, from: string, to: string): LocalIds {
+/** A history's ids within a range of its time (ranges.ts HISTORY_TIME), from the mirror's indexes. */
+async function historyIds(
+  ctx: PullContext,
+  collection: HistoryCollection,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  const { db } = ctx;
+  if (collection === 'reports')
+    return (await db.reports.where('incident_time').between(from, to, true, true).primaryKeys()) as string[];
+  const walks = (await db.tour_walks.where('round_start').between(from, to, true, true).primaryKeys()) as string[];
+  if (collection === 'tour_walks') return walks;
+  // A scan's time is its walk's round start. One keyed read per walk: a cursor (anyOf) is refused while the first load's pages are not yet rows (pagedTable.ts).
+  const lists = await Promise.all(walks.map((walk) => db.checkpoint_scans.where('walk').equals(walk).primaryKeys()));
+  return lists.flat() as string[];
+}
+
+/** A history's ids within a range: read once, then counted in memory. */
+function rangeIds(ctx: PullContext, collection: HistoryCollection, from: string, to: string): LocalIds {
   let all: Promise<string[]> | null = null;
   const inRange = async (prefix: string) => {
-    all ??= ctx.db.reports.where('incident_time').between(from, to, true, true).primaryKeys() as Promise<string[]>;
+    all ??= historyIds(ctx, collection, from, to);
     return (await all).filter((id) => id.startsWith(prefix));
   };
   return { count: async (prefix) => (await inRange(prefix)).length, ids: inRange };
@@ -106,24 +123,26 @@ async function differences(
 /** Reconciles one collection; returns how many local rows were removed. */
 export async function reconcileCollection(ctx: PullContext, collection: CollectionName): Promise<number> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
-  if (collection !== 'reports') {
+  if (!isHistory(collection)) {
     return removeServerRecords(
       ctx.db,
       collection,
       await differences(ctx, slots, collection, '', tableIds(ctx, collection), ''),
     );
   }
-  // Reports: only within the incident-time ranges the mirror holds in full.
+  // A history: only within the ranges the mirror holds in full.
   let removed = 0;
-  for (const range of await reportRanges(ctx.db)) {
+  for (const range of await historyRanges(ctx.db, collection)) {
     // The same ends as the server's filter: an open end is the year 9999, not JavaScript's last date,
-    // whose text ('+275760-…') sorts before every real date and so held no report.
-    const { from, to } = incidentBounds(range);
-    const local = reportIds(ctx, from, to);
+    // whose text ('+275760-…') sorts before every real date and so held no record.
+    const { from, to } = rangeBounds(range);
+    // A collection loaded whole before it was a history (pull.ts historyRanges) is compared whole.
+    const whole = range.from <= 0 && range.to >= Number.MAX_SAFE_INTEGER;
+    const local = whole ? tableIds(ctx, collection) : rangeIds(ctx, collection, from, to);
     removed += await removeServerRecords(
       ctx.db,
-      'reports',
-      await differences(ctx, slots, 'reports', incidentFilter(ctx.pb, range), local, ''),
+      collection,
+      await differences(ctx, slots, collection, historyFilter(ctx.pb, collection, range), local, ''),
     );
   }
   return removed;

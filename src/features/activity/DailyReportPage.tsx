@@ -11,7 +11,7 @@ import { Link } from 'react-router-dom';
 import { useDayRecords } from '../../data/resources/activity.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
 import { reportPhotoUrl, useFileToken, withFileToken } from '../../data/fileToken.ts';
-import { useReportRange } from '../../data/resources/reports.ts';
+import { SHOWS_REPORTS_AND_ROUNDS, useHistoryRange } from '../../data/resources/historyRange.ts';
 import { isPendingFileName } from '../../data/hooks.ts';
 import { PHOTO_THUMB, reportPhotoThumb } from '../../data/photoFiles.ts';
 import { ROUND_STATUS_TONE } from '../../ui/roundWords.ts';
@@ -54,7 +54,7 @@ export function DailyReportPage() {
   const [making, setMaking] = useState(false);
   const { from, to } = dayBounds(day);
   // Days before the first sync's two months are pulled into the mirror on demand (and kept for offline).
-  const range = useReportRange(from, to);
+  const range = useHistoryRange(from, to, SHOWS_REPORTS_AND_ROUNDS);
   const records = useDayRecords(from, to);
   const model = useMemo(
     () => (records ? buildDayModel(records, day, officerId) : undefined),

@@ -11,7 +11,7 @@ import { Link } from 'react-router-dom';
 import { useHouseCheckReports, usePeriodRecords, usePeriodRounds } from '../../data/resources/activity.ts';
 import { useSignedInStaff } from '../../data/auth.ts';
 import { useHouses } from '../../data/resources/homes.ts';
-import { useReportRange } from '../../data/resources/reports.ts';
+import { SHOWS_REPORTS_AND_ROUNDS, useHistoryRange } from '../../data/resources/historyRange.ts';
 import { currentMonthRange } from '../../domain/dateRange.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatDate } from '../../ui/dateTime.ts';
@@ -70,7 +70,7 @@ function Dashboard() {
   const [period, setPeriod] = useState(() => currentMonthRange());
   const { from, to } = period;
   const now = useNow();
-  const range = useReportRange(from, to);
+  const range = useHistoryRange(from, to, SHOWS_REPORTS_AND_ROUNDS);
   const records = usePeriodRecords(from, to);
   const houses = useHouses('');
   const homes = useMemo(() => houses?.map(({ house }) => house), [houses]);

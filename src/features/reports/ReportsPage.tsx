@@ -9,7 +9,8 @@ import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'react-router-dom';
 import { useSignedInStaff } from '../../data/auth.ts';
-import { type ReportWithLinks, useReportRange, useReports } from '../../data/resources/reports.ts';
+import { SHOWS_REPORTS, useHistoryRange } from '../../data/resources/historyRange.ts';
+import { type ReportWithLinks, useReports } from '../../data/resources/reports.ts';
 import { useLoadProgress } from '../../data/loadProgress.ts';
 import { saveBlob } from '../../ui/saveBlob.ts';
 import { formatDate } from '../../ui/dateTime.ts';
@@ -60,7 +61,7 @@ export function ReportsPage() {
     search,
   });
   const loading = useLoadProgress('reports');
-  const range = useReportRange(filter.from, filter.to);
+  const range = useHistoryRange(filter.from, filter.to, SHOWS_REPORTS);
   const printOnly = printing?.only ?? null;
   // The manager's view is for directors and managers.
   const staffType = useSignedInStaff()?.type;

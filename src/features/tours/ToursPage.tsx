@@ -6,18 +6,21 @@
  * tours with their schedules, and add or edit them. Reads the mirror only:
  * works offline, and follows every phone's walks as they sync.
  */
-import { format, startOfDay } from 'date-fns';
+import { endOfDay, format, startOfDay } from 'date-fns';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { errorMessage } from '../../api/errorMessage.ts';
 import { useSignedInStaff, type Staff } from '../../data/auth.ts';
 import { useSyncEngine } from '../../data/DataProvider.tsx';
+import { SHOWS_ROUNDS, useHistoryRange } from '../../data/resources/historyRange.ts';
 import { useToursBoard } from '../../data/resources/shiftBoard.ts';
 import { byName, type Tour, type ToursBoard } from '../../data/resources/tourBoards.ts';
 import { queueTour, startWalk } from '../../data/resources/tours.ts';
 import type { TourValues } from '../../domain/tourSchemas.ts';
 import { DateField } from '../../ui/DateField.tsx';
 import { formatTime, personName } from '../../ui/format.ts';
+import { OFFLINE_DAY_NOT_ON_DEVICE } from '../../ui/offlineWords.ts';
+import { RangeNote } from '../../ui/RangeNote.tsx';
 import { Sheet } from '../../ui/Sheet.tsx';
 import { Spinner } from '../../ui/Spinner.tsx';
 import { useToast } from '../../ui/toast.tsx';
@@ -54,6 +57,9 @@ function ToursScreen({ me }: { me: Staff }) {
     now: now.getTime(),
     day: day ? day.getTime() + HALF_DAY_MS : undefined,
   });
+  // A day older than the first sync's rounds is pulled into the mirror when picked (the shift's always are).
+  const shown = day ?? now;
+  const range = useHistoryRange(startOfDay(shown), endOfDay(shown), SHOWS_ROUNDS);
   const tours = board?.tours;
   const [sheet, setSheet] = useState<SheetState>(null);
 
@@ -130,6 +136,16 @@ function ToursScreen({ me }: { me: Staff }) {
           )}
         </div>
       )}
+
+      <RangeNote
+        state={range.state}
+        onRetry={range.retry}
+        words={{
+          loading: 'Loading this day’s rounds…',
+          offline: OFFLINE_DAY_NOT_ON_DEVICE,
+          failed: 'This day’s rounds could not be loaded. Showing what the device holds.',
+        }}
+      />
 
       <section aria-labelledby="rounds-heading" className="space-y-3">
         <h2 id="rounds-heading" className="text-lg font-semibold">

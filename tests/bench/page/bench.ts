@@ -13,7 +13,7 @@ import { databaseName, ScmsDatabase } from '../../../src/data/mirror/db.ts';
 import { newRecordId } from '../../../src/data/mirror/ids.ts';
 import { unpackLoadPages } from '../../../src/data/mirror/unpack.ts';
 import { enqueue } from '../../../src/data/sync/outbox.ts';
-import { ensureReportRange, pbDate, pullAll } from '../../../src/data/sync/pull.ts';
+import { ensureHistoryRange, pbDate, pullAll } from '../../../src/data/sync/pull.ts';
 import { queryHouses } from '../../../src/data/resources/homes.ts';
 import { queryReports } from '../../../src/data/resources/reports.ts';
 import { reconcileAll } from '../../../src/data/sync/reconcile.ts';
@@ -239,7 +239,7 @@ window.bench = {
   async fullReportHistory(fromIso) {
     return strip(
       await measure(
-        () => ensureReportRange({ pb, db }, new Date(fromIso), new Date()),
+        () => ensureHistoryRange({ pb, db }, ['reports'], { from: new Date(fromIso).getTime(), to: Date.now() }),
         (n) => n,
       ),
     );
