@@ -1,5 +1,6 @@
 import type { CallOutcome } from '../domain/callOutcome.ts';
 import type { ScanMethod } from '../domain/checkpointCode.ts';
+import type { AlertEventKind, AlertKind } from '../domain/safetySchemas.ts';
 import type { EverythingOkValue } from '../domain/houseCheckAnswer.ts';
 import type { ReportPosition } from '../domain/whereAndWhen.ts';
 
@@ -263,6 +264,53 @@ export interface CheckpointScanRecord extends BaseRecord {
   note: string;
 }
 
+/** An officer on duty: from 'Start shift' to 'End shift' (or the server's end at the community's limit). */
+export interface DutyShiftRecord extends BaseRecord {
+  community: string;
+  officer: string;
+  started_at: string;
+  /** '' while the officer is on duty. */
+  ended_at: string;
+  start_position: ReportPosition | null;
+  end_position: ReportPosition | null;
+  /** Who ended it: its officer, the server at the community's limit, or the officer's next shift; '' while open. */
+  ended_by: 'officer' | 'limit' | 'new_shift' | '';
+}
+
+/** An alarm raised for an officer: a panic pressed, or a check-in missed (raised by the server). */
+export interface AlertRecord extends BaseRecord {
+  community: string;
+  officer: string;
+  kind: AlertKind;
+  /** When it was raised on the phone (device time; `created` is when it reached the server). */
+  raised_at: string;
+  position: ReportPosition | null;
+  /** The shift it was raised in; '' when none was open. */
+  shift: string;
+  /** '' while the alarm is on. */
+  ended_at: string;
+  ended_by: string;
+  end_kind: 'safe' | 'resolved' | '';
+}
+
+/** A step taken on an alert, written once: someone responding, the officer safe, a manager's resolution. */
+export interface AlertEventRecord extends BaseRecord {
+  community: string;
+  alert: string;
+  by: string;
+  kind: AlertEventKind;
+  at: string;
+}
+
+/** A community's safety settings (src/domain/safetySchemas.ts); none saved: the defaults there. */
+export interface SafetySettingsRecord extends BaseRecord {
+  community: string;
+  emergency_number: string;
+  shift_limit_hours: number;
+  check_minutes: number;
+  check_grace_minutes: number;
+}
+
 export interface RecordsByCollection {
   communities: CommunityRecord;
   users: UserRecord;
@@ -279,6 +327,10 @@ export interface RecordsByCollection {
   tours: TourRecord;
   tour_walks: TourWalkRecord;
   checkpoint_scans: CheckpointScanRecord;
+  safety_settings: SafetySettingsRecord;
+  duty_shifts: DutyShiftRecord;
+  alerts: AlertRecord;
+  alert_events: AlertEventRecord;
 }
 
 export type CollectionName = keyof RecordsByCollection;
@@ -296,6 +348,10 @@ export const MIRRORED_COLLECTIONS: readonly CollectionName[] = [
   'houses',
   'residents',
   'phones',
+  'safety_settings',
+  'duty_shifts',
+  'alerts',
+  'alert_events',
   'calls',
   'call_attempts',
   'call_settings',

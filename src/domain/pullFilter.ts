@@ -51,6 +51,10 @@ export const ANSWERED_AT_ONCE: readonly string[] = [
   'tours',
   'tour_walks',
   'checkpoint_scans',
+  'safety_settings',
+  'duty_shifts',
+  'alerts',
+  'alert_events',
   'reports',
 ];
 

@@ -30,6 +30,7 @@ import {
   updateUserSchema,
 } from './schemas.ts';
 import { checkpointSchema, endReasonSchema, roundFitsIssues, TOUR_LIMITS, tourShape } from './tourSchemas.ts';
+import { ALERT_EVENT_KINDS, ALERT_KINDS, safetySettingsSchema } from './safetySchemas.ts';
 
 /**
  * How a field travels: its JSON type, and how form-data strings map onto it.
@@ -360,6 +361,74 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       note: z.string().max(TOUR_LIMITS.scanNote, `Note must not exceed ${TOUR_LIMITS.scanNote} characters`),
       code: z.string().max(200, 'Not a checkpoint code'),
     },
+  },
+  duty_shifts: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      officer: 'ref',
+      started_at: 'date',
+      ended_at: 'date',
+      start_position: 'object',
+      end_position: 'object',
+    },
+    fields: {
+      community: relation,
+      officer: relation,
+      started_at: requiredDate(deviceTime('Start time'), 'A shift must say when it started'),
+      ended_at: deviceTime('End time'),
+      start_position: positionSchema,
+      end_position: positionSchema,
+    },
+    record: {
+      groups: [['started_at', 'ended_at']],
+      check: (values, ctx) => {
+        const started = typeof values.started_at === 'string' ? parseWireDate(values.started_at) : null;
+        const ended = typeof values.ended_at === 'string' ? parseWireDate(values.ended_at) : null;
+        if (started && ended && ended.getTime() < started.getTime())
+          ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'A shift cannot end before it started' });
+      },
+    },
+  },
+  alerts: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      officer: 'ref',
+      kind: 'text',
+      raised_at: 'date',
+      position: 'object',
+      shift: 'ref',
+    },
+    fields: {
+      community: relation,
+      officer: relation,
+      kind: z.enum(ALERT_KINDS, 'Must be panic or missed_check_in'),
+      raised_at: requiredDate(deviceTime('Alert time'), 'An alert must say when it was raised'),
+      position: positionSchema,
+      shift: relation,
+    },
+  },
+  alert_events: {
+    kinds: { id: 'ref', community: 'ref', alert: 'ref', by: 'ref', kind: 'text', at: 'date' },
+    fields: {
+      community: relation,
+      alert: requiredRelation('An alert step must name its alert'),
+      by: relation,
+      kind: z.enum(ALERT_EVENT_KINDS, 'Must be responding, safe or resolved'),
+      at: requiredDate(deviceTime('Time'), 'An alert step must say when it was taken'),
+    },
+  },
+  safety_settings: {
+    kinds: {
+      id: 'ref',
+      community: 'ref',
+      emergency_number: 'text',
+      shift_limit_hours: 'number',
+      check_minutes: 'number',
+      check_grace_minutes: 'number',
+    },
+    fields: { ...safetySettingsSchema.shape, community: relation },
   },
   users: {
     kinds: {

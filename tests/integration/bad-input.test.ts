@@ -31,7 +31,10 @@ type Writable =
   | 'checkpoints'
   | 'tours'
   | 'tour_walks'
-  | 'checkpoint_scans';
+  | 'checkpoint_scans'
+  | 'duty_shifts'
+  | 'alerts'
+  | 'alert_events';
 const WRITABLE: Writable[] = [
   'houses',
   'residents',
@@ -43,13 +46,21 @@ const WRITABLE: Writable[] = [
   'tours',
   'tour_walks',
   'checkpoint_scans',
+  'duty_shifts',
+  'alerts',
+  'alert_events',
 ];
-const ALL_COLLECTIONS = ['communities', ...WRITABLE, 'calls', 'scms_meta'] as const;
+const ALL_COLLECTIONS = ['communities', ...WRITABLE, 'calls', 'safety_settings', 'scms_meta'] as const;
 
 let t: TestServer;
 let w: World;
 /** Records of community A (made by the superuser) that the update cases aim at, and one concern of B. */
-const target = {} as Record<Writable, string> & { windowHouse: string; concernB: string; endedWalk: string };
+const target = {} as Record<Writable, string> & {
+  windowHouse: string;
+  concernB: string;
+  endedWalk: string;
+  alertB: string;
+};
 let tried = 0;
 let countsBefore: Record<string, number>;
 
@@ -83,6 +94,14 @@ beforeAll(async () => {
       ...valid(w, 'tour_walks', 'regular A'),
       ended_at: '2026-11-26 01:30:00.000Z',
       end_reason: 'ended',
+    })
+  ).id;
+  target.alertB = (
+    await t.admin.collection('alerts').create({
+      officer: w.b.regular.id,
+      kind: 'panic',
+      raised_at: '2026-11-26 01:05:00.000Z',
+      community: w.b.community.id,
     })
   ).id;
   target.concernB = (
@@ -170,6 +189,11 @@ const WRITER: Record<Writable, { create: Actor; update: Actor }> = {
   tour_walks: { create: 'regular A', update: 'director A' },
   // Write-once: an update is refused whatever it sends; a bad value is refused first, by its field.
   checkpoint_scans: { create: 'regular A', update: 'regular A' },
+  // The target shift is director A's own: only its officer may end it.
+  duty_shifts: { create: 'regular A', update: 'director A' },
+  // Alerts and their steps are never changed through the API; a bad value is refused first, by its field.
+  alerts: { create: 'regular A', update: 'regular A' },
+  alert_events: { create: 'regular A', update: 'regular A' },
 };
 
 /** Values of the wrong JSON type for each kind of field (never converted: 123 is not "123", a list is not its last item, "yes" is not true). */
@@ -332,6 +356,27 @@ const BAD_VALUES: Record<Writable, Array<[string, unknown]>> = {
     ['note', text(501)],
     ['code', text(201)],
     ['position', { latitude: 26.9, longitude: 200, accuracy: 5 }],
+  ],
+  duty_shifts: [
+    ['started_at', inDays(3)],
+    ['started_at', 'now'],
+    ['ended_at', '2026-02-30 00:00:00.000Z'],
+    ['ended_at', inDays(3)],
+    ['start_position', { latitude: 91, longitude: -80.1, accuracy: 5 }],
+    ['end_position', { latitude: 26.9, longitude: -80.1, accuracy: 5, note: text(1000) }],
+  ],
+  alerts: [
+    ['kind', 'fire'],
+    ['raised_at', inDays(3)],
+    ['raised_at', '9999-01-01 00:00:00.000Z'],
+    ['position', { latitude: 26.9, longitude: 200, accuracy: 5 }],
+    ['shift', text(18)],
+  ],
+  alert_events: [
+    ['kind', 'ignored'],
+    ['at', inDays(3)],
+    ['at', ''],
+    ['alert', text(18)],
   ],
 };
 
@@ -901,6 +946,62 @@ function tourForeignCases(
       expect: 403,
       body: () => ({ answer: 'no' }),
     },
+    ...safetyForeignCases(A),
+  ];
+}
+
+/** Shifts, alerts and their steps: in another's name, in community B, on B's alert, or a step the writer may not take. */
+function safetyForeignCases(
+  A: (collection: CollectionName, actor: Actor, change: (world: World) => Body) => () => Body,
+): Case[] {
+  const create = (collection: CollectionName, actor: Actor, what: string, change: (x: World) => Body): Case => ({
+    collection,
+    op: 'create',
+    actor,
+    what,
+    expect: 400,
+    body: A(collection, actor, change),
+  });
+  return [
+    create('duty_shifts', 'regular A', 'in the name of the manager', (x) => ({ officer: x.a.manager.id })),
+    create('duty_shifts', 'regular A', 'in community B', (x) => ({ community: x.b.community.id })),
+    create('duty_shifts', 'regular A', 'started already ended', () => ({ ended_at: '2026-11-26 09:00:00.000Z' })),
+    create('duty_shifts', 'regular A', 'saying the server ended it', () => ({ ended_by: 'limit' })),
+    {
+      collection: 'duty_shifts',
+      op: 'update',
+      actor: 'manager A',
+      what: "ending another officer's shift",
+      expect: 404,
+      body: () => ({ ended_at: '2026-11-26 09:00:00.000Z' }),
+    },
+    {
+      collection: 'duty_shifts',
+      op: 'update',
+      actor: 'director A',
+      what: 'moved to another start while ending it',
+      expect: 404,
+      body: () => ({ ended_at: '2026-11-26 09:00:00.000Z', started_at: '2026-11-26 00:00:00.000Z' }),
+    },
+    create('alerts', 'regular A', 'in the name of the manager', (x) => ({ officer: x.a.manager.id })),
+    create('alerts', 'regular A', 'in community B', (x) => ({ community: x.b.community.id })),
+    create('alerts', 'regular A', 'a missed check-in raised by a phone', () => ({ kind: 'missed_check_in' })),
+    create('alerts', 'regular A', 'raised already ended', () => ({ ended_at: '2026-11-26 09:00:00.000Z' })),
+    {
+      collection: 'alerts',
+      op: 'update',
+      actor: 'director A',
+      what: 'ended by a change instead of a step',
+      expect: 403,
+      body: () => ({ ended_at: '2026-11-26 09:00:00.000Z', end_kind: 'resolved' }),
+    },
+    create('alert_events', 'regular A', 'on an alert of B', () => ({ alert: target.alertB })),
+    create('alert_events', 'director B', 'by a director of B on an alert of A', (x) => ({
+      community: x.b.community.id,
+    })),
+    create('alert_events', 'regular A', 'in the name of the manager', (x) => ({ by: x.a.manager.id })),
+    create('alert_events', 'manager A', "'safe' said by someone other than its officer", () => ({ kind: 'safe' })),
+    create('alert_events', 'regular A', "'resolved' by a regular officer", () => ({ kind: 'resolved' })),
   ];
 }
 
@@ -1412,6 +1513,13 @@ const ROUTE_CASES: RouteCase[] = [
       expect: 403,
     },
   ]),
+  ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({
+    route: '/api/scms/shift-limits/run',
+    what: 'not a superuser',
+    actor,
+    body: () => ({}),
+    expect: 403,
+  })),
   ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({
     route: '/api/scms/call-jobs/run',
     what: 'not a superuser',

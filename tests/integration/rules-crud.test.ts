@@ -41,6 +41,12 @@ const MAY: Record<CollectionName, Record<Op, Actor[]>> = {
   tour_walks: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: NOBODY },
   // Write-once, on one's own open walk (the seeded walk is regular A's).
   checkpoint_scans: { list: STAFF_A, view: STAFF_A, create: ['regular A'], update: NOBODY, delete: NOBODY },
+  // A fresh shift is director A's own: only its officer ends it; no one deletes one.
+  duty_shifts: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: DIRECTOR_A, delete: NOBODY },
+  // Each raises their own panic; an alert ends through its steps only (alert_events).
+  alerts: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: NOBODY, delete: NOBODY },
+  // Anyone of the community responds; steps are written once.
+  alert_events: { list: STAFF_A, view: STAFF_A, create: STAFF_A, update: NOBODY, delete: NOBODY },
 };
 
 /** Operations no API rule allows at all (a null rule): refused with 403 whoever asks. */
@@ -49,6 +55,9 @@ const LOCKED: Partial<Record<CollectionName, Op[]>> = {
   calls: ['create', 'update', 'delete'],
   tour_walks: ['delete'],
   checkpoint_scans: ['update', 'delete'],
+  duty_shifts: ['delete'],
+  alerts: ['update', 'delete'],
+  alert_events: ['update', 'delete'],
 };
 
 /**

@@ -48,3 +48,12 @@ export const VERSION_6_STORES = {
   ...VERSION_5_STORES,
   load_pages: 'key',
 };
+
+/** Version 7 added checkpoint tours: checkpoints, tours, the walks of rounds and their scans. */
+export const VERSION_7_STORES = {
+  ...VERSION_6_STORES,
+  checkpoints: 'id, community',
+  tours: 'id, community',
+  tour_walks: 'id, [tour+round_start], round_start',
+  checkpoint_scans: 'id, walk, checkpoint, scanned_at',
+};

@@ -25,6 +25,9 @@ export const COLLECTIONS = [
   'tours',
   'tour_walks',
   'checkpoint_scans',
+  'duty_shifts',
+  'alerts',
+  'alert_events',
 ] as const;
 export type CollectionName = (typeof COLLECTIONS)[number];
 
@@ -62,6 +65,10 @@ export interface World {
     checkpointB: string;
     tourB: string;
     walkB: string;
+    /** Regular A's shift, an alert raised in it, and manager A's 'responding' on it. */
+    shiftA: string;
+    alertA: string;
+    eventA: string;
   };
 }
 
@@ -179,6 +186,18 @@ export function valid(w: World, collection: CollectionName, actor: Actor): Body 
         end_reason: '',
         community,
       };
+    case 'duty_shifts':
+      return { officer: userOf(w, actor), started_at: STARTED_AT, start_position: CHECKPOINT_POSITION, community };
+    case 'alerts':
+      return {
+        officer: userOf(w, actor),
+        kind: 'panic',
+        raised_at: SCANNED_AT,
+        position: CHECKPOINT_POSITION,
+        community,
+      };
+    case 'alert_events':
+      return { alert: w.seed.alertA, by: userOf(w, actor), kind: 'responding', at: SCANNED_AT, community };
     case 'checkpoint_scans':
       return {
         walk: w.seed.walkA,
@@ -210,6 +229,9 @@ export function harmless(collection: CollectionName): Body {
     tours: { name: 'Renamed' },
     tour_walks: { ended_at: '2026-11-26 02:00:00.000Z', end_reason: 'changed by a cell' },
     checkpoint_scans: { note: 'changed by a cell' },
+    duty_shifts: { ended_at: '2026-11-26 09:00:00.000Z', end_position: CHECKPOINT_POSITION },
+    alerts: { position: null },
+    alert_events: { kind: 'safe' },
   };
   return changes[collection];
 }
@@ -298,6 +320,25 @@ export async function buildWorld(t: TestServer): Promise<World> {
     method: 'camera',
     community: a.community.id,
   });
+  // Officer safety: regular A on duty, a panic of theirs, manager A responding.
+  const shiftA = await make('duty_shifts', {
+    officer: a.regular.id,
+    started_at: STARTED_AT,
+    community: a.community.id,
+  });
+  const alertA = await make('alerts', {
+    officer: a.regular.id,
+    kind: 'panic',
+    raised_at: SCANNED_AT,
+    community: a.community.id,
+  });
+  const eventA = await make('alert_events', {
+    alert: alertA,
+    by: a.manager.id,
+    kind: 'responding',
+    at: SCANNED_AT,
+    community: a.community.id,
+  });
   // One password sign-in per actor: the rate limiter allows 20 a minute.
   const pb: Record<Actor, PocketBase> = {
     anonymous: t.client(),
@@ -330,6 +371,9 @@ export async function buildWorld(t: TestServer): Promise<World> {
       checkpointB: toursB.checkpoint,
       tourB: toursB.tour,
       walkB: toursB.walk,
+      shiftA,
+      alertA,
+      eventA,
     },
   };
 }
@@ -371,6 +415,9 @@ const seededOf: Record<CollectionName, (w: World) => string> = {
   tours: (w) => w.seed.tourA,
   tour_walks: (w) => w.seed.walkA,
   checkpoint_scans: (w) => w.seed.scanA,
+  duty_shifts: (w) => w.seed.shiftA,
+  alerts: (w) => w.seed.alertA,
+  alert_events: (w) => w.seed.eventA,
 };
 
 /** The HTTP status of a request: 200 for any success, the error's status otherwise. */

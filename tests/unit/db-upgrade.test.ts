@@ -14,7 +14,7 @@ import {
   userDatabase,
   type OutboxEntry,
 } from '../../src/data/mirror/db.ts';
-import { collectionsToLoad } from '../../src/data/sync/pull.ts';
+import { collectionsToLoad, historyRanges } from '../../src/data/sync/pull.ts';
 import { outboxEntries } from '../../src/data/sync/outbox.ts';
 import {
   VERSION_1_STORES,
@@ -23,6 +23,7 @@ import {
   VERSION_4_STORES,
   VERSION_5_STORES,
   VERSION_6_STORES,
+  VERSION_7_STORES,
 } from '../support/published-schemas.ts';
 import { homeSortKey } from '../../src/domain/homeSortKey.ts';
 
@@ -419,5 +420,88 @@ describe('opening a database version 6 created (checkpoint tours, version 7)', (
     ).toBe(1);
     expect(await db.tour_walks.where('round_start').aboveOrEqual('2026-11-26 02:00:00.000Z').count()).toBe(1);
     expect(await db.checkpoint_scans.where('walk').equals('walk00000000001').count()).toBe(2);
+  });
+});
+
+/** A walk queued on a phone of version 7: started, one scan, not yet sent. */
+function queuedWalk(): OutboxEntry {
+  const walk = { id: 'walk00000000009', tour: 'tour00000000001', round_start: '2026-11-26 01:00:00.000Z' };
+  const scan = { id: 'scan00000000009', walk: walk.id, checkpoint: 'cp0000000000001', method: 'code', code: 'ABC234' };
+  return {
+    userId: USER,
+    createdAt: '2026-11-26T01:03:00.000Z',
+    label: 'Round of Night patrol',
+    ops: [
+      { action: 'create', collection: 'tour_walks', id: walk.id, body: walk },
+      { action: 'create', collection: 'checkpoint_scans', id: scan.id, body: scan },
+    ],
+    recordKeys: [`tour_walks:${walk.id}`, `checkpoint_scans:${scan.id}`],
+    status: 'pending',
+    attempts: 0,
+    nextAttemptAt: 0,
+  };
+}
+
+/** The database as version 7 left it: the mirror with a walk, the tours loaded whole, queued work with a walk. */
+async function createVersion7Database(): Promise<void> {
+  const v7 = new Dexie(databaseName(USER));
+  v7.version(7).stores(VERSION_7_STORES);
+  await v7.open();
+  await v7.table('houses').put({ id: 'house0000000001', address: '10 Palm Way', community: 'c1', sort_key: 'x' });
+  await v7.table('tour_walks').put({
+    id: 'walk00000000001',
+    tour: 'tour00000000001',
+    round_start: '2026-10-01 01:00:00.000Z',
+  });
+  await v7.table('syncState').bulkPut([
+    { key: 'cursor:houses', value: { updated: '2026-11-20 10:00:00.000Z', id: 'house0000000001' } },
+    { key: 'cursor:tour_walks', value: { updated: '2026-11-20 10:00:00.000Z', id: 'walk00000000001' } },
+    { key: 'cursor:checkpoint_scans', value: { updated: '', id: '' } },
+  ]);
+  for (const entry of [...version3Entries(), queuedWalk()]) await v7.table('outbox').add(entry);
+  v7.close();
+}
+
+describe('opening a database version 7 created (officer safety, version 8)', () => {
+  it('keeps the queued work exactly as queued (a walk among it), the mirror and its cursors', async () => {
+    await createVersion7Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(db.verno).toBe(DATABASE_VERSION);
+    expect(DATABASE_VERSION).toBeGreaterThanOrEqual(8);
+    const entries = await db.outbox.orderBy('seq').toArray();
+    expect(entries.map(({ seq: _seq, ...rest }) => rest)).toEqual([...version3Entries(), queuedWalk()]);
+    expect(await db.outbox.where('recordKeys').equals('tour_walks:walk00000000009').count()).toBe(1);
+    expect(await db.tour_walks.get('walk00000000001')).toMatchObject({ round_start: '2026-10-01 01:00:00.000Z' });
+  });
+
+  it("counts the rounds it loaded whole as held in full, so an old day's rounds are not fetched again", async () => {
+    await createVersion7Database();
+    const db = userDatabase(USER);
+    await db.open();
+    expect(await historyRanges(db, 'tour_walks')).toEqual([{ from: 0, to: Number.MAX_SAFE_INTEGER }]);
+    expect(await historyRanges(db, 'checkpoint_scans')).toEqual([{ from: 0, to: Number.MAX_SAFE_INTEGER }]);
+  });
+
+  it('has the safety tables, empty and indexed, loaded with the next pull', async () => {
+    await createVersion7Database();
+    const db = userDatabase(USER);
+    const toLoad = await collectionsToLoad(db);
+    for (const table of ['safety_settings', 'duty_shifts', 'alerts', 'alert_events'] as const) {
+      expect(await db.table(table).count(), table).toBe(0);
+      expect(toLoad, table).toContain(table);
+    }
+    expect(toLoad).not.toContain('houses');
+    expect(toLoad).not.toContain('tour_walks');
+    await db.duty_shifts.bulkPut([
+      { id: 'shift0000000001', officer: 'user00000000001', ended_at: '' },
+      { id: 'shift0000000002', officer: 'user00000000001', ended_at: '2026-11-26 09:00:00.000Z' },
+    ] as never);
+    await db.alerts.put({ id: 'alert0000000001', ended_at: '' } as never);
+    await db.alert_events.put({ id: 'event0000000001', alert: 'alert0000000001' } as never);
+    expect(await db.duty_shifts.where('ended_at').equals('').count()).toBe(1);
+    expect(await db.duty_shifts.where('officer').equals('user00000000001').count()).toBe(2);
+    expect(await db.alerts.where('ended_at').equals('').count()).toBe(1);
+    expect(await db.alert_events.where('alert').equals('alert0000000001').count()).toBe(1);
   });
 });

@@ -210,6 +210,20 @@ const SCHEMA_VERSIONS: ReadonlyArray<{
       checkpoint_scans: 'id, walk, checkpoint, scanned_at',
     },
   },
+  {
+    // Officer safety: the community's safety settings, the shifts on duty
+    // (read by whether they are open, and by officer), the alerts (read by
+    // whether they are on) and each step taken on one (read by alert). They
+    // come with the next pull: a collection without a cursor has its first
+    // load then.
+    version: 8,
+    stores: {
+      safety_settings: 'id, community',
+      duty_shifts: 'id, officer, ended_at',
+      alerts: 'id, ended_at',
+      alert_events: 'id, alert',
+    },
+  },
 ];
 
 /**
@@ -285,6 +299,10 @@ export class ScmsDatabase extends Dexie {
   tours!: Table<MirrorRow<'tours'>, string>;
   tour_walks!: Table<MirrorRow<'tour_walks'>, string>;
   checkpoint_scans!: Table<MirrorRow<'checkpoint_scans'>, string>;
+  safety_settings!: Table<MirrorRow<'safety_settings'>, string>;
+  duty_shifts!: Table<MirrorRow<'duty_shifts'>, string>;
+  alerts!: Table<MirrorRow<'alerts'>, string>;
+  alert_events!: Table<MirrorRow<'alert_events'>, string>;
   outbox!: Table<OutboxEntry, number>;
   syncState!: Table<SyncStateRow, string>;
   load_pages!: Table<LoadPageRow, string>;

@@ -32,6 +32,10 @@ type TableName =
   | 'tours'
   | 'tour_walks'
   | 'checkpoint_scans'
+  | 'safety_settings'
+  | 'duty_shifts'
+  | 'alerts'
+  | 'alert_events'
   | 'latest_calls'
   | 'outbox'
   | 'syncState';
