@@ -12,6 +12,7 @@ import { dataDir } from './config.ts';
 import { startPocketBase, projectRoot } from './pocketbase/server.ts';
 import { applyBackupSettings } from './production.ts';
 import { prepareServices } from './services.ts';
+import { startPushSenderBeside } from '../server/push/cli.ts';
 
 function buildApp(): void {
   process.stdout.write('Building the app...\n');
@@ -40,6 +41,9 @@ export async function start(production = false): Promise<void> {
     startedWhen: 'listening',
   });
   services.onStop(() => pocketbase.stop());
+  // Delivers the hooks' push notifications (server/push/sender.ts); stopped before PocketBase.
+  const pushSender = startPushSenderBeside(pocketbase.url, services.superuser);
+  services.onStop(() => pushSender.stop());
   pocketbase.process.once('exit', (code) => {
     process.stderr.write(`PocketBase exited (code ${code}).\n${pocketbase.output().slice(-2000)}\n`);
     void stopAll(1);

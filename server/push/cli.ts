@@ -1,0 +1,38 @@
+/**
+ * The push sender as `npm start` and `npm run start:prod` run it, beside
+ * PocketBase (scripts/start.ts), and on its own for a server started some
+ * other way:
+ *
+ *   npx tsx server/push/cli.ts     # SCMS_SERVER_URL, SCMS_DATA_DIR, the superuser as npm start has it
+ *
+ * The VAPID keys are the data folder's (server/push/vapid.ts), made on the
+ * first start, before the first browser asks PocketBase for the public key.
+ */
+import { pathToFileURL } from 'node:url';
+import { dataDir, env } from '../../scripts/config.ts';
+import { superuserCredentials } from '../../scripts/services.ts';
+import { startPushSender, type PushSender } from './sender.ts';
+import { loadOrCreateVapidKeys } from './vapid.ts';
+
+/** Starts the sender for the server at `pocketBaseUrl` on this machine's data folder. */
+export function startPushSenderBeside(
+  pocketBaseUrl: string,
+  superuser: { email: string; password: string },
+): PushSender {
+  const folder = dataDir();
+  loadOrCreateVapidKeys(folder);
+  return startPushSender({ pocketBaseUrl, superuser, vapid: () => loadOrCreateVapidKeys(folder) });
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const url = env('SCMS_SERVER_URL') ?? `http://127.0.0.1:${env('PORT') ?? '8090'}`;
+  const sender = startPushSenderBeside(url, superuserCredentials(dataDir()));
+  process.stdout.write(`Push sender delivering the notifications of ${url}.\n`);
+  const stop = () =>
+    void sender.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
