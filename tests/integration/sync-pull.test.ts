@@ -6,14 +6,8 @@ import { getSyncState, ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
 import { overlayOf } from '../../src/data/mirror/loadPageStore.ts';
 import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
-import {
-  ensureHistoryRange,
-  historyRanges,
-  pbDate,
-  pullAll,
-  pullCollection,
-  type LoadProgress,
-} from '../../src/data/sync/pull.ts';
+import { ensureHistoryRange } from '../../src/data/sync/load.ts';
+import { historyRanges, pbDate, pullAll, pullCollection, type LoadProgress } from '../../src/data/sync/pull.ts';
 import {
   FIRST_LOAD_ROUND_DAYS,
   firstLoadRange,

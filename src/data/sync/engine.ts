@@ -26,10 +26,9 @@ import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts'
 import { userDatabase, type ScmsDatabase } from '../mirror/db.ts';
 import { outboxIsEmpty } from '../mirror/mirror.ts';
 import { onOutboxWrite } from './outbox.ts';
-import { collectionsToLoad, ensureHistoryRange, pullAll, type LoadProgress, type PullContext } from './pull.ts';
+import { collectionsToLoad, pullAll, type LoadProgress, type PullContext } from './pull.ts';
 import { isHistory, type HistoryCollection } from './ranges.ts';
 import { subscribeRealtime } from './realtime.ts';
-import { reconcileAll } from './reconcile.ts';
 import { releaseLease } from './lease.ts';
 import type { ReplayOutcome, ReplayResult, SendingProgress } from './replay.ts';
 import { refreshSession, type SessionCheck } from './session.ts';
@@ -358,6 +357,8 @@ export class SyncEngine {
     try {
       // Right after a pull the mirror holds every record the server had, so equal counts mean nothing was deleted.
       await this.pull();
+      // Its own module, fetched when it first runs: a screen's first paint does not carry it.
+      const { reconcileAll } = await import('./reconcile.ts');
       await reconcileAll({ pb: this.pb, db: this.db }, MIRRORED_COLLECTIONS);
     } catch (error) {
       this.noteError(error);
@@ -368,6 +369,8 @@ export class SyncEngine {
   async loadHistoryRange(collections: readonly HistoryCollection[], from: Date, to: Date): Promise<void> {
     this.rangeLoads++;
     try {
+      // The loads' module, fetched when a load starts (pull.ts).
+      const { ensureHistoryRange } = await import('./load.ts');
       await ensureHistoryRange(this.context(), collections, { from: from.getTime(), to: to.getTime() });
     } finally {
       this.rangeLoads--;

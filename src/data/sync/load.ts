@@ -21,7 +21,6 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
-import type { ScmsDatabase } from '../mirror/db.ts';
 import type { PagedRow } from '../mirror/loadPages.ts';
 import { overlayOf, storeLoadPage } from '../mirror/loadPageStore.ts';
 import { applyServerRecords, outboxIsEmpty } from '../mirror/mirror.ts';
@@ -34,8 +33,25 @@ import {
   readFirstLoadPage,
   type LoadHead,
 } from './firstLoadPages.ts';
-import { PAGE_SIZE, type Cursor, type PullContext, type RequestSlots } from './pull.ts';
-import { historyFilter, isHistory, type TimeRange } from './ranges.ts';
+import { setSyncState, type ScmsDatabase } from '../mirror/db.ts';
+import {
+  historyRanges,
+  historyRangesKey,
+  PAGE_SIZE,
+  PULL_CONCURRENCY,
+  RequestSlots,
+  type Cursor,
+  type PullContext,
+} from './pull.ts';
+import {
+  addRange,
+  historyFilter,
+  historySpan,
+  isHistory,
+  missingRanges,
+  type HistoryCollection,
+  type TimeRange,
+} from './ranges.ts';
 
 /** Records per IndexedDB transaction during a load: fewer, larger commits (and fewer live-query reruns), started early enough to overlap the reads. */
 export const WRITE_BATCH = 1_000;
@@ -253,4 +269,40 @@ export async function loadAll(
   } finally {
     ctx.onProgress?.(collection, null);
   }
+}
+
+/** Records that the mirror holds a history's records of `range` in full. */
+export async function addHistoryRange(
+  db: ScmsDatabase,
+  collection: HistoryCollection,
+  range: TimeRange,
+): Promise<void> {
+  await db.transaction('rw', db.syncState, async () =>
+    setSyncState(db, historyRangesKey(collection), addRange(await historyRanges(db, collection), range)),
+  );
+}
+
+/**
+ * Makes sure the mirror holds every record of the histories with a time in
+ * [from, to] (each collection's own span of it, ranges.ts historySpan);
+ * pulls the missing parts from the server, with progress. Returns how many
+ * records were pulled (0 when the mirror already covered the range).
+ */
+export async function ensureHistoryRange(
+  ctx: PullContext,
+  collections: readonly HistoryCollection[],
+  period: TimeRange,
+): Promise<number> {
+  const slots = new RequestSlots(PULL_CONCURRENCY);
+  const counts = await Promise.all(
+    collections.map(async (collection) => {
+      const missing = missingRanges(await historyRanges(ctx.db, collection), historySpan(collection, period));
+      if (missing.length === 0) return 0;
+      // One load over the parts together (any of their ranges): one total for the progress.
+      const { count } = await loadAll(ctx, slots, collection, { time: missing }, false);
+      for (const range of missing) await addHistoryRange(ctx.db, collection, range);
+      return count;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }

@@ -11,7 +11,7 @@
  *
  * Histories (reports, the tours' walks and scans: ranges.ts) grow without
  * bound: the first load takes their recent part; older parts are pulled
- * when a screen asks for them (ensureHistoryRange), with progress too.
+ * when a screen asks for them (load.ts, ensureHistoryRange), with progress too.
  */
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
@@ -20,15 +20,7 @@ import { pbDate } from '../../domain/pbDate.ts';
 import { CURSOR_FILTER } from '../../domain/pullFilter.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
-import {
-  addRange,
-  firstLoadRange,
-  historySpan,
-  isHistory,
-  missingRanges,
-  type HistoryCollection,
-  type TimeRange,
-} from './ranges.ts';
+import { firstLoadRange, isHistory, type HistoryCollection, type TimeRange } from './ranges.ts';
 import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
 
 /**
@@ -158,7 +150,7 @@ async function pullWith(ctx: PullContext, slots: RequestSlots, collection: Colle
   }
   // A history: its recent part (ranges.ts).
   const range = isHistory(collection) ? firstLoadRange(collection, (ctx.now ?? (() => new Date()))()) : null;
-  const { loadAll } = await loads();
+  const { loadAll, addHistoryRange } = await loads();
   const { snapshot, count } = await loadAll(ctx, slots, collection, range && { time: [range] }, true);
   if (range) await addHistoryRange(ctx.db, collection as HistoryCollection, range);
   await setSyncState(ctx.db, cursorKey(collection), snapshot ?? { updated: '', id: '' });
@@ -229,36 +221,4 @@ export async function historyRanges(db: ScmsDatabase, collection: HistoryCollect
   const [ranges, cursor] = await db.syncState.bulkGet([historyRangesKey(collection), cursorKey(collection)]);
   if (ranges) return ranges.value as TimeRange[];
   return cursor ? [{ from: 0, to: Number.MAX_SAFE_INTEGER }] : [];
-}
-
-async function addHistoryRange(db: ScmsDatabase, collection: HistoryCollection, range: TimeRange): Promise<void> {
-  await db.transaction('rw', db.syncState, async () =>
-    setSyncState(db, historyRangesKey(collection), addRange(await historyRanges(db, collection), range)),
-  );
-}
-
-/**
- * Makes sure the mirror holds every record of the histories with a time in
- * [from, to] (each collection's own span of it, ranges.ts historySpan);
- * pulls the missing parts from the server, with progress. Returns how many
- * records were pulled (0 when the mirror already covered the range).
- */
-export async function ensureHistoryRange(
-  ctx: PullContext,
-  collections: readonly HistoryCollection[],
-  period: TimeRange,
-): Promise<number> {
-  const slots = new RequestSlots(PULL_CONCURRENCY);
-  const counts = await Promise.all(
-    collections.map(async (collection) => {
-      const missing = missingRanges(await historyRanges(ctx.db, collection), historySpan(collection, period));
-      if (missing.length === 0) return 0;
-      // One load over the parts together (any of their ranges): one total for the progress.
-      const { loadAll } = await loads();
-      const { count } = await loadAll(ctx, slots, collection, { time: missing }, false);
-      for (const range of missing) await addHistoryRange(ctx.db, collection, range);
-      return count;
-    }),
-  );
-  return counts.reduce((a, b) => a + b, 0);
 }

@@ -3,7 +3,7 @@
  * parts of a history the mirror holds in full. A history is a collection
  * that grows without bound (reports, the tours' walks and scans): a first
  * load brings its recent part, older parts are loaded when a screen asks
- * for them (pull.ts, ensureHistoryRange).
+ * for them (load.ts, ensureHistoryRange).
  */
 import type PocketBase from 'pocketbase';
 import { startOfMonth, subMonths } from 'date-fns';
