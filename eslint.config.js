@@ -53,6 +53,7 @@ const pocketbaseGlobals = Object.fromEntries(
     'onRecordCreateRequest',
     'onRecordUpdateRequest',
     'onRecordAfterCreateSuccess',
+    'onRecordAfterUpdateSuccess',
     'onRecordCreate',
     'onRecordUpdate',
     'onRecordValidate',

@@ -43,6 +43,17 @@ export const CONFIG: ConfigEntry[] = [
       'Public base URL of the server; the telephony provider posts call status callbacks to it. With real Twilio it must be an address Twilio can reach, or npm start and every call are refused.',
   },
   {
+    name: 'SCMS_PUSH_HOSTS',
+    default: 'the public push services',
+    description:
+      'Comma-separated push-service hosts (host, *.domain or host:port) a browser may register a subscription with and the server sends to; https only unless a port is named. Default: the push services of Chrome, Firefox, Safari and Edge.',
+  },
+  {
+    name: 'SCMS_PUSH_SUBJECT',
+    default: 'mailto: the superuser e-mail',
+    description: 'Contact the push services see with every notification (VAPID subject: a mailto: or https: address).',
+  },
+  {
     name: 'SCMS_SUPERUSER_EMAIL',
     default: 'admin@scms.local',
     description: 'PocketBase superuser (admin UI at /_/) created or updated at start.',

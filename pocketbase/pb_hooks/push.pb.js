@@ -1,5 +1,4 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
-/* global onRecordAfterUpdateSuccess -- PocketBase's, not yet in eslint.config.js's list of hook globals */
 // Push notifications (lib/push.js; the sender that delivers them is
 // server/push/sender.ts): the key browsers subscribe with, the push
 // services a subscription may name, and who is told of an alert, a report
