@@ -1,8 +1,8 @@
 /// <reference path="../../.data/pb_data/types.d.ts" />
 // Officer safety (lib/safety.js): one open shift per officer, who ended a
-// shift, the shifts the server ends at the community's limit, the shift an
-// alert belongs to, and an alert ended by its first 'safe' or 'resolved'
-// step.
+// shift, the shifts the server ends at the community's limit, the
+// lone-worker check, the shift an alert belongs to, and an alert ended by
+// its first 'safe' or 'resolved' step.
 
 onRecordCreateRequest((e) => {
   e.next();
@@ -24,16 +24,24 @@ onRecordAfterCreateSuccess((e) => {
   return e.next();
 }, 'alert_events');
 
-// Every minute: shifts left open past their community's limit end at it (also after a restart).
-cronAdd('scms_shift_limits', '* * * * *', () => {
-  require(`${__hooks}/lib/safety.js`).endOverdueShifts($app, Date.now());
+// Every minute: shifts left open past their community's limit end at it, and
+// the lone-worker checks fall due and are missed (also after a restart).
+cronAdd('scms_safety_jobs', '* * * * *', () => {
+  const safety = require(`${__hooks}/lib/safety.js`);
+  const now = Date.now();
+  safety.endOverdueShifts($app, now);
+  safety.runLoneWorkerChecks($app, now);
 });
 
 // The same, on demand (superusers): what the cron runs, for tests and operators.
-routerAdd('POST', '/api/scms/shift-limits/run', (e) => {
+routerAdd('POST', '/api/scms/safety-jobs/run', (e) => {
   const { handle, fail } = require(`${__hooks}/lib/respond.js`);
   return handle(e, () => {
-    if (!e.hasSuperuserAuth()) throw fail(403, 'Only superusers run the shift limits.');
-    return e.json(200, { ended: require(`${__hooks}/lib/safety.js`).endOverdueShifts(e.app, Date.now()) });
+    if (!e.hasSuperuserAuth()) throw fail(403, 'Only superusers run the safety jobs.');
+    const safety = require(`${__hooks}/lib/safety.js`);
+    const now = Date.now();
+    const ended = safety.endOverdueShifts(e.app, now);
+    const checks = safety.runLoneWorkerChecks(e.app, now);
+    return e.json(200, { ended: ended, asked: checks.asked, raised: checks.raised });
   });
 });

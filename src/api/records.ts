@@ -275,6 +275,8 @@ export interface DutyShiftRecord extends BaseRecord {
   end_position: ReportPosition | null;
   /** Who ended it: its officer, the server at the community's limit, or the officer's next shift; '' while open. */
   ended_by: 'officer' | 'limit' | 'new_shift' | '';
+  /** The officer's last answer to the lone-worker check ('I'm OK'); '' for none. */
+  checked_at: string;
 }
 
 /** An alarm raised for an officer: a panic pressed, or a check-in missed (raised by the server). */

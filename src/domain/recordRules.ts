@@ -371,10 +371,12 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       ended_at: 'date',
       start_position: 'object',
       end_position: 'object',
+      checked_at: 'date',
     },
     fields: {
       community: relation,
       officer: relation,
+      checked_at: deviceTime('Check-in time'),
       started_at: requiredDate(deviceTime('Start time'), 'A shift must say when it started'),
       ended_at: deviceTime('End time'),
       start_position: positionSchema,

@@ -364,6 +364,8 @@ const BAD_VALUES: Record<Writable, Array<[string, unknown]>> = {
     ['ended_at', inDays(3)],
     ['start_position', { latitude: 91, longitude: -80.1, accuracy: 5 }],
     ['end_position', { latitude: 26.9, longitude: -80.1, accuracy: 5, note: text(1000) }],
+    ['checked_at', inDays(3)],
+    ['checked_at', '2026-13-01 00:00:00.000Z'],
   ],
   alerts: [
     ['kind', 'fire'],
@@ -979,6 +981,25 @@ function safetyForeignCases(
       collection: 'duty_shifts',
       op: 'update',
       actor: 'director A',
+      what: 'a check-in that also moves its position',
+      expect: 404,
+      body: () => ({
+        checked_at: '2026-11-26 03:00:00.000Z',
+        end_position: { latitude: 1, longitude: 1, accuracy: 5 },
+      }),
+    },
+    {
+      collection: 'duty_shifts',
+      op: 'update',
+      actor: 'manager A',
+      what: "a check-in on another officer's shift",
+      expect: 404,
+      body: () => ({ checked_at: '2026-11-26 03:00:00.000Z' }),
+    },
+    {
+      collection: 'duty_shifts',
+      op: 'update',
+      actor: 'director A',
       what: 'moved to another start while ending it',
       expect: 404,
       body: () => ({ ended_at: '2026-11-26 09:00:00.000Z', started_at: '2026-11-26 00:00:00.000Z' }),
@@ -1514,7 +1535,7 @@ const ROUTE_CASES: RouteCase[] = [
     },
   ]),
   ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({
-    route: '/api/scms/shift-limits/run',
+    route: '/api/scms/safety-jobs/run',
     what: 'not a superuser',
     actor,
     body: () => ({}),

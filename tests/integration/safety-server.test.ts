@@ -76,7 +76,7 @@ describe('shifts', () => {
     const longA = await t.admin.collection('duty_shifts').create(shift(w.a.director.id, ago(15)));
     const youngA = await t.admin.collection('duty_shifts').create(shift(w.a.regular.id, ago(3)));
     const overB = await t.admin.collection('duty_shifts').create(shift(w.b.director.id, ago(3), w.b.community.id));
-    const run = () => t.admin.send<{ ended: number }>('/api/scms/shift-limits/run', { method: 'POST' });
+    const run = () => t.admin.send<{ ended: number }>('/api/scms/safety-jobs/run', { method: 'POST' });
     expect((await run()).ended).toBeGreaterThanOrEqual(2);
     const a = await t.admin.collection('duty_shifts').getOne(longA.id);
     expect(a.ended_by).toBe('limit');
@@ -176,5 +176,76 @@ describe('safety settings', () => {
     expect(answer.status).toBe(400);
     expect(answer.data[field], JSON.stringify(answer.data)).toBeDefined();
     expect((await status(t.admin.collection('safety_settings').getOne(body.id))).status).toBe(404);
+  });
+});
+
+describe('the lone-worker check', () => {
+  const MINUTE = 60 * 1000;
+  const minutesAgo = (minutes: number) => pbDate(new Date(Date.now() - minutes * MINUTE));
+  const run = () =>
+    t.admin.send<{ ended: number; asked: number; raised: number }>('/api/scms/safety-jobs/run', { method: 'POST' });
+  const missedOf = (shift: string) =>
+    t.admin
+      .collection('alerts')
+      .getFullList({ filter: t.admin.filter('shift = {:s} && kind = "missed_check_in"', { s: shift }) });
+
+  test('asks when due, raises a missed check-in after the grace, once, also after a restart; an answer moves the next check', async () => {
+    const settings = await t.admin
+      .collection('safety_settings')
+      .getFirstListItem(t.admin.filter('community = {:c}', { c: w.b.community.id }));
+    await t.admin.collection('safety_settings').update(settings.id, { check_minutes: 15, check_grace_minutes: 5 });
+    const officerB = await t.signIn(w.b.regular.email);
+    // Due 3 minutes ago, within the grace: asked, not raised.
+    const due = await officerB
+      .collection('duty_shifts')
+      .create(shift(w.b.regular.id, minutesAgo(18), w.b.community.id));
+    expect((await run()).raised).toBe(0);
+    const asked = await t.admin.collection('notifications').getFullList({
+      filter: t.admin.filter('user = {:u} && kind = "check_in_due"', { u: w.b.regular.id }),
+    });
+    expect(asked.map((n) => n.title)).toEqual(['Are you OK?']);
+    expect(await missedOf(due.id)).toEqual([]);
+
+    // The grace gone by (the shift started 25 minutes ago): one missed check-in, as a panic goes.
+    await t.admin.collection('duty_shifts').update(due.id, { started_at: minutesAgo(25) });
+    expect((await run()).raised).toBe(1);
+    const [missed] = await missedOf(due.id);
+    expect([missed!.officer, missed!.ended_at, missed!.community]).toEqual([w.b.regular.id, '', w.b.community.id]);
+    const told = await t.admin.collection('notifications').getFullList({
+      filter: t.admin.filter('source = {:s} && kind = "missed_check_in"', { s: missed!.id }),
+    });
+    expect(told.map((n) => n.user)).toContain(w.b.director.id);
+    expect(told.map((n) => n.user)).not.toContain(w.b.regular.id);
+
+    // Again, and after a restart: nothing raised twice, nothing asked twice.
+    const askedOf = () =>
+      t.admin.collection('notifications').getFullList({
+        filter: t.admin.filter('user = {:u} && kind = "check_in_due"', { u: w.b.regular.id }),
+      });
+    const askedBefore = (await askedOf()).length;
+    expect((await run()).raised).toBe(0);
+    await t.restart();
+    expect((await run()).raised).toBe(0);
+    expect(await missedOf(due.id)).toHaveLength(1);
+    expect(await askedOf()).toHaveLength(askedBefore);
+
+    // 'I'm OK': the officer's answer moves the next check a whole interval on.
+    const answered = await (
+      await t.signIn(w.b.regular.email)
+    )
+      .collection('duty_shifts')
+      .update(due.id, { checked_at: minutesAgo(0) });
+    expect(answered.checked_at).not.toBe('');
+    expect(answered.ended_at).toBe('');
+    const after = await run();
+    expect(after.raised).toBe(0);
+    expect(await missedOf(due.id)).toHaveLength(1);
+  });
+
+  test('a community without the check asks nothing', async () => {
+    const officerA = await t.signIn(w.a.manager.email);
+    const open = await officerA.collection('duty_shifts').create(shift(w.a.manager.id, minutesAgo(600)));
+    await run();
+    expect(await missedOf(open.id)).toEqual([]);
   });
 });

@@ -330,4 +330,5 @@ module.exports = {
   alertCreated: alertCreated,
   reportCreated: reportCreated,
   callUpdated: callUpdated,
+  notify: notify,
 };

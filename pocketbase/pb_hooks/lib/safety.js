@@ -1,10 +1,13 @@
 /// Officer safety's rules that API rules cannot say (hooks in
 /// safety.pb.js; the collections in pb_migrations/1765700000_duty_and_alerts.js):
 /// one open shift per officer, who ended a shift, the server's end of a shift
-/// left open past the community's limit, the shift an alert was raised in,
-/// and an alert ended by its first 'safe' or 'resolved' step.
+/// left open past the community's limit, the lone-worker check, the shift an
+/// alert was raised in, and an alert ended by its first 'safe' or 'resolved'
+/// step.
 
-const HOUR_MS = 60 * 60 * 1000;
+const MINUTE_MS = 60 * 1000;
+const HOUR_MS = 60 * MINUTE_MS;
+const DEFAULT_GRACE_MINUTES = 5;
 const DEFAULT_SHIFT_LIMIT_HOURS = 14;
 
 const pbDate = (ms) => new Date(ms).toISOString().replace('T', ' ');
@@ -93,4 +96,77 @@ function endOverdueShifts(app, now) {
   return ended;
 }
 
-module.exports = { endEarlierShifts, markOfficerEnd, fillAlertShift, endAlertOnStep, endOverdueShifts };
+const time = (stored) => (stored ? new Date(stored.replace(' ', 'T')).getTime() : 0);
+
+/** The id of one check of a shift (the shift and when it fell due): the same on every run, so nothing is asked or raised twice. */
+const checkId = (shiftId, dueMs) => $security.md5(`${shiftId}:${dueMs}`).slice(0, 15);
+
+/**
+ * The lone-worker check of every open shift in a community that has one:
+ * a check falls due every `check_minutes` after the shift's start or its
+ * last answer (`checked_at`); when it is due the officer is asked ('Are you
+ * OK?', a notification; the app asks too), and once the grace has passed
+ * with no answer the server raises a missed check-in alert, as a Panic is
+ * raised, to the managers and the officers on duty. Run every minute by the
+ * cron: a phone that died still raises it. Each check has one id
+ * (checkId), so a restart or a second run asks and raises nothing twice.
+ */
+function runLoneWorkerChecks(app, now) {
+  const push = require(`${__hooks}/lib/push.js`);
+  let asked = 0;
+  let raised = 0;
+  for (const settings of app.findRecordsByFilter('safety_settings', 'check_minutes > 0', '', 0, 0)) {
+    const community = settings.getString('community');
+    const every = settings.getInt('check_minutes') * MINUTE_MS;
+    const grace = (settings.getInt('check_grace_minutes') || DEFAULT_GRACE_MINUTES) * MINUTE_MS;
+    const open = app.findRecordsByFilter('duty_shifts', 'community = {:c} && ended_at = ""', '', 0, 0, {
+      c: community,
+    });
+    for (const shift of open) {
+      const due = Math.max(time(shift.getString('started_at')), time(shift.getString('checked_at'))) + every;
+      if (now < due) continue;
+      const id = checkId(shift.id, due);
+      const officer = shift.getString('officer');
+      try {
+        push.notify(app, [officer], {
+          community: community,
+          kind: 'check_in_due',
+          title: 'Are you OK?',
+          body: "Your check-in is due: open SCMS and tap I'm OK.",
+          url: '/safety',
+          source: id,
+        });
+        asked++;
+      } catch (err) {
+        app.logger().error('scms safety: check-in not asked', 'shift', shift.id, 'error', String(err));
+      }
+      if (now < due + grace) continue;
+      try {
+        app.findRecordById('alerts', id);
+        continue; // raised by an earlier run
+      } catch {
+        // not yet: raise it
+      }
+      const alert = new Record(app.findCachedCollectionByNameOrId('alerts'));
+      alert.set('id', id);
+      alert.set('community', community);
+      alert.set('officer', officer);
+      alert.set('kind', 'missed_check_in');
+      alert.set('raised_at', pbDate(due + grace));
+      alert.set('position', shift.get('start_position'));
+      alert.set('shift', shift.id);
+      app.save(alert);
+      raised++;
+    }
+  }
+  return { asked: asked, raised: raised };
+}
+
+module.exports = {
+  endEarlierShifts,
+  markOfficerEnd,
+  fillAlertShift,
+  endAlertOnStep,
+  endOverdueShifts,
+  runLoneWorkerChecks,
+};
