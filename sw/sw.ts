@@ -3,7 +3,8 @@
  * The service worker: precaches the app shell and serves the SPA for every
  * navigation, so the app opens with no connection after one online visit;
  * keeps house images for offline lists; replays the outbox on Background
- * Sync (Chromium) and when a window asks (every browser).
+ * Sync (Chromium) and when a window asks (every browser); shows the
+ * server's push notifications (push.ts).
  */
 import type { RouteHandlerCallbackOptions, WorkboxPlugin } from 'workbox-core';
 import { ExpirationPlugin } from 'workbox-expiration';
@@ -12,6 +13,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
 import { imageCacheName, USER_MESSAGE } from '../src/domain/imageCache.ts';
 import { loadSession } from '../src/data/sync/session.ts';
+import { FORGET_PUSH_MESSAGE, forgetSubscription, openFromNotification, renewSubscription, showPush } from './push.ts';
 import { replayForSync, replayFromWorker, SYNC_TAG, type WorkerReplayResult } from './replay.ts';
 
 declare const self: ServiceWorkerGlobalScope;
@@ -154,4 +156,41 @@ self.addEventListener('message', (event) => {
       ),
     );
   }
+});
+
+// Web Push (push.ts): every push shows a notification, a tap opens the app where it leads.
+self.addEventListener('push', (event) => {
+  let text: string | null = null;
+  try {
+    text = event.data?.text() ?? null;
+  } catch {
+    // Data the browser could not decode: the generic notification.
+  }
+  event.waitUntil(showPush(self.registration, text));
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const data = event.notification.data as { url?: unknown } | null;
+  event.waitUntil(openFromNotification(self.clients, self.location.origin, data?.url));
+});
+
+self.addEventListener('pushsubscriptionchange', (event) => {
+  event.waitUntil(
+    renewSubscription(event, self.registration.pushManager).then(
+      (outcome) => console.info(`[scms-sw] push subscription changed: ${outcome}`),
+      (error: unknown) => console.warn('[scms-sw] push subscription changed; renewing it failed:', error),
+    ),
+  );
+});
+
+self.addEventListener('message', (event) => {
+  const data = event.data as { type?: string; token?: unknown } | null;
+  if (data?.type !== FORGET_PUSH_MESSAGE) return;
+  event.waitUntil(
+    forgetSubscription(self.registration.pushManager, data.token).then(
+      (outcome) => console.info(`[scms-sw] log out: push ${outcome}`),
+      (error: unknown) => console.warn('[scms-sw] log out: dropping the push subscription failed:', error),
+    ),
+  );
 });

@@ -20,6 +20,7 @@ const SCREENS = {
   '/reports/daily': () => import('../features/activity/DailyReportPage.tsx'),
   '/reports/dashboard': () => import('../features/dashboard/DashboardPage.tsx'),
   '/tours': () => import('../features/tours/ToursRoutes.tsx'),
+  '/safety': () => import('../features/safety/SafetyPage.tsx'),
 };
 
 /**
@@ -54,6 +55,7 @@ const CreateReportPage = lazy(() => SCREENS['/reports/create']().then((m) => ({ 
 const DailyReportPage = lazy(() => SCREENS['/reports/daily']().then((m) => ({ default: m.DailyReportPage })));
 const DashboardPage = lazy(() => SCREENS['/reports/dashboard']().then((m) => ({ default: m.DashboardPage })));
 const ToursRoutes = lazy(() => SCREENS['/tours']().then((m) => ({ default: m.ToursRoutes })));
+const SafetyPage = lazy(() => SCREENS['/safety']().then((m) => ({ default: m.SafetyPage })));
 
 const loading = (
   <div className="flex justify-center py-12">
@@ -81,6 +83,9 @@ export function App() {
                 <Route path="/reports/daily" element={<DailyReportPage />} />
                 <Route path="/reports/dashboard" element={<DashboardPage />} />
                 <Route path="/tours/*" element={<ToursRoutes />} />
+                <Route path="/safety" element={<SafetyPage />} />
+                {/* A push notification about an alert opens it on the Safety screen. */}
+                <Route path="/alerts/:alertId" element={<SafetyPage />} />
               </Route>
             </Route>
             <Route path="*" element={<Navigate to="/" replace />} />

@@ -1,11 +1,11 @@
 /**
  * The protected layout (docs/product.md#navigation): top navigation with SCMS, Homes, Users,
- * Concerns, Reports and Tours (the active entry highlighted), the community name,
- * the sync badge and Log out; on small screens the entries move into a side
- * drawer.
+ * Concerns, Reports, Tours and Safety (the active entry highlighted), the community name,
+ * the sync badge, Start/End shift and Log out; on small screens the entries move into a side
+ * drawer. Over every screen: the Panic button while on duty and the alarms that are on.
  */
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSignedInRecord, type ChangeOutcome } from '../data/auth.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
@@ -20,12 +20,16 @@ import { useLogOut } from './LogOut.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
 import { ThemeMenu, ThemeRadios } from './ThemeChoice.tsx';
 
+// Officer safety (the Panic button, alarm banners, Start/End shift) loads after the first screen: its own chunk.
+const SafetySlot = lazy(() => import('../features/safety/SafetyLayer.tsx'));
+
 const ENTRIES = [
   { to: '/homes', label: 'Homes' },
   { to: '/users', label: 'Users' },
   { to: '/concerns', label: 'Concerns' },
   { to: '/reports', label: 'Reports' },
   { to: '/tours', label: 'Tours' },
+  { to: '/safety', label: 'Safety' },
 ];
 
 function isActive(pathname: string, to: string): boolean {
@@ -33,6 +37,7 @@ function isActive(pathname: string, to: string): boolean {
   if (to === '/homes') return pathname === '/' || pathname.startsWith('/homes');
   if (to === '/reports') return pathname.startsWith('/reports');
   if (to === '/tours') return pathname.startsWith('/tours');
+  if (to === '/safety') return pathname.startsWith('/safety');
   return pathname === to;
 }
 
@@ -147,6 +152,9 @@ export function Layout() {
           <div className="ml-auto flex items-center gap-2">
             <SyncBadge />
             <div className="hidden items-center gap-1 md:flex">
+              <Suspense>
+                <SafetySlot slot="shift" />
+              </Suspense>
               <ThemeMenu />
               {changePasswordButton(true)}
               {logOutButton}
@@ -155,6 +163,9 @@ export function Layout() {
         </div>
         {/* Inside the sticky bar, so scrolling never takes it away or under the bar. */}
         <SessionExpiredBanner />
+        <Suspense>
+          <SafetySlot slot="alarms" />
+        </Suspense>
       </nav>
       {/* A dialog needs a name for screen readers (axe: aria-dialog-name); the drawer's visible title is only the logo. */}
       <Dialog
@@ -180,6 +191,9 @@ export function Layout() {
           {community && <span className="mb-3 text-sm text-white/70">{community.name}</span>}
           <NavEntries onNavigate={() => setDrawerOpen(false)} />
           <div className="mt-auto flex flex-col items-start gap-2">
+            <Suspense>
+              <SafetySlot slot="shift" onDone={() => setDrawerOpen(false)} />
+            </Suspense>
             <ThemeRadios />
             {changePasswordButton(false)}
             {logOutButton}
@@ -194,6 +208,9 @@ export function Layout() {
         <ScreenErrorBoundary resetKey={pathname} onBack={() => navigate('/homes')}>
           <Outlet />
         </ScreenErrorBoundary>
+        <Suspense>
+          <SafetySlot slot="panic" />
+        </Suspense>
       </main>
       {logOut.view}
     </div>

@@ -12,7 +12,7 @@
 import { signOut } from '../data/auth.ts';
 import { userDatabase } from '../data/mirror/db.ts';
 import type { SyncEngine } from '../data/sync/engine.ts';
-import { clearSession } from '../data/sync/session.ts';
+import { clearSession, loadSession } from '../data/sync/session.ts';
 import { clearMirror, deleteImageCaches, releaseUserDatabase } from '../data/mirror/wipe.ts';
 
 /** Past this the engine's goodbye to the realtime server is not waited for (a server that hangs). */
@@ -30,7 +30,14 @@ const STOP_WAIT_MS = 3_000;
 export async function logOut(userId: string, engine?: SyncEngine): Promise<void> {
   if (engine) await Promise.race([engine.stop(), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS))]);
   try {
-    await Promise.all([clearMirror(userDatabase(userId)), deleteImageCaches()]);
+    await Promise.all([
+      clearMirror(userDatabase(userId)),
+      deleteImageCaches(),
+      // A shared phone: the worker drops this browser's push subscription, here and on the server (sw/push.ts).
+      loadSession().then((saved) =>
+        navigator.serviceWorker?.controller?.postMessage({ type: 'SCMS_FORGET_PUSH', token: saved?.token }),
+      ),
+    ]);
   } finally {
     signOut();
     // The worker's copy of the session, at once (the auth store's listener does it too, later).

@@ -141,7 +141,10 @@ export async function navArea(page: Page): Promise<Locator> {
 }
 
 /** Goes to a screen through the navigation, as a user does, and waits for its heading. */
-export async function navigate(page: Page, entry: 'Homes' | 'Users' | 'Concerns' | 'Reports' | 'Tours'): Promise<void> {
+export async function navigate(
+  page: Page,
+  entry: 'Homes' | 'Users' | 'Concerns' | 'Reports' | 'Tours' | 'Safety',
+): Promise<void> {
   const area = await navArea(page);
   await area.getByRole('link', { name: entry, exact: true }).click();
   await page.getByRole('heading', { name: entry, level: 1 }).waitFor();

@@ -21,14 +21,13 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { launchChromium } from '../../scripts/browser/chromium.ts';
 import { DEMO_MANAGER, DEMO_REGULAR, type DemoAccount } from '../../scripts/seed/demo-account.ts';
 import { qrText, shortCodeText } from '../../src/domain/checkpointCode.ts';
-import { buildBenchData } from '../bench/data.ts';
-import { createInBatches } from '../support/batches.ts';
 import { jsPdfMeasure, stickerLayout, STICKERS_PER_PAGE } from '../../src/features/tours/stickerPdf.ts';
 import { writeFakeCameraVideoFromImage, type GrayImage } from '../support/fakeCamera.ts';
 import { cropGray, renderPdfPageGray } from '../support/pdfRaster.ts';
 import { pdfPageSizes, pdfText } from '../support/pdfText.ts';
-import { createCommunity, startTestServer, TEST_PASSWORD, type TestServer } from '../support/pocketbase.ts';
-import { distDir, startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
+import type { TestServer } from '../support/pocketbase.ts';
+import { startLargeCommunity } from './large-community.ts';
+import { startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
 import {
   DEMO_COMMUNITY_IDS,
   navigate,
@@ -319,25 +318,12 @@ describe('in the demo community', () => {
 });
 
 describe('in a community of 2,000 homes', () => {
-  let server: TestServer;
   let community: Community;
   beforeAll(async () => {
-    server = await startTestServer({}, { publicDir: distDir });
-    const fixture = await createCommunity(server.admin, 'large-tours');
-    const homes = buildBenchData(new Date())
-      .houses.slice(0, 2_000)
-      .map((house) => ({ ...house, community: fixture.community.id }));
-    await createInBatches(server.admin, 'houses', homes);
-    community = {
-      server,
-      id: fixture.community.id,
-      manager: { email: fixture.manager.email, password: TEST_PASSWORD },
-      officer: { email: fixture.regular.email, password: TEST_PASSWORD },
-      label: 'large',
-    };
+    community = { ...(await startLargeCommunity('large-tours')), label: 'large' };
   });
   afterAll(async () => {
-    await server?.stop();
+    await community?.server.stop();
   });
 
   test('the same round, with a large mirror on the phone', async () => {

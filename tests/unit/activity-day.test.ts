@@ -333,3 +333,41 @@ describe("the day's tour rounds", () => {
     expect(text).toContain('On time');
   });
 });
+
+describe("the day's alerts", () => {
+  const alert = (
+    id: string,
+    officer: string,
+    raisedAt: string,
+    ended: Partial<Record<'ended_at' | 'end_kind', string>> = {},
+  ) => ({ id, officer, kind: 'panic', raised_at: raisedAt, ended_at: '', end_kind: '', ...ended }) as never;
+  const step = (id: string, by: string, kind: string, when: string) => ({ id, by, kind, at: when }) as never;
+  const alerts = [
+    {
+      alert: alert('a1', 'u2', at(22, 41), { ended_at: at(22, 50), end_kind: 'safe' }),
+      steps: [step('e1', 'u1', 'responding', at(22, 43)), step('e2', 'u2', 'safe', at(22, 50))],
+    },
+    { alert: alert('a2', 'u1', at(23, 5)), steps: [] },
+    // The day before: not this day's.
+    { alert: alert('a0', 'u2', at(23, 0, new Date(2026, 10, 23))), steps: [] },
+  ] as unknown as NonNullable<DayRecords['alerts']>;
+
+  it('each alert of the day with its state and every step, in time order', () => {
+    const model = buildDayModel(records({ alerts }), DAY, null);
+    const names = new Map(model.alerts.map((line) => [line.id, line]));
+    expect(model.alerts.map((line) => line.id)).toEqual(['a1', 'a2']);
+    expect(names.get('a1')).toMatchObject({ time: '22:41', kind: 'Panic', state: 'Safe' });
+    expect(names.get('a1')!.steps).toMatch(/^22:43 \S.* responding · 22:50 \S.* is safe$/);
+    expect(names.get('a2')).toMatchObject({ state: 'On', steps: '' });
+  });
+
+  it('for one officer: their alerts and those they took a step on; the PDF lists them', async () => {
+    expect(buildDayModel(records({ alerts }), DAY, 'u1').alerts.map((line) => line.id)).toEqual(['a1', 'a2']);
+    expect(buildDayModel(records({ alerts }), DAY, 'u3').alerts).toEqual([]);
+    const model = buildDayModel(records({ alerts }), DAY, null);
+    const text = await pdfText(drawDayReport(model, new Map(), DAY).output('arraybuffer'));
+    expect(text).toContain('Alerts');
+    expect(text).toContain('Panic');
+    expect(text).toContain('is safe');
+  });
+});

@@ -55,6 +55,17 @@ export interface DayRecords extends PeriodRecords {
   /** The day's tour rounds and how each went (src/domain/tourBoard.ts), with the names of their checkpoints; none when absent. */
   rounds?: ToursBoard['rounds'];
   checkpointNames?: Map<string, string>;
+  /** The alerts raised in the period, each with its steps (oldest first); none when absent. */
+  alerts?: Array<{ alert: MirrorRow<'alerts'>; steps: Array<MirrorRow<'alert_events'>> }>;
+}
+
+/** The alerts raised from `from` to `to` with their steps: alerts are few (a table read whole), steps by alert. */
+async function alertsOf(db: ScmsDatabase, from: Date, to: Date): Promise<NonNullable<DayRecords['alerts']>> {
+  const [since, until] = [pbDate(from), pbDate(to)];
+  const alerts = (await db.alerts.toArray()).filter((alert) => alert.raised_at >= since && alert.raised_at <= until);
+  alerts.sort((a, b) => a.raised_at.localeCompare(b.raised_at));
+  const steps = await Promise.all(alerts.map((alert) => db.alert_events.where('alert').equals(alert.id).toArray()));
+  return alerts.map((alert, i) => ({ alert, steps: steps[i]!.sort((a, b) => a.at.localeCompare(b.at)) }));
 }
 
 const present = <T>(rows: readonly (T | undefined)[]): T[] => rows.filter((row): row is T => row !== undefined);
@@ -79,7 +90,7 @@ export async function queryDayRecords(
     for (const id of call.concerns ?? []) concernIds.add(id);
   }
   // The rounds of the day that began at `from` (its noon is that day wherever the community is).
-  const [community, houses, residents, concerns, staff, tours] = await Promise.all([
+  const [community, houses, residents, concerns, staff, tours, alerts] = await Promise.all([
     db.communities.get(communityId),
     db.houses.bulkGet([...houseIds]),
     db.residents.bulkGet([...residentIds]),
@@ -88,6 +99,7 @@ export async function queryDayRecords(
     tourBoards().then(({ queryToursBoard }) =>
       queryToursBoard(db, { community: communityId, now: Date.now(), day: from.getTime() + 12 * 60 * 60 * 1000 }),
     ),
+    alertsOf(db, from, to),
   ]);
   const byId = <T extends { id: string }>(rows: T[]) => new Map(rows.map((row) => [row.id, row]));
   return {
@@ -100,6 +112,7 @@ export async function queryDayRecords(
     staff,
     rounds: tours.rounds,
     checkpointNames: new Map([...tours.checkpoints].map(([id, checkpoint]) => [id, checkpoint.name])),
+    alerts,
   };
 }
 
@@ -134,6 +147,8 @@ export function useDayRecords(from: Date, to: Date): DayRecords | undefined {
       'checkpoints',
       'tour_walks',
       'checkpoint_scans',
+      'alerts',
+      'alert_events',
     ],
     () => queryDayRecords(db, community, new Date(fromMs), new Date(toMs)),
     [community, fromMs, toMs],

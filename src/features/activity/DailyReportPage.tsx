@@ -199,6 +199,32 @@ function DayPreview({ model }: { model: DayModel }) {
           </ol>
         </section>
       )}
+      {model.alerts.length > 0 && (
+        <section aria-labelledby="day-alerts" className="mt-6">
+          <h2 id="day-alerts" className="font-semibold">
+            Alerts
+          </h2>
+          <ol className="mt-2 divide-y divide-gray-200 rounded-lg border border-gray-200 bg-white">
+            {model.alerts.map((alert) => (
+              <li key={alert.id} className="grid grid-cols-[3.5rem_minmax(0,1fr)] gap-x-3 p-3">
+                <time dateTime={alert.at.toISOString()} className="font-mono text-sm font-semibold">
+                  {alert.time}
+                </time>
+                <div className="min-w-0">
+                  <p className="flex flex-wrap items-center gap-2">
+                    <span className="rounded bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-900">
+                      {alert.kind}
+                    </span>
+                    <span className="font-medium break-words">{alert.officer}</span>
+                    <span className="text-sm text-gray-700">{alert.state}</span>
+                  </p>
+                  {alert.steps && <p className="mt-1 text-sm text-gray-700">{alert.steps}</p>}
+                </div>
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
     </>
   );
 }

@@ -12,6 +12,7 @@ import { paperFor, type PaperSize } from '../../domain/paper.ts';
 import { parsePbDate } from '../../domain/pbDate.ts';
 import { reportTypeLabel } from '../../domain/reportTypes.ts';
 import type { RoundStatus } from '../../domain/tourRounds.ts';
+import { ALERT_KIND_WORDS, alertStateWords, STEP_WORDS } from '../../ui/alertWords.ts';
 import { ROUND_STATUS_WORDS } from '../../ui/roundWords.ts';
 import { formatAddress, formatDateTime, formatPhone, formatTime, NOT_AVAILABLE, personName } from '../../ui/format.ts';
 
@@ -84,6 +85,20 @@ export interface RoundLine {
   reason: string;
 }
 
+/** An alert raised in the day, with every step taken on it. */
+export interface AlertLine {
+  id: string;
+  at: Date;
+  time: string;
+  /** 'Panic', 'Missed check-in'. */
+  kind: string;
+  officer: string;
+  /** 'On', 'Safe', 'Resolved'. */
+  state: string;
+  /** '22:43 Tom Lee responding · 22:50 Ana Reyes is safe' ('' for none). */
+  steps: string;
+}
+
 export interface DayModel {
   community: string;
   day: Date;
@@ -97,6 +112,8 @@ export interface DayModel {
   counts: Record<EntryKind, number>;
   /** The day's tour rounds that were walked or missed, in time order (for one officer: those they walked). */
   rounds: RoundLine[];
+  /** The day's alerts, in time order (for one officer: theirs, and those they took a step on). */
+  alerts: AlertLine[];
   /** The house checks answered No to 'Is everything ok?'. */
   checksWithIssues: number;
   /** The PDF's paper: the community's country's (Letter in the US, A4 elsewhere). */
@@ -209,6 +226,26 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
         .join(' · '),
     });
   }
+  const alerts: AlertLine[] = [];
+  for (const { alert, steps } of records.alerts ?? []) {
+    const at = parsePbDate(alert.raised_at);
+    if (!inDay(at)) continue;
+    if (officerId !== null && alert.officer !== officerId && !steps.some((step) => step.by === officerId)) continue;
+    alerts.push({
+      id: alert.id,
+      at,
+      time: formatTime(at),
+      kind: ALERT_KIND_WORDS[alert.kind],
+      officer: personName(staff.get(alert.officer)),
+      state: alertStateWords(alert),
+      steps: steps
+        .map(
+          (step) =>
+            `${formatTime(parsePbDate(step.at) ?? at)} ${personName(staff.get(step.by))} ${STEP_WORDS[step.kind]}`,
+        )
+        .join(' · '),
+    });
+  }
   return {
     community: records.community?.name || NOT_AVAILABLE,
     day: from,
@@ -219,6 +256,7 @@ export function buildDayModel(records: DayRecords, day: Date, officerId: string 
     entries,
     counts,
     rounds,
+    alerts,
     checksWithIssues,
     paper: paperFor(records.country),
   };

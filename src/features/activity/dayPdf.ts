@@ -119,6 +119,22 @@ export function drawDayReport(model: DayModel, photos: ReadonlyMap<string, PdfPh
     y = (doc as unknown as { lastAutoTable: { finalY: number } }).lastAutoTable.finalY + 16;
   }
 
+  if (model.alerts.length > 0) {
+    ensure(60);
+    text('Alerts', 13, 'bold', 4);
+    autoTable(doc, {
+      startY: y,
+      margin: { left: MARGIN, right: MARGIN, top: MARGIN, bottom: MARGIN + FOOTER },
+      head: [['Time', 'Alert', 'Officer', 'State', 'Steps']],
+      body: model.alerts.map((alert) => [alert.time, alert.kind, alert.officer, alert.state, alert.steps]),
+      styles: { font: 'helvetica', fontSize: 9, cellPadding: 4, overflow: 'linebreak' },
+      headStyles: { fillColor: [17, 24, 39], textColor: 255 },
+      columnStyles: { 0: { cellWidth: 40 }, 3: { cellWidth: 55 } },
+      theme: 'striped',
+    });
+    y = (doc as unknown as { lastAutoTable: { finalY: number } }).lastAutoTable.finalY + 16;
+  }
+
   function drawNarrative(entry: ReportEntry) {
     ensure(50);
     text(`${entry.time} · ${entry.type} · ${entry.home}`, 10, 'bold', 1);
