@@ -1,8 +1,8 @@
 /**
  * The protected layout (docs/product.md#navigation): top navigation with SCMS, Homes, Users,
  * Concerns, Reports, Tours and Safety (the active entry highlighted), the community name,
- * the sync badge, Start/End shift and Log out; on small screens the entries move into a side
- * drawer. Over every screen: the Panic button while on duty and the alarms that are on.
+ * the sync badge, Start/End shift and Log out; below a laptop's width (1024 px: phones and
+ * tablets) the entries move into a side drawer. Over every screen: the Panic button while on duty and the alarms that are on.
  */
 import { Dialog, DialogBackdrop, DialogPanel } from '@headlessui/react';
 import { lazy, Suspense, useState } from 'react';
@@ -94,7 +94,7 @@ export function Layout() {
     void engine.checkSession();
   }
 
-  /** In the top bar between md and lg a key icon (its name stays 'Change password'): the words would push Log out onto two lines. */
+  /** In the top bar between lg and xl a key icon (its name stays 'Change password'): the words would push Log out off the bar. */
   const changePasswordButton = (compact: boolean) => (
     <button
       type="button"
@@ -108,8 +108,8 @@ export function Layout() {
     >
       {compact ? (
         <>
-          <KeyIcon className="lg:hidden" />
-          <span className="hidden lg:inline">Change password</span>
+          <KeyIcon className="xl:hidden" />
+          <span className="hidden xl:inline">Change password</span>
         </>
       ) : (
         'Change password'
@@ -136,7 +136,7 @@ export function Layout() {
         <div className="mx-auto flex max-w-6xl items-center gap-3 px-4 py-2">
           <button
             type="button"
-            className="rounded p-2 md:hidden"
+            className="rounded p-2 lg:hidden"
             aria-label="Open menu"
             onClick={() => setDrawerOpen(true)}
           >
@@ -146,12 +146,12 @@ export function Layout() {
           </button>
           <span className="text-lg font-bold">SCMS</span>
           {community && <span className="hidden truncate text-sm text-white/70 sm:inline">{community.name}</span>}
-          <div className="ml-4 hidden items-center gap-1 md:flex">
+          <div className="ml-4 hidden items-center gap-1 lg:flex">
             <NavEntries />
           </div>
           <div className="ml-auto flex items-center gap-2">
             <SyncBadge />
-            <div className="hidden items-center gap-1 md:flex">
+            <div className="hidden items-center gap-1 lg:flex">
               <Suspense>
                 <SafetySlot slot="shift" />
               </Suspense>
@@ -172,7 +172,7 @@ export function Layout() {
         open={drawerOpen}
         onClose={() => setDrawerOpen(false)}
         aria-label="Menu"
-        className="relative z-50 md:hidden"
+        className="relative z-50 lg:hidden"
       >
         <DialogBackdrop className="fixed inset-0 bg-scrim/40" />
         <DialogPanel className="scheme-light fixed inset-y-0 left-0 flex w-64 flex-col gap-1 bg-black p-4 text-white">

@@ -19,7 +19,7 @@ export { DEMO_COMMUNITY_IDS };
 export { SIZES, SIZE_NAMES, type SizeName, expectNoSeriousA11yViolations, waitUntil } from '../support/journey.ts';
 
 /** Tailwind's md breakpoint: below it the nav entries live in the drawer. */
-const DRAWER_BELOW_PX = 768;
+const DRAWER_BELOW_PX = 1024;
 
 export const TELEPHONY = {
   accountSid: 'AC' + 'e2e0screens0000'.padEnd(32, '0'),
