@@ -31,3 +31,8 @@ onRecordAfterUpdateSuccess((e) => {
   if (e.record.getBool('acknowledged')) require(`${__hooks}/lib/push.js`).callUpdated(e);
   return e.next();
 }, 'calls');
+
+// Every five minutes: the rounds of the shift that were missed, told once (lib/push.js).
+cronAdd('scms_missed_rounds', '*/5 * * * *', () => {
+  require(`${__hooks}/lib/push.js`).notifyMissedRounds($app, Date.now());
+});

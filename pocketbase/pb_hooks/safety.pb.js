@@ -42,6 +42,7 @@ routerAdd('POST', '/api/scms/safety-jobs/run', (e) => {
     const now = Date.now();
     const ended = safety.endOverdueShifts(e.app, now);
     const checks = safety.runLoneWorkerChecks(e.app, now);
-    return e.json(200, { ended: ended, asked: checks.asked, raised: checks.raised });
+    const missedRounds = require(`${__hooks}/lib/push.js`).notifyMissedRounds(e.app, now);
+    return e.json(200, { ended: ended, asked: checks.asked, raised: checks.raised, missedRounds: missedRounds });
   });
 });

@@ -9,9 +9,14 @@
  * alone, one per community, with their limits checked. Who may do what on
  * shifts, alerts and steps is rules-crud's; their bad input is bad-input's.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type PocketBase from 'pocketbase';
 import { ClientResponseError } from 'pocketbase';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ensurePocketBase } from '../../scripts/pocketbase/install.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
 import { newId, startTestServer, type TestServer } from '../support/pocketbase.ts';
 import { buildWorld, type World } from '../support/rules-table.ts';
@@ -247,5 +252,61 @@ describe('the lone-worker check', () => {
     const open = await officerA.collection('duty_shifts').create(shift(w.a.manager.id, minutesAgo(600)));
     await run();
     expect(await missedOf(open.id)).toEqual([]);
+  });
+});
+
+describe('missed tour rounds', () => {
+  /**
+   * Dates a tour back (PocketBase sets `created` itself): a tour made now has
+   * no missed round yet, its earlier rounds were never due. PocketBase's own
+   * `migrate up` with a throwaway migration writes it into the running
+   * server's database (SQLite takes the two processes' writes in turn).
+   */
+  async function backdateTour(id: string, created: string): Promise<void> {
+    const folder = mkdtempSync(join(tmpdir(), 'scms-backdate-'));
+    try {
+      writeFileSync(
+        join(folder, '1999999999_backdate_tour.js'),
+        `migrate((app) => { app.db().newQuery("UPDATE tours SET created = {:c} WHERE id = {:id}").bind({ c: ${JSON.stringify(created)}, id: ${JSON.stringify(id)} }).execute(); });\n`,
+      );
+      const run = spawnSync(
+        await ensurePocketBase(),
+        ['migrate', 'up', `--dir=${t.dataDir}`, `--migrationsDir=${folder}`],
+        {
+          encoding: 'utf8',
+        },
+      );
+      if (run.status !== 0) throw new Error(`backdating failed: ${run.stdout}${run.stderr}`);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  test("each missed round of the shift is told once to the community's directors and managers", async () => {
+    const tour = await t.admin.collection('tours').create({
+      name: 'Quarter-hourly',
+      checkpoints: [w.seed.checkpointA],
+      start: '00:00',
+      end: '23:45',
+      every_minutes: 15,
+      round_minutes: 5,
+      active: true,
+      community: w.a.community.id,
+      created_by: w.a.director.id,
+    });
+    await backdateTour(tour.id, pbDate(new Date(Date.now() - 2 * 24 * HOUR)));
+    const run = () => t.admin.send<{ missedRounds: number }>('/api/scms/safety-jobs/run', { method: 'POST' });
+    const told = () =>
+      t.admin.collection('notifications').getFullList({ filter: 'kind = "missed_round"', sort: 'created' });
+    expect((await run()).missedRounds).toBeGreaterThan(0);
+    const first = await told();
+    const recipients = new Set(first.map((n) => n.user));
+    expect(recipients.has(w.a.director.id)).toBe(true);
+    expect(recipients.has(w.a.manager.id)).toBe(true);
+    expect(recipients.has(w.b.director.id)).toBe(false);
+    expect(first.every((n) => n.title === 'Missed round: Quarter-hourly' && n.url === '/tours')).toBe(true);
+    // Again: nothing told twice.
+    expect((await run()).missedRounds).toBe(0);
+    expect((await told()).length).toBe(first.length);
   });
 });

@@ -464,6 +464,7 @@ describe('what a user is sent', () => {
       'Panic alertsRecommended',
       'Missed check-insRecommended',
       'A resident acknowledged my call',
+      'Missed tour rounds',
     ]);
     // Nothing saved yet: everything that concerns them is sent.
     for (const box of screen.getAllByRole('checkbox')) expect((box as HTMLInputElement).checked).toBe(true);

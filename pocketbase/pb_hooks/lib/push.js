@@ -323,6 +323,51 @@ function callUpdated(e) {
   });
 }
 
+/** How long after a round was missed it is still told (a server started later does not tell a night's old rounds). */
+const MISSED_ROUND_TOLD_WITHIN_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Missed tour rounds of the shift under way, by the phones' own rule
+ * (lib/tours.js readBoard): each told once to the community's directors and
+ * managers and the officers on duty (its source is the round's own id, so a
+ * later run tells nobody twice). Run by the cron every five minutes.
+ */
+function notifyMissedRounds(app, now) {
+  const tours = require(`${__hooks}/lib/tours.js`);
+  const communities = {};
+  for (const tour of app.findRecordsByFilter('tours', 'active = true', '', 0, 0))
+    communities[tour.getString('community')] = true;
+  let told = 0;
+  for (const community of Object.keys(communities)) {
+    const board = tours.readBoard(app, community, now, undefined);
+    for (const entry of board.rounds) {
+      if (entry.outcome.status !== 'missed') continue;
+      // Missed once its minutes have passed again after it was due (src/domain/tourRounds.ts).
+      const missedAt = entry.round.dueBy + entry.tour.round_minutes * 60 * 1000;
+      if (now - missedAt > MISSED_ROUND_TOLD_WITHIN_MS) continue;
+      const source = $security.md5(`${entry.tour.id}:${entry.round.startsAt}`).slice(0, 15);
+      const known = app.findRecordsByFilter('notifications', 'kind = "missed_round" && source = {:s}', '', 1, 0, {
+        s: source,
+      });
+      if (known.length > 0) continue;
+      const onDuty = app
+        .findRecordsByFilter('duty_shifts', "community = {:c} && ended_at = ''", '', 0, 0, { c: community })
+        .map((shift) => shift.getString('officer'));
+      const when = localTime(app, community, new Date(entry.round.startsAt).toISOString().replace('T', ' '));
+      notify(app, directorsAndManagers(app, community, '').concat(onDuty), {
+        community: community,
+        kind: 'missed_round',
+        title: `Missed round: ${entry.tour.name}`,
+        body: `The round of ${when} was not walked.`,
+        url: '/tours',
+        source: source,
+      });
+      told++;
+    }
+  }
+  return told;
+}
+
 module.exports = {
   publicKeyRoute: publicKeyRoute,
   endpointProblem: endpointProblem,
@@ -331,4 +376,5 @@ module.exports = {
   reportCreated: reportCreated,
   callUpdated: callUpdated,
   notify: notify,
+  notifyMissedRounds: notifyMissedRounds,
 };

@@ -129,34 +129,21 @@ function positionOf(value) {
 }
 
 /**
- * GET /api/scms/tour-rounds?day=YYYY-MM-DD: the rounds of a day of the
- * signed-in user's community and how each went, by the rule the phones use
- * (src/domain/tourBoard.ts, compiled): a day older than a phone's mirror,
- * or anything the server computes about tours, reads the same rounds the
- * same way.
+ * The rounds of a community's board (the shift under way at `now`, or
+ * `day`'s) by the phones' own rule (src/domain/tourBoard.ts, compiled):
+ * its tours, the walks of the board's reach and their scans, read here.
  */
-function tourRounds(e) {
-  const respond = require(`${__hooks}/lib/respond.js`);
+function readBoard(app, community, now, day) {
   const board = require(`${__hooks}/lib/generated/tour_board.js`);
-  const me = respond.requireStaff(e);
-  const community = me.getString('community');
-  const dayText = String(e.request.url.query().get('day') || '');
-  const day = board.dayMoment(dayText);
-  const earliest = Date.UTC(2000, 0, 1);
-  const latest = Date.now() + 366 * 24 * 60 * 60 * 1000;
-  if (day === null || day < earliest || day > latest)
-    throw respond.fail(400, 'day must be a date (YYYY-MM-DD) between 2000 and next year.', {
-      day: { code: 'validation_invalid_value', message: 'Must be a date (YYYY-MM-DD).' },
-    });
   let zone = require(`${__hooks}/lib/generated/quiet_hours.js`).DEFAULT_CALL_SETTINGS.timeZone;
   try {
-    const settings = e.app.findFirstRecordByFilter('call_settings', 'community = {:c}', { c: community });
+    const settings = app.findFirstRecordByFilter('call_settings', 'community = {:c}', { c: community });
     if (settings.getString('time_zone')) zone = settings.getString('time_zone');
   } catch {
     // none saved: the default zone
   }
   const pbDate = (ms) => new Date(ms).toISOString().replace('T', ' ');
-  const tours = e.app.findRecordsByFilter('tours', 'community = {:c}', 'name', 0, 0, { c: community }).map((t) => ({
+  const tours = app.findRecordsByFilter('tours', 'community = {:c}', 'name', 0, 0, { c: community }).map((t) => ({
     id: t.id,
     name: t.getString('name'),
     checkpoints: t.getStringSlice('checkpoints'),
@@ -170,9 +157,9 @@ function tourRounds(e) {
     updated: t.getString('updated'),
   }));
   // The walks of the rounds the board can list (the board's own reach), whatever the history.
-  const options = { zone: zone, now: Date.now(), day: day };
+  const options = { zone: zone, now: now, day: day };
   const reach = board.boardReach(tours, options);
-  const walks = e.app
+  const walks = app
     .findRecordsByFilter(
       'tour_walks',
       'community = {:c} && round_start >= {:from} && round_start <= {:to}',
@@ -193,13 +180,38 @@ function tourRounds(e) {
   const scans =
     walks.length === 0
       ? []
-      : e.app.findAllRecords('checkpoint_scans', $dbx.in('walk', ...walks.map((w) => w.id))).map((s) => ({
+      : app.findAllRecords('checkpoint_scans', $dbx.in('walk', ...walks.map((w) => w.id))).map((s) => ({
           id: s.id,
           walk: s.getString('walk'),
           checkpoint: s.getString('checkpoint'),
           scanned_at: s.getString('scanned_at'),
         }));
-  const rounds = board.roundsBoard(tours, walks, scans, options);
+  return { zone: zone, rounds: board.roundsBoard(tours, walks, scans, options) };
+}
+
+/**
+ * GET /api/scms/tour-rounds?day=YYYY-MM-DD: the rounds of a day of the
+ * signed-in user's community and how each went, by the rule the phones use
+ * (src/domain/tourBoard.ts, compiled): a day older than a phone's mirror,
+ * or anything the server computes about tours, reads the same rounds the
+ * same way.
+ */
+function tourRounds(e) {
+  const respond = require(`${__hooks}/lib/respond.js`);
+  const board = require(`${__hooks}/lib/generated/tour_board.js`);
+  const me = respond.requireStaff(e);
+  const community = me.getString('community');
+  const dayText = String(e.request.url.query().get('day') || '');
+  const day = board.dayMoment(dayText);
+  const earliest = Date.UTC(2000, 0, 1);
+  const latest = Date.now() + 366 * 24 * 60 * 60 * 1000;
+  if (day === null || day < earliest || day > latest)
+    throw respond.fail(400, 'day must be a date (YYYY-MM-DD) between 2000 and next year.', {
+      day: { code: 'validation_invalid_value', message: 'Must be a date (YYYY-MM-DD).' },
+    });
+  const read = readBoard(e.app, community, Date.now(), day);
+  const zone = read.zone;
+  const rounds = read.rounds;
   return e.json(200, {
     day: dayText,
     zone: zone,
@@ -218,6 +230,7 @@ function tourRounds(e) {
 }
 
 module.exports = {
+  readBoard,
   tourRounds,
   giveCodes,
   keepCodes,

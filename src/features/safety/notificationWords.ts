@@ -66,5 +66,5 @@ export const KIND_CHOICES: ReadonlyArray<{
   { kind: 'missed_check_in', label: 'Missed check-ins', recommended: true },
   { kind: 'injury_report', label: 'Reports with an injury or EMS', managersOnly: true },
   { kind: 'call_acknowledged', label: 'A resident acknowledged my call' },
-  // Missed tour rounds are a kind the server does not send yet: not offered until it does.
+  { kind: 'missed_round', label: 'Missed tour rounds' },
 ];
