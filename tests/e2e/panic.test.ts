@@ -170,7 +170,8 @@ async function journey(community: Community): Promise<void> {
   await own.getByText(`Responding: ${managerUser.name}`).waitFor({ timeout: SYNCED_MS });
   await screenshot(page, `panic-responding-${community.label}`);
   await own.getByRole('button', { name: "I'm safe" }).click();
-  await own.waitFor({ state: 'detached' });
+  // The server ends the alert; the banner goes when that change comes back.
+  await own.waitFor({ state: 'detached', timeout: SYNCED_MS });
   await banner.waitFor({ state: 'detached', timeout: SYNCED_MS });
   const ended = await waitUntil(
     'the alert ended on the server',
@@ -189,9 +190,10 @@ async function journey(community: Community): Promise<void> {
 
   // ---- Panic offline: the emergency call at once, the alert when the phone is back ----------------------------
   await officer.context.setOffline(true);
-  await page.getByRole('button', { name: /^Sync status: Offline/ }).waitFor();
+  // The badge follows the browser's offline event; on a loaded machine its re-render can take more than a click's 10 s.
+  await page.getByRole('button', { name: /^Sync status: Offline/ }).waitFor({ timeout: SYNCED_MS });
   const offline = await pressPanic(page);
-  await offline.getByText(/No connection. Your alert is saved/).waitFor({ timeout: 15_000 });
+  await offline.getByText(/No connection. Your alert is saved/).waitFor({ timeout: SYNCED_MS });
   const call = offline.getByRole('link', { name: /^Call / });
   expect(await call.getAttribute('href')).toMatch(/^tel:\+?\d+$/);
   await screenshot(page, `panic-offline-${community.label}`);
@@ -220,8 +222,11 @@ async function journey(community: Community): Promise<void> {
 
   // The manager's Safety screen: who is on duty, and the alerts with their steps.
   await navigate(mpage, 'Safety');
-  await mpage.locator(`[data-on-duty="${officerUser.id}"]`).waitFor();
-  await mpage.locator(`[data-alert-item="${alert.id}"]`).getByText(`${managerUser.name} responding`).waitFor();
+  await mpage.locator(`[data-on-duty="${officerUser.id}"]`).waitFor({ timeout: SYNCED_MS });
+  await mpage
+    .locator(`[data-alert-item="${alert.id}"]`)
+    .getByText(`${managerUser.name} responding`)
+    .waitFor({ timeout: SYNCED_MS });
   await screenshot(mpage, `safety-manager-${community.label}`);
   await officer.context.close();
   await manager.context.close();
