@@ -122,6 +122,19 @@ interface CollectionRules {
   plain?: string[];
 }
 
+/** The rule joining `started_at` and `ended_at` (a walk, a shift): an end is never before its start. */
+function endsAfterStart(message: string): NonNullable<CollectionRules['record']> {
+  return {
+    groups: [['started_at', 'ended_at']],
+    check: (values, ctx) => {
+      const started = typeof values.started_at === 'string' ? parseWireDate(values.started_at) : null;
+      const ended = typeof values.ended_at === 'string' ? parseWireDate(values.ended_at) : null;
+      if (started && ended && ended.getTime() < started.getTime())
+        ctx.addIssue({ code: 'custom', path: ['ended_at'], message });
+    },
+  };
+}
+
 const required = (schema: z.ZodString, message: string) => schema.refine((value) => value.trim() !== '', message);
 /** A choice that may be left empty, refused with the form's own message otherwise. */
 const orEmpty = (schema: z.ZodType) =>
@@ -324,15 +337,7 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       ended_at: deviceTime('End time'),
       end_reason: endReasonSchema,
     },
-    record: {
-      groups: [['started_at', 'ended_at']],
-      check: (values, ctx) => {
-        const started = typeof values.started_at === 'string' ? parseWireDate(values.started_at) : null;
-        const ended = typeof values.ended_at === 'string' ? parseWireDate(values.ended_at) : null;
-        if (started && ended && ended.getTime() < started.getTime())
-          ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'A walk cannot end before it started' });
-      },
-    },
+    record: endsAfterStart('A walk cannot end before it started'),
   },
   checkpoint_scans: {
     kinds: {
@@ -382,15 +387,7 @@ export const RECORD_RULES: Record<string, CollectionRules> = {
       start_position: positionSchema,
       end_position: positionSchema,
     },
-    record: {
-      groups: [['started_at', 'ended_at']],
-      check: (values, ctx) => {
-        const started = typeof values.started_at === 'string' ? parseWireDate(values.started_at) : null;
-        const ended = typeof values.ended_at === 'string' ? parseWireDate(values.ended_at) : null;
-        if (started && ended && ended.getTime() < started.getTime())
-          ctx.addIssue({ code: 'custom', path: ['ended_at'], message: 'A shift cannot end before it started' });
-      },
-    },
+    record: endsAfterStart('A shift cannot end before it started'),
   },
   alerts: {
     kinds: {

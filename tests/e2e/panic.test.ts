@@ -19,9 +19,8 @@ import { DEMO_MANAGER, DEMO_REGULAR, type DemoAccount } from '../../scripts/seed
 import type { TestServer } from '../support/pocketbase.ts';
 import { startLargeCommunity } from './large-community.ts';
 import { startDemoServer } from './pwa-helpers.ts';
-import { navArea, navigate, screenshot, signedInPage, waitUntil, type SizedPage } from './screens-helpers.ts';
+import { HERE, located, navArea, navigate, screenshot, signedInPage, waitUntil } from './screens-helpers.ts';
 
-const HERE = { latitude: 26.9342, longitude: -80.0942, accuracy: 8 };
 /** Sync steps wait longer than a click: two cores run the server, two browsers and the test. */
 const SYNCED_MS = 60_000;
 
@@ -42,12 +41,6 @@ afterAll(async () => {
   await desk?.close();
   await phone?.close();
 });
-
-async function located(sized: SizedPage, url: string): Promise<SizedPage> {
-  await sized.context.grantPermissions(['geolocation'], { origin: url });
-  await sized.context.setGeolocation(HERE);
-  return sized;
-}
 
 async function userNamed(server: TestServer, email: string): Promise<{ id: string; name: string }> {
   const user = await server.admin

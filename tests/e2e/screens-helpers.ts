@@ -195,3 +195,13 @@ export function useScreensApp(options: Parameters<typeof startScreensServer>[0] 
   });
   return env;
 }
+
+/** Where the desk and the officer stand in the tours' and safety's journeys (around a Jupiter, Florida gatehouse). */
+export const HERE = { latitude: 26.9342, longitude: -80.0942, accuracy: 8 };
+
+/** The page's context may locate, and stands at HERE. */
+export async function located(sized: SizedPage, url: string): Promise<SizedPage> {
+  await sized.context.grantPermissions(['geolocation'], { origin: url });
+  await sized.context.setGeolocation(HERE);
+  return sized;
+}

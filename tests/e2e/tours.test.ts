@@ -28,17 +28,8 @@ import { pdfPageSizes, pdfText } from '../support/pdfText.ts';
 import type { TestServer } from '../support/pocketbase.ts';
 import { startLargeCommunity } from './large-community.ts';
 import { startDemoServer, waitForWorkerControl } from './pwa-helpers.ts';
-import {
-  DEMO_COMMUNITY_IDS,
-  navigate,
-  screenshot,
-  signedInPage,
-  waitUntil,
-  type SizedPage,
-} from './screens-helpers.ts';
+import { DEMO_COMMUNITY_IDS, navigate, screenshot, located, signedInPage, waitUntil } from './screens-helpers.ts';
 
-/** Where the desk and the officer stand: the checkpoints are placed here, so every scan is at its checkpoint. */
-const HERE = { latitude: 26.9342, longitude: -80.0942, accuracy: 8 };
 /** Sync steps wait longer than a click: two cores run the server, two browsers and the test. */
 const SYNCED_MS = 60_000;
 
@@ -61,12 +52,6 @@ afterAll(async () => {
   await desk?.close();
   for (const dir of camDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-async function located(sized: SizedPage, url: string): Promise<SizedPage> {
-  await sized.context.grantPermissions(['geolocation'], { origin: url });
-  await sized.context.setGeolocation(HERE);
-  return sized;
-}
 
 /** Pixels a point when the printed sheet is rendered: a module of the QR code (3.7 pt) is 11 pixels. */
 const PRINT_SCALE = 3;
