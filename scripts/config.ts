@@ -151,6 +151,22 @@ export const CONFIG: ConfigEntry[] = [
     default: '/usr/bin/chromium',
     description: 'Chromium for the browser tests and benchmarks.',
   },
+  {
+    name: 'SCMS_DIRECTORY_KEY',
+    default: 'unset',
+    description:
+      "Several servers behind one proxy: the key (32 characters or more) the directory service asks each server's account lookup with; the cluster scripts set it. Unset: the lookup does not exist.",
+  },
+  {
+    name: 'LITESTREAM_BIN',
+    default: 'unset',
+    description: 'Use this Litestream binary instead of the project-local pinned one (the cluster scripts).',
+  },
+  {
+    name: 'CADDY_BIN',
+    default: '/usr/bin/caddy',
+    description: "The cluster's proxy (npm run start:cluster, the drill).",
+  },
 ];
 
 export function env(name: string): string | undefined {

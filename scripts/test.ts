@@ -24,6 +24,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureLitestream } from './cluster/litestream.ts';
+import { ensureMoto } from './cluster/objectStorage.ts';
 import { ensurePocketBase } from './pocketbase/install.ts';
 import { HOOK_LIBS_BUILT, projectRoot } from './pocketbase/server.ts';
 import { buildHookLibs } from './pocketbase/hook-libs.ts';
@@ -128,6 +130,9 @@ async function appBuild(): Promise<JobResult | null> {
 
 async function main(): Promise<void> {
   await ensurePocketBase();
+  // The streaming's parts (tests/integration/stream-restore.test.ts), installed before any test times anything.
+  ensureLitestream();
+  ensureMoto();
   // Once for every server the jobs start (startPocketBase skips it then).
   await buildHookLibs();
   process.env[HOOK_LIBS_BUILT] = '1';

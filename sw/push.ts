@@ -10,7 +10,6 @@
  * it with fakes in Node.
  */
 import PocketBase from 'pocketbase';
-import { apiBaseUrl } from '../src/api/baseUrl.ts';
 import { clientFromSavedSession } from '../src/data/sync/session.ts';
 
 export interface PushPayload {
@@ -226,7 +225,7 @@ const FORGET_TIMEOUT_MS = 10_000;
 export async function forgetSubscription(
   pushManager: Pick<PushManager, 'getSubscription'>,
   token: unknown,
-  client: PocketBase = new PocketBase(apiBaseUrl(globalThis.location.origin)),
+  client: PocketBase,
 ): Promise<string> {
   const subscription = await pushManager.getSubscription();
   if (!subscription) return 'no subscription';

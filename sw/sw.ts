@@ -11,6 +11,8 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
+import PocketBase from 'pocketbase';
+import { apiBaseUrl, apiPathOf, validServerPath } from '../src/api/baseUrl.ts';
 import { imageCacheName, USER_MESSAGE } from '../src/domain/imageCache.ts';
 import { loadSession } from '../src/data/sync/session.ts';
 import { FORGET_PUSH_MESSAGE, forgetSubscription, openFromNotification, renewSubscription, showPush } from './push.ts';
@@ -33,7 +35,9 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Every navigation outside the API and the admin UI gets the app shell.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/_\//] }));
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/_\//, /^\/c\//] }),
+);
 
 // Images of protected files (/api/files/{collection}/{record}/{file}: house
 // images and report photos), kept for offline lists in one cache per
@@ -102,7 +106,9 @@ const uncachedImages = new NetworkOnly();
 
 registerRoute(
   ({ url, request }) =>
-    url.origin === self.location.origin && url.pathname.startsWith('/api/files/') && request.destination === 'image',
+    url.origin === self.location.origin &&
+    apiPathOf(url.pathname).startsWith('/api/files/') &&
+    request.destination === 'image',
   async (options: RouteHandlerCallbackOptions) => {
     const user = await imageCacheUser(options.url);
     return (user ? imageStrategy(user) : uncachedImages).handle(options);
@@ -185,10 +191,12 @@ self.addEventListener('pushsubscriptionchange', (event) => {
 });
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string; token?: unknown } | null;
+  const data = event.data as { type?: string; token?: unknown; server?: unknown } | null;
   if (data?.type !== FORGET_PUSH_MESSAGE) return;
+  // The server the session was on: the window forgets it as it logs out.
+  const client = new PocketBase(apiBaseUrl(self.location.origin, validServerPath(data.server) ?? ''));
   event.waitUntil(
-    forgetSubscription(self.registration.pushManager, data.token).then(
+    forgetSubscription(self.registration.pushManager, data.token, client).then(
       (outcome) => console.info(`[scms-sw] log out: push ${outcome}`),
       (error: unknown) => console.warn('[scms-sw] log out: dropping the push subscription failed:', error),
     ),

@@ -31,6 +31,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/pullFilter.ts': 'pull_filter',
   'src/domain/checkpointCode.ts': 'checkpoint_code',
   'src/domain/tourBoard.ts': 'tour_board',
+  'src/domain/directory.ts': 'directory',
   'pocketbase/hook-src/twilioSignature.ts': 'twilio_signature',
   'pocketbase/hook-src/telephonyAddress.ts': 'telephony_address',
 };

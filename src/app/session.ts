@@ -35,7 +35,11 @@ export async function logOut(userId: string, engine?: SyncEngine): Promise<void>
       deleteImageCaches(),
       // A shared phone: the worker drops this browser's push subscription, here and on the server (sw/push.ts).
       loadSession().then((saved) =>
-        navigator.serviceWorker?.controller?.postMessage({ type: 'SCMS_FORGET_PUSH', token: saved?.token }),
+        navigator.serviceWorker?.controller?.postMessage({
+          type: 'SCMS_FORGET_PUSH',
+          token: saved?.token,
+          server: saved?.server,
+        }),
       ),
     ]);
   } finally {

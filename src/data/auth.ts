@@ -9,7 +9,7 @@
  * Online only: a password or a sign-in is never queued in the outbox.
  */
 import { useSyncExternalStore } from 'react';
-import { pb } from '../api/client.ts';
+import { clientForServerPath, pb, switchServerPath } from '../api/client.ts';
 import type { UserType } from '../api/records.ts';
 import type { ChangePasswordValues, FirstPasswordValues } from '../domain/loginSchema.ts';
 import { noteTokenHandedOut } from '../api/freshTokens.ts';
@@ -72,14 +72,35 @@ export function useIsDirector(): boolean {
   return useSignedInRecord()?.type === 'director';
 }
 
+/**
+ * Which server holds an account (src/data/serverChoice.ts), fetched when a
+ * sign-in or a reset asks: the first screens' code stays without it
+ * (the bundle budget, docs/performance.md).
+ */
+async function serverPathFor(email: string): Promise<string> {
+  return (await import('./serverChoice.ts')).serverPathFor(email);
+}
+
 export async function signIn(email: string, password: string): Promise<void> {
-  await pb.collection('users').authWithPassword(email, password);
+  // Chosen and kept before the sign-in, so that the session is saved for the worker with its server.
+  switchServerPath(await serverPathFor(email));
+  try {
+    await pb.collection('users').authWithPassword(email, password);
+  } catch (error) {
+    switchServerPath('');
+    throw error;
+  }
   noteTokenHandedOut(pb.authStore.token);
 }
 
-/** Forgets the sign-in on this device (docs/product.md#login). Log out (app/session.ts) also removes the user's mirror. */
+/**
+ * Forgets the sign-in on this device (docs/product.md#login), and the
+ * server it was on: the next sign-in finds its own. Log out
+ * (app/session.ts) also removes the user's mirror.
+ */
 export function signOut(): void {
   pb.authStore.clear();
+  switchServerPath('');
 }
 
 export type ChangeOutcome = 'changed' | 'changed-signed-out';
@@ -146,5 +167,7 @@ export async function loadAuthOptions(): Promise<AuthOptions | null> {
 
 /** Sends PocketBase's reset e-mail. The server answers the same whether the address is a user or not. */
 export async function requestPasswordReset(email: string): Promise<void> {
-  await pb.collection('users').requestPasswordReset(email);
+  await clientForServerPath(await serverPathFor(email))
+    .collection('users')
+    .requestPasswordReset(email);
 }

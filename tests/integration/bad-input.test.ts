@@ -1372,7 +1372,7 @@ interface RouteCase {
   path?: () => string;
   body: () => unknown;
   contentType?: string;
-  expect: 400 | 401 | 403 | 404;
+  expect: 400 | 401 | 403 | 404 | 413;
   field?: string;
 }
 
@@ -1534,6 +1534,25 @@ const ROUTE_CASES: RouteCase[] = [
       expect: 403,
     },
   ]),
+  // Which server holds an account: the same rule as the directory service's (src/domain/directory.ts).
+  ...(
+    [
+      ['malformed JSON', '{"email": "a@b.example"', 400],
+      ['no email', {}, 400],
+      ['an email that is not one', { email: 'not-an-email' }, 400],
+      ['an email of 255 characters', { email: `${text(243)}@example.com` }, 400],
+      ['a number', { email: 42 }, 400],
+      ['a list', ['a@b.example'], 400],
+      ['another field besides', { email: 'a@b.example', community: 'x' }, 400],
+      ['a body over 1 KiB', { email: 'a@b.example', pad: text(2000) }, 413],
+    ] as const
+  ).map(([what, body, status]): RouteCase => ({
+    route: '/api/scms/directory',
+    what,
+    actor: 'anonymous',
+    body: () => body,
+    expect: status,
+  })),
   ...(['anonymous', 'regular A', 'director A'] as const).map((actor): RouteCase => ({
     route: '/api/scms/safety-jobs/run',
     what: 'not a superuser',

@@ -17,6 +17,9 @@ test('every variable the scripts read is in the configuration list', () => {
     'scripts/config.ts',
     'scripts/browser/chromium.ts',
     'scripts/pocketbase/install.ts',
+    'scripts/cluster/litestream.ts',
+    'scripts/cluster/caddy.ts',
+    'scripts/cluster/start.ts',
   ]
     .map((file) => readFileSync(join(projectRoot, file), 'utf8'))
     .join('\n');

@@ -2,11 +2,15 @@
  * The signed-in session, kept where every context of the app can read it:
  * the window's PocketBase client keeps it in local storage, but the service
  * worker has no local storage, so it is mirrored into IndexedDB. The worker
- * replays the outbox with it (and saves a refreshed token back).
+ * replays the outbox with it (and saves a refreshed token back). The
+ * server the session belongs to goes with it (src/api/baseUrl.ts): with
+ * several servers behind one proxy, the worker's replays must reach the
+ * one the user signed in on.
  */
 import Dexie, { type Table } from 'dexie';
 import { ClientResponseError, type AuthRecord } from 'pocketbase';
 import type PocketBase from 'pocketbase';
+import { apiBaseUrl, keptServerPath, validServerPath } from '../../api/baseUrl.ts';
 import { pb as appClient } from '../../api/client.ts';
 import { takeFreshToken } from '../../api/freshTokens.ts';
 
@@ -14,6 +18,8 @@ interface SessionRow {
   key: 'current';
   token: string;
   record: AuthRecord;
+  /** The server path ('' or `/c/<community>`); absent in sessions saved by earlier versions (one server). */
+  server?: string;
 }
 
 class SessionDatabase extends Dexie {
@@ -30,17 +36,18 @@ function sessionDb(): SessionDatabase {
   return database;
 }
 
-export async function saveSession(token: string, record: AuthRecord): Promise<void> {
-  await sessionDb().session.put({ key: 'current', token, record });
+/** Saves the session and the server it is on (the window's, by default). */
+export async function saveSession(token: string, record: AuthRecord, server = keptServerPath()): Promise<void> {
+  await sessionDb().session.put({ key: 'current', token, record, server });
 }
 
 export async function clearSession(): Promise<void> {
   await sessionDb().session.delete('current');
 }
 
-export async function loadSession(): Promise<{ token: string; record: AuthRecord } | undefined> {
+export async function loadSession(): Promise<{ token: string; record: AuthRecord; server: string } | undefined> {
   const row = await sessionDb().session.get('current');
-  return row ? { token: row.token, record: row.record } : undefined;
+  return row ? { token: row.token, record: row.record, server: validServerPath(row.server) ?? '' } : undefined;
 }
 
 /** Keeps the IndexedDB copy in step with a client's auth store (the window's). */
@@ -53,6 +60,8 @@ export function mirrorSessionOf(pb: PocketBase): () => void {
 
 /** The token last read from IndexedDB into the client; a token the client gets besides it (a refresh) is saved back. */
 let restoredToken: string | undefined;
+/** The server of the session last read: a refreshed token is saved back with it. */
+let restoredServer = '';
 
 /**
  * The app's one client (src/api/client.ts) signed in with the saved session,
@@ -66,14 +75,18 @@ export async function clientFromSavedSession(): Promise<{ client: PocketBase; us
   if (restoredToken === undefined) {
     appClient.authStore.onChange(() => {
       const { token, record } = appClient.authStore;
-      if (token && record && token !== restoredToken) void saveSession(token, record);
+      if (token && record && token !== restoredToken) void saveSession(token, record, restoredServer);
     });
   }
   restoredToken = saved?.token ?? '';
+  restoredServer = saved?.server ?? '';
   if (!saved?.record?.id) {
     appClient.authStore.clear();
     return undefined;
   }
+  // (Node's tests have no location: they point the client at their server themselves.)
+  const origin = globalThis.location?.origin;
+  if (origin) appClient.baseURL = apiBaseUrl(origin, saved.server);
   appClient.authStore.save(saved.token, saved.record);
   return { client: appClient, userId: saved.record.id };
 }
