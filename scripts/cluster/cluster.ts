@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
-import { formatDirectory, type DirectoryEntry } from '../../server/directory/directoryFile.ts';
+import { formatDirectory, readDirectory, type DirectoryEntry } from '../../server/directory/directoryFile.ts';
 import { startDirectoryService, type DirectoryService } from '../../server/directory/service.ts';
 import { startPushSenderBeside } from '../../server/push/cli.ts';
 import type { PushSender } from '../../server/push/sender.ts';
@@ -42,6 +42,8 @@ export interface InstancePlan {
   name: string;
   /** The machine it starts on. */
   machine: string;
+  /** Its port when it first starts (default: a free one; a restore takes a free one). */
+  port?: number;
   communities: CommunityPlacement[];
 }
 
@@ -96,6 +98,8 @@ export interface RunningCluster {
   stopInstance: (name: string) => Promise<void>;
   /** Brings an instance up from its stream on `machine` (a new folder and port) and points the proxy at it. */
   restore: (name: string, machine: string) => Promise<RunningInstance>;
+  /** Reloads the proxy from the directory file as it now reads (a community moved by hand). */
+  reloadProxy: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -159,6 +163,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     const first = plan.communities[0];
     const pocketbase = await startPocketBase({
       dataDir,
+      port: restored ? undefined : plan.port,
       publicDir: options.publicDir,
       superuser: options.superuser,
       startedWhen: 'listening',
@@ -202,19 +207,22 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
   writeFileSync(directoryFile, formatDirectory(entries()));
   const directory = await startDirectoryService({ directoryFile, key, port: await freePort() });
   stops.push(() => directory.stop());
-  const proxyPlan = () => ({
-    site: origin,
-    adminAddress,
-    directoryService: new URL(directory.url).host,
-    entries: entries(),
-  });
-  const caddy = await startCaddy(join(options.folder, 'caddy'), caddyfile(proxyPlan()), adminAddress);
+  // The proxy is always configured from the directory file: what a person edits is what it routes by.
+  const proxyConfig = () =>
+    caddyfile({
+      site: origin,
+      adminAddress,
+      directoryService: new URL(directory.url).host,
+      entries: readDirectory(directoryFile),
+    });
+  const caddy = await startCaddy(join(options.folder, 'caddy'), proxyConfig(), adminAddress);
   stops.push(() => caddy.stop());
+  const reloadProxy = () => caddy.reload(proxyConfig());
 
   /** The directory and the proxy follow the instances (one changed line per moved community). */
   async function repoint(): Promise<void> {
     writeFileSync(directoryFile, formatDirectory(entries()));
-    await caddy.reload(caddyfile(proxyPlan()));
+    await reloadProxy();
   }
 
   const stopProcesses = async (instance: RunningInstance) => {
@@ -257,6 +265,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
       await repoint();
       return instance;
     },
+    reloadProxy,
     stop: async () => {
       for (const instance of instances.values()) await stopProcesses(instance).catch(() => undefined);
       for (const stop of stops) await stop().catch(() => undefined);

@@ -137,7 +137,8 @@ async function main(): Promise<number> {
     say(`object storage (moto) at ${storage.endpoint}; starting two servers behind Caddy...`);
     cluster = await startCluster({
       folder,
-      instances: DEMO_INSTANCES,
+      // The demo's servers on free ports, so that the drill runs beside anything.
+      instances: DEMO_INSTANCES.map(({ port: _port, ...plan }) => plan),
       storage: { ...storage, bucket },
       superuser: SUPERUSER,
       demo: true,

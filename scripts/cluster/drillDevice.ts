@@ -32,6 +32,11 @@ export async function signedInDevice(
 ): Promise<Device> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
+  // SCMS_DRILL_VERBOSE=1: the phone's console, to see what its sync engine and worker did.
+  if (process.env.SCMS_DRILL_VERBOSE === '1')
+    page.on('console', (message) =>
+      process.stdout.write(`  [${name} ${new Date().toISOString().slice(11, 23)}] ${message.text()}\n`),
+    );
   await page.goto(link);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);

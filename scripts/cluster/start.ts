@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
+import { unwatchFile, watchFile } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { env } from '../config.ts';
@@ -29,11 +30,13 @@ export const DEMO_INSTANCES: InstancePlan[] = [
   {
     name: 'one',
     machine: 'a',
+    port: 8101,
     communities: [{ slug: 'palm-grove', communityId: DEMO_COMMUNITY_IDS.primary, demoKey: 'pge' }],
   },
   {
     name: 'two',
     machine: 'b',
+    port: 8102,
     communities: [{ slug: 'harbor-pointe', communityId: DEMO_COMMUNITY_IDS.second, demoKey: 'hpt' }],
   },
 ];
@@ -66,7 +69,15 @@ async function main(): Promise<void> {
       TWILIO_FROM_NUMBER: '+15005550006',
     },
   });
+  // Moving a community by hand: change its server in the directory; the proxy follows.
+  watchFile(cluster.directoryFile, { interval: 1_000 }, () => {
+    cluster.reloadProxy().then(
+      () => process.stdout.write(`The proxy now routes by ${cluster.directoryFile} as changed.\n`),
+      (error: Error) => process.stderr.write(`The directory was not taken: ${error.message}\n`),
+    );
+  });
   const stop = async (code: number) => {
+    unwatchFile(cluster.directoryFile);
     await cluster.stop();
     await telephony.stop();
     await storage.stop();
@@ -82,7 +93,7 @@ async function main(): Promise<void> {
       (instance) =>
         `  ${instance.plan.name}: ${instance.pocketbase.url}, ${instance.plan.communities.map((c) => `${cluster.url}/?c=${c.slug}`).join(', ')}`,
     ),
-    `Directory: ${cluster.directoryFile} (move a community: change its server there; the proxy follows on the next start)`,
+    `Directory: ${cluster.directoryFile} (move a community: change its server there; the proxy follows)`,
     `Databases streamed by Litestream, uploads stored, in the local S3-compatible server at ${storage.endpoint} (bucket ${bucket}, in memory).`,
     `Demo sign-ins: ${DEMO_DIRECTOR.email} / ${DEMO_DIRECTOR.password} (Palm Grove Estates), ${DEMO_SECOND_DIRECTOR.email} / ${DEMO_SECOND_DIRECTOR.password} (Harbor Pointe).`,
     `Calls go to the local telephony stand-in at ${telephony.url} (no real phone rings).`,

@@ -91,7 +91,7 @@ test('a lost machine is restored from the stream: records, the photo and the ses
   }
   const withPhoto = await officer.collection('reports').create({
     ...report(f.community.id, f.regular.id, 'Gate arm broken'),
-    photos: [new File([PNG], 'gate.png', { type: 'image/png' })],
+    photos: [new File([new Uint8Array(PNG)], 'gate.png', { type: 'image/png' })],
   });
   const photoName = (withPhoto.photos as string[])[0]!;
   // The photo is in the storage, not in the data folder that is about to go.
