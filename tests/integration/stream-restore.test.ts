@@ -23,7 +23,7 @@ import { startObjectStorage, type ObjectStorage } from '../../scripts/cluster/ob
 import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';
-import { createCommunity, startTestServer, SUPERUSER, TEST_PASSWORD, type TestServer } from '../support/pocketbase.ts';
+import { createCommunity, startTestServer, SUPERUSER, type TestServer } from '../support/pocketbase.ts';
 import { solidPng } from '../support/png.ts';
 
 const PNG = solidPng(16, 12, [0, 128, 128]);
