@@ -23,18 +23,28 @@
  * Its row beside the 100-officer row shows what they cost the server and
  * everyone else's requests.
  *
+ * `--servers 2`: two servers, each with its own community (a copy of the
+ * same seeded one) and N officers, behind the cluster's proxy (Caddy,
+ * scripts/cluster/caddyfile.ts), every request through its community's
+ * path (`/c/north/…`, `/c/south/…`); a row per server and the proxy's own
+ * CPU. Both servers share this machine's cores: it shows what the proxy
+ * costs and that the servers stay apart, not the capacity of two machines.
+ *
  * The community is bench:sync's scale 1 (5,000 homes, 20,000 reports; seed.ts,
  * cached per month). Rate limits are off in this run's copy: every officer
  * here comes from 127.0.0.1, where in the field each has its own address.
  * Bounded: each stage sends a fixed number of requests and is stopped after
  * its time plus a margin; the default run takes about 5 minutes.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpus, loadavg } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EventSource } from 'eventsource';
 import PocketBase from 'pocketbase';
+import { startCaddy, type RunningCaddy } from '../../scripts/cluster/caddy.ts';
+import { caddyfile } from '../../scripts/cluster/caddyfile.ts';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
@@ -98,7 +108,8 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: {
 
 const { values: args } = parseArgs({
   options: {
-    officers: { type: 'string', default: '25,100,250,500' },
+    officers: { type: 'string' },
+    servers: { type: 'string', default: '1' },
     seconds: { type: 'string', default: '30' },
     'first-syncs': { type: 'string', default: '20' },
     // 'records-api': the first syncs read as from a server without the route made for loads (for comparison).
@@ -106,9 +117,12 @@ const { values: args } = parseArgs({
   },
   allowPositionals: false,
 });
-const OFFICERS = parseOfficers(args.officers);
+const SERVERS = Number(args.servers);
+if (SERVERS !== 1 && SERVERS !== 2) throw new Error(`--servers must be 1 or 2, not ${args.servers}`);
+/** Officers per server in each stage. */
+const OFFICERS = parseOfficers(args.officers ?? (SERVERS === 1 ? '25,100,250,500' : '100,250'));
 const SECONDS = Number(args.seconds);
-const FIRST_SYNCS = Number(args['first-syncs']);
+const FIRST_SYNCS = SERVERS === 1 ? Number(args['first-syncs']) : 0;
 if (!Number.isInteger(FIRST_SYNCS) || FIRST_SYNCS < 0 || FIRST_SYNCS > 200)
   throw new Error(`--first-syncs must be a whole number from 0 to 200, not ${args['first-syncs']}`);
 const FIRST_SYNC_SOURCE = args['first-sync-source'] as FirstSyncSource;
@@ -384,10 +398,28 @@ function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<K
 
 interface World {
   server: RunningPocketBase;
+  /** Where its officers send their requests: the server, or its community's path behind the proxy. */
+  url: string;
   standin: TelephonyStandin;
   data: BenchData;
   officers: Officer[];
   nextCallHouse: number;
+}
+
+/** The requests sent under a community's path behind the proxy ('' : straight to the server). */
+function underPath<K extends string>(
+  prefix: string,
+  requests: Record<K, AutocannonRequest>,
+): Record<K, AutocannonRequest> {
+  if (prefix === '') return requests;
+  const prefixed = (request: AutocannonRequest) =>
+    request.path.startsWith(`${prefix}/`) ? request : { ...request, path: `${prefix}${request.path}` };
+  return Object.fromEntries(
+    Object.entries<AutocannonRequest>(requests).map(([kind, request]) => {
+      const setup = request.setupRequest;
+      return [kind, { ...prefixed(request), setupRequest: (r: AutocannonRequest) => prefixed(setup ? setup(r) : r) }];
+    }),
+  ) as Record<K, AutocannonRequest>;
 }
 
 const failed = (r: AutocannonResult) => r.errors + r.timeouts + r.non2xx;
@@ -398,10 +430,13 @@ async function runStage(world: World, count: number, firstSyncs = 0): Promise<St
   const plan: StagePlan = stagePlan(count, SECONDS);
   const sentAt = new Map<string, number>();
   progress(`${count} officers: opening ${count} realtime subscriptions`);
-  const realtime = await openRealtime(world.server.url, officers, sentAt);
+  const realtime = await openRealtime(world.url, officers, sentAt);
   // Each officer last pulled a minute ago: the first pulls bring a minute of changes.
   for (const officer of officers) officer.pulledAt = new Date(Date.now() - PEAK_SHIFT.pullEverySeconds * 1000);
-  const requests = requestsOf({ ...world, officers }, sentAt);
+  const requests = underPath(
+    new URL(world.url).pathname.replace(/\/$/, ''),
+    requestsOf({ ...world, officers }, sentAt),
+  );
   const planned = Object.values(plan).reduce((s, p) => s + p.amount, 0);
   progress(
     `${count} officers: ${planned} requests over ${SECONDS} s (${Object.entries(plan)
@@ -413,7 +448,7 @@ async function runStage(world: World, count: number, firstSyncs = 0): Promise<St
   const t0 = performance.now();
   const instances = (Object.keys(plan) as Array<keyof StagePlan>).map((kind) => {
     const instance = autocannon({
-      url: world.server.url,
+      url: new URL(world.url).origin,
       connections: plan[kind].connections,
       amount: plan[kind].amount,
       overallRate: plan[kind].overallRate,
@@ -432,7 +467,7 @@ async function runStage(world: World, count: number, firstSyncs = 0): Promise<St
   // New phones signing in as the load starts (a shift change): each a whole first sync, all at once.
   const syncing = Promise.all(
     Array.from({ length: firstSyncs }, (_, i) =>
-      firstSync(world.server.url, officers[i % officers.length]!.token, FIRST_SYNC_SOURCE),
+      firstSync(world.url, officers[i % officers.length]!.token, FIRST_SYNC_SOURCE),
     ),
   );
   const results = Object.fromEntries(await Promise.all(instances)) as Record<keyof StagePlan, AutocannonResult>;
@@ -505,54 +540,122 @@ async function runStage(world: World, count: number, firstSyncs = 0): Promise<St
   return stage;
 }
 
+/** A server on a seeded folder, rate limits off, calls allowed now; its superuser client. */
+async function startServer(dataDir: string, standin: TelephonyStandin, communityId: string) {
+  const port = await freePort();
+  const server = await startPocketBase({
+    dataDir,
+    port,
+    superuser: SUPERUSER,
+    env: {
+      // The stand-in only: a bench never reaches a real provider, whatever this shell has set.
+      TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
+      TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
+      TWILIO_FROM_NUMBER: '+15615550100',
+      TWILIO_API_BASE: standin.url,
+      SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    },
+  });
+  const admin = new PocketBase(server.url);
+  admin.autoCancellation(false);
+  await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+  await admin.settings.update({ rateLimits: { enabled: false } });
+  await admin.collection('call_settings').create(settingsAwayFromQuietHours(communityId));
+  return { server, admin };
+}
+
+/** The communities' paths behind the proxy, when there are two servers. */
+const SLUGS = ['north', 'south'] as const;
+
 async function main(): Promise<void> {
   progress(
-    `officers ${OFFICERS.join(', ')}; ${SECONDS} s of load each; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}`,
+    `officers ${OFFICERS.join(', ')}${SERVERS === 2 ? ' on each of two servers behind the proxy' : ''}; ${SECONDS} s of load each; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(2)}`,
   );
   const seeded = await seededFolder(progress, 1);
-  let server: RunningPocketBase | undefined;
+  // The second server's community: a copy of the first's folder (its own database from here on).
+  const folders = [seeded.dataDir];
+  if (SERVERS === 2) {
+    const copy = join(mkdtempSync(join(tmpdir(), 'scms-load-')), 'pb_data');
+    cpSync(seeded.dataDir, copy, { recursive: true });
+    folders.push(copy);
+  }
+  const running: Array<{ server: RunningPocketBase; admin: PocketBase }> = [];
   let standin: TelephonyStandin | undefined;
+  let caddy: RunningCaddy | undefined;
   try {
     standin = await startTelephonyStandin({ ...TELEPHONY, stepDelayMs: 1_000 });
-    const port = await freePort();
-    server = await startPocketBase({
-      dataDir: seeded.dataDir,
-      port,
-      superuser: SUPERUSER,
-      env: {
-        // The stand-in only: a bench never reaches a real provider, whatever this shell has set.
-        TWILIO_ACCOUNT_SID: TELEPHONY.accountSid,
-        TWILIO_AUTH_TOKEN: TELEPHONY.authToken,
-        TWILIO_FROM_NUMBER: '+15615550100',
-        TWILIO_API_BASE: standin.url,
-        SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      },
-    });
-    const admin = new PocketBase(server.url);
-    admin.autoCancellation(false);
-    await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
-    await admin.settings.update({ rateLimits: { enabled: false } });
-    await admin.collection('call_settings').create(settingsAwayFromQuietHours(seeded.data.community.id));
-    progress(`PocketBase at ${server.url} (pid ${server.process.pid}), telephony stand-in at ${standin.url}`);
-
+    for (const folder of folders) running.push(await startServer(folder, standin, seeded.data.community.id));
+    let urls = running.map(({ server }) => server.url);
+    if (SERVERS === 2) {
+      const proxyPort = await freePort();
+      const adminAddress = `127.0.0.1:${await freePort()}`;
+      const site = `http://127.0.0.1:${proxyPort}`;
+      const entries = running.map(({ server }, i) => ({
+        slug: SLUGS[i]!,
+        communityId: seeded.data.community.id,
+        server: server.url,
+      }));
+      // No directory service: the officers are signed in already (a port nothing listens on).
+      const proxyConfig = caddyfile({ site, adminAddress, directoryService: '127.0.0.1:9', entries });
+      caddy = await startCaddy(join(folders[folders.length - 1]!, '..', 'caddy'), proxyConfig, adminAddress);
+      urls = SLUGS.map((slug) => `${site}/c/${slug}`);
+      progress(`Caddy at ${site} (pid ${caddy.process.pid}): ${urls.join(', ')}`);
+    }
     const most = OFFICERS[OFFICERS.length - 1]!;
-    const { officers, signInMs } = await officersOf(admin, seeded.data, most);
-    progress(
-      `${officers.length} officers created and signed in (sign-in p50 ${Math.round(percentile(signInMs, 50))} ms, p99 ${Math.round(percentile(signInMs, 99))} ms)`,
-    );
-    const world: World = { server, standin, data: seeded.data, officers, nextCallHouse: 0 };
-    const stages: StageFigures[] = [];
-    for (const count of OFFICERS) stages.push(await runStage(world, count));
+    const worlds: World[] = [];
+    for (const [i, { server, admin }] of running.entries()) {
+      const { officers, signInMs } = await officersOf(admin, seeded.data, most);
+      progress(
+        `PocketBase at ${server.url} (pid ${server.process.pid}): ${officers.length} officers created and signed in (sign-in p50 ${Math.round(percentile(signInMs, 50))} ms, p99 ${Math.round(percentile(signInMs, 99))} ms)`,
+      );
+      worlds.push({ server, url: urls[i]!, standin, data: seeded.data, officers, nextCallHouse: 0 });
+    }
+    const stagesOf: StageFigures[][] = worlds.map(() => []);
+    const proxyCpu: Array<number | null> = [];
+    for (const count of OFFICERS) {
+      const caddyBefore = processTicks(caddy?.process.pid);
+      const t0 = performance.now();
+      const figures = await Promise.all(worlds.map((world) => runStage(world, count)));
+      const caddyAfter = processTicks(caddy?.process.pid);
+      figures.forEach((stage, i) => stagesOf[i]!.push(stage));
+      proxyCpu.push(
+        caddyBefore === null || caddyAfter === null
+          ? null
+          : cpuPercent(caddyBefore, caddyAfter, performance.now() - t0, TICKS_PER_SECOND),
+      );
+    }
     const beside = Math.min(BESIDE_FIRST_SYNCS, most);
     if (FIRST_SYNCS > 0) {
       progress(`${beside} officers at work while ${FIRST_SYNCS} new phones make their first sync`);
-      stages.push(await runStage(world, beside, FIRST_SYNCS));
+      stagesOf[0]!.push(await runStage(worlds[0]!, beside, FIRST_SYNCS));
     }
 
+    const peak = `Per officer at a peak shift: a pull of ${PULL_ORDER.length} requests every ${PEAK_SHIFT.pullEverySeconds} s, a house check every ${PEAK_SHIFT.houseCheckEverySeconds} s, a report every ${PEAK_SHIFT.reportEverySeconds} s, a call every ${PEAK_SHIFT.callEverySeconds} s; ${SECONDS} s per row. CPU in percent of one core (200 % = the whole machine); the bench itself runs on the same two cores.`;
+    const community = `${seeded.data.houses.length.toLocaleString('en-US')} homes, ${seeded.data.reports.length.toLocaleString('en-US')} reports`;
+    if (SERVERS === 2) {
+      console.log(
+        `\n## Load: two servers behind the proxy, a community of ${community} on each (${cpus().length} cores, shared)\n`,
+      );
+      console.log(`${peak} Each row's officers work on each server at once, every request through Caddy.\n`);
+      worlds.forEach((world, i) => {
+        console.log(`### ${world.url}\n`);
+        console.log(table(stagesOf[i]!));
+        console.log('');
+      });
+      console.log('| Officers (each server) | Caddy CPU |');
+      console.log('|---|---|');
+      OFFICERS.forEach((count, i) => {
+        const cpu = proxyCpu[i];
+        console.log(`| ${count} | ${cpu === null || cpu === undefined ? 'n/a' : `${Math.round(cpu)} %`} |`);
+      });
+      console.log(`\nCalls placed at the stand-in: ${standin.calls.length} (no real provider).`);
+      console.log(`Total runtime: ${((performance.now() - started) / 60_000).toFixed(1)} min.`);
+      return;
+    }
+    const stages = stagesOf[0]!;
+    const admin = running[0]!.admin;
     console.log(`\n## Load: N officers of one community on one PocketBase (${cpus().length} cores, shared)\n`);
-    console.log(
-      `Community: ${seeded.data.houses.length.toLocaleString('en-US')} homes, ${seeded.data.reports.length.toLocaleString('en-US')} reports. Per officer at a peak shift: a pull of ${PULL_ORDER.length} requests every ${PEAK_SHIFT.pullEverySeconds} s, a house check every ${PEAK_SHIFT.houseCheckEverySeconds} s, a report every ${PEAK_SHIFT.reportEverySeconds} s, a call every ${PEAK_SHIFT.callEverySeconds} s; ${SECONDS} s per row. CPU in percent of one core (200 % = the whole machine); the bench itself runs on the same two cores.\n`,
-    );
+    console.log(`Community: ${community}. ${peak}\n`);
     console.log(table(stages));
     console.log('');
     // The officer stages say how many officers one server holds; the first syncs' row stands beside them.
@@ -582,8 +685,10 @@ async function main(): Promise<void> {
   } finally {
     // The stand-in first: callbacks it still has scheduled would meet a stopped server.
     await standin?.stop();
-    await server?.stop();
-    rmSync(seeded.dataDir, { recursive: true, force: true });
+    await caddy?.stop();
+    for (const { server } of running) await server.stop();
+    for (const folder of folders)
+      rmSync(folder === seeded.dataDir ? folder : join(folder, '..'), { recursive: true, force: true });
   }
   // Keep-alive sockets of the realtime clients may linger: the run is over.
   process.exit(process.exitCode ?? 0);
