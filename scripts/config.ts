@@ -152,6 +152,25 @@ export const CONFIG: ConfigEntry[] = [
     description: 'Chromium for the browser tests and benchmarks.',
   },
   {
+    name: 'SCMS_STREAM_S3_BUCKET',
+    default: 'unset',
+    description:
+      '`npm run start:prod`: stream the database with Litestream to this S3-compatible bucket (within a second of each commit) and keep uploads there; `npm run cluster -- restore` restores from it. Unset: no stream.',
+  },
+  { name: 'SCMS_STREAM_S3_REGION', default: 'unset', description: "The stream's region." },
+  {
+    name: 'SCMS_STREAM_S3_ENDPOINT',
+    default: "Amazon S3's",
+    description: "The stream's endpoint URL (other S3-compatible storage).",
+  },
+  { name: 'SCMS_STREAM_S3_ACCESS_KEY', default: 'unset', description: "The stream's access key." },
+  { name: 'SCMS_STREAM_S3_SECRET', default: 'unset', description: "The stream's secret." },
+  {
+    name: 'SCMS_STREAM_PATH',
+    default: 'unset',
+    description: "This server's folder in the bucket (`servers/palm-grove`); one per server.",
+  },
+  {
     name: 'SCMS_DIRECTORY_KEY',
     default: 'unset',
     description:

@@ -8,14 +8,17 @@
  * are off (the call route answers 503 saying what is missing), and with one
  * it insists on the account's token and number.
  */
+import { streamTarget } from './cluster/streamSettings.ts';
 import { backupSettings, productionProblems } from './production.ts';
 import { start } from './start.ts';
 
 const problems = productionProblems(process.env);
-try {
-  backupSettings(process.env);
-} catch (error) {
-  problems.push((error as Error).message);
+for (const check of [backupSettings, streamTarget]) {
+  try {
+    check(process.env);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
 }
 if (problems.length > 0) {
   process.stderr.write(`npm run start:prod refused to start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);

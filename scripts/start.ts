@@ -13,6 +13,8 @@ import { startPocketBase, projectRoot } from './pocketbase/server.ts';
 import { applyBackupSettings } from './production.ts';
 import { prepareServices } from './services.ts';
 import { startPushSenderBeside } from '../server/push/cli.ts';
+import { startReplication } from './cluster/litestream.ts';
+import { keepUploadsIn, streamTarget } from './cluster/streamSettings.ts';
 
 function buildApp(): void {
   process.stdout.write('Building the app...\n');
@@ -53,6 +55,16 @@ export async function start(production = false): Promise<void> {
     const pb = new PocketBase(pocketbase.url);
     await pb.collection('_superusers').authWithPassword(services.superuser.email, services.superuser.password);
     await applyBackupSettings(pb, process.env);
+    // Several servers (docs/deploy.md): the database streamed off the machine, uploads kept there.
+    const stream = streamTarget(process.env);
+    if (stream) {
+      await keepUploadsIn(pb, stream);
+      const replication = startReplication(dataDir(), stream);
+      services.onStop(() => replication.stop());
+      services.notes.push(
+        `Database streamed by Litestream to bucket ${stream.bucket}, ${stream.path}; uploads kept in that bucket.`,
+      );
+    }
     const settings = await pb.settings.getAll();
     const backups = settings.backups as { cron: string; cronMaxKeep: number; s3: { enabled: boolean; bucket: string } };
     services.notes.push(`App (dist/) and API served at ${pocketbase.url}, public address ${services.publicUrl}.`);

@@ -27,6 +27,7 @@ import { DEMO_DIRECTOR } from '../seed/demo-account.ts';
 import { seedDemo } from '../seed/seed.ts';
 import { startCaddy, type RunningCaddy } from './caddy.ts';
 import { caddyfile } from './caddyfile.ts';
+import { keepUploadsIn } from './streamSettings.ts';
 import { restoreDatabase, startReplication, syncReplica, type ReplicaTarget, type Replication } from './litestream.ts';
 
 export interface CommunityPlacement {
@@ -112,23 +113,6 @@ function directoryKey(folder: string): string {
   return key;
 }
 
-/** PocketBase's own S3 file storage for an instance's uploads (settings live in its database, so a restore keeps them). */
-async function useObjectStorageForFiles(url: string, superuser: ClusterOptions['superuser'], storage: ClusterStorage) {
-  const pb = new PocketBase(url);
-  await pb.collection('_superusers').authWithPassword(superuser.email, superuser.password);
-  await pb.settings.update({
-    s3: {
-      enabled: true,
-      bucket: storage.bucket,
-      region: storage.region,
-      endpoint: storage.endpoint,
-      accessKey: storage.accessKeyId,
-      secret: storage.secretAccessKey,
-      forcePathStyle: true,
-    },
-  });
-}
-
 export async function startCluster(options: ClusterOptions): Promise<RunningCluster> {
   mkdirSync(options.folder, { recursive: true });
   const port = options.port || (await freePort());
@@ -180,7 +164,10 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     });
     try {
       if (!restored) {
-        await useObjectStorageForFiles(pocketbase.url, options.superuser, options.storage);
+        const admin = new PocketBase(pocketbase.url);
+        await admin.collection('_superusers').authWithPassword(options.superuser.email, options.superuser.password);
+        // Uploads go to the storage from the start: settings live in the database, so a restore keeps them.
+        await keepUploadsIn(admin, replicaOf(plan.name));
         const demoKeys = plan.communities.flatMap((community) => (community.demoKey ? [community.demoKey] : []));
         if (options.demo) {
           const pb = new PocketBase(pocketbase.url);

@@ -20,6 +20,8 @@ test('every variable the scripts read is in the configuration list', () => {
     'scripts/cluster/litestream.ts',
     'scripts/cluster/caddy.ts',
     'scripts/cluster/start.ts',
+    'scripts/cluster/cli.ts',
+    'scripts/cluster/streamSettings.ts',
   ]
     .map((file) => readFileSync(join(projectRoot, file), 'utf8'))
     .join('\n');
