@@ -11,48 +11,7 @@ import { describe, expect, test } from 'vitest';
 import { CONFIG } from '../../scripts/config.ts';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
 import { backupSettings, productionProblems } from '../../scripts/production.ts';
-
-interface Directive {
-  name: string;
-  args: string[];
-  block: Directive[];
-}
-
-/** A minimal Caddyfile parser: comments, quoted arguments, nested blocks; throws on an unbalanced brace. */
-export function parseCaddyfile(text: string): Directive[] {
-  const tokens: Array<string | '{' | '}' | '\n'> = [];
-  for (const line of text.split('\n')) {
-    const code = line.replace(/(^|\s)#.*$/, '');
-    for (const match of code.matchAll(/"((?:[^"\\]|\\.)*)"|(\{)|(\})|([^\s{}"]+)/g)) {
-      tokens.push(match[2] ?? match[3] ?? match[1] ?? match[4]!);
-    }
-    tokens.push('\n');
-  }
-  let at = 0;
-  const parseBlock = (nested: boolean): Directive[] => {
-    const out: Directive[] = [];
-    let current: Directive | null = null;
-    while (at < tokens.length) {
-      const token = tokens[at++]!;
-      if (token === '\n') current = null;
-      else if (token === '}') {
-        if (!nested) throw new Error('unexpected }');
-        return out;
-      } else if (token === '{') {
-        if (!current) throw new Error('a block without a directive');
-        current.block = parseBlock(true);
-        current = null;
-      } else if (current) current.args.push(token);
-      else {
-        current = { name: token, args: [], block: [] };
-        out.push(current);
-      }
-    }
-    if (nested) throw new Error('unclosed {');
-    return out;
-  };
-  return parseBlock(false);
-}
+import { parseCaddyfile } from '../support/caddyfile.ts';
 
 const read = (path: string) => readFileSync(join(projectRoot, path), 'utf8');
 
@@ -86,6 +45,21 @@ describe('deploy/scms-patrol.service', () => {
     expect(unit).toMatch(/^Environment=HOST=127\.0\.0\.1$/m);
     expect(unit).toMatch(/^EnvironmentFile=\S+$/m);
     expect(unit).toMatch(/^WantedBy=multi-user\.target$/m);
+  });
+});
+
+describe('the units of several servers', () => {
+  test('a server per instance: its own settings file, npm run start:prod, restarted on failure', () => {
+    const unit = read('deploy/scms-patrol@.service');
+    expect(unit).toMatch(/^EnvironmentFile=\/etc\/scms-patrol\/%i\.env$/m);
+    expect(unit).toMatch(/^ExecStart=\S*npm run start:prod$/m);
+    expect(unit).toMatch(/^Restart=on-failure$/m);
+  });
+  test('the directory service reads the directory the guide names, with its key from a file', () => {
+    const unit = read('deploy/scms-directory.service');
+    expect(unit).toMatch(/^ExecStart=\S*npm run cluster -- directory --directory \/etc\/scms-patrol\/directory\.txt/m);
+    expect(unit).toMatch(/^EnvironmentFile=\S+$/m);
+    expect(read('docs/deploy.md')).toContain('/etc/scms-patrol/directory.txt');
   });
 });
 
