@@ -77,8 +77,29 @@ export function useIsDirector(): boolean {
  * sign-in or a reset asks: the first screens' code stays without it
  * (the bundle budget, docs/performance.md).
  */
-async function serverPathFor(email: string): Promise<string> {
-  return (await import('./serverChoice.ts')).serverPathFor(email);
+function serverPathFor(email: string): Promise<string> {
+  const asked = email.trim().toLowerCase();
+  if (serverAsked?.email !== asked) {
+    const answer = import('./serverChoice.ts').then((choice) => choice.serverPathFor(email));
+    serverAsked = { email: asked, answer };
+    // A failed answer is asked again at the next try, not kept.
+    answer.catch(() => {
+      if (serverAsked?.answer === answer) serverAsked = undefined;
+    });
+  }
+  return serverAsked.answer;
+}
+
+/** The last address asked about and its answer: asked once the e-mail is typed, used by the sign-in. */
+let serverAsked: { email: string; answer: Promise<string> } | undefined;
+
+/**
+ * Starts finding the e-mail's server as soon as it is typed (the login
+ * page calls it when the e-mail field is left), so the sign-in does not
+ * wait one more round trip for it. Errors wait for the sign-in to say them.
+ */
+export function findServerEarly(email: string): void {
+  if (email.includes('@')) serverPathFor(email).catch(() => undefined);
 }
 
 export async function signIn(email: string, password: string): Promise<void> {

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Navigate, useNavigate } from 'react-router-dom';
-import { signIn, useSignedInRecord } from '../../data/auth.ts';
+import { findServerEarly, signIn, useSignedInRecord } from '../../data/auth.ts';
 import { loginSchema, type LoginValues } from '../../domain/loginSchema.ts';
 import { TEMPORARY_PASSWORD_EXPIRED, TEMPORARY_PASSWORD_EXPIRED_CODE } from '../../domain/temporaryPassword.ts';
 import { fieldErrorCode } from '../../api/errorMessage.ts';
@@ -78,7 +78,9 @@ export function LoginPage({ onSigningIn }: { onSigningIn?: () => void }) {
             type="email"
             autoComplete="username"
             error={formState.errors.email?.message}
-            {...register('email')}
+            {...register('email', {
+              onBlur: (event: { target: { value: string } }) => findServerEarly(event.target.value),
+            })}
           />
           <TextInput
             label="Password"
