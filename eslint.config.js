@@ -147,6 +147,7 @@ export default tseslint.config(
       'dist-*/',
       'node_modules/',
       '.pocketbase/',
+      '.tools/',
       '.data/',
       '.scratch/',
       'test-results/',

@@ -33,4 +33,3 @@ export async function serverPathFor(email: string): Promise<string> {
   if (server === null) throw new Error('The directory answered a server the app does not know');
   return server;
 }
-
