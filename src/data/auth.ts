@@ -9,7 +9,7 @@
  * Online only: a password or a sign-in is never queued in the outbox.
  */
 import { useSyncExternalStore } from 'react';
-import { clientForServerPath, pb, switchServerPath } from '../api/client.ts';
+import { pb, switchServerPath } from '../api/client.ts';
 import type { UserType } from '../api/records.ts';
 import type { ChangePasswordValues, FirstPasswordValues } from '../domain/loginSchema.ts';
 import { noteTokenHandedOut } from '../api/freshTokens.ts';
@@ -73,38 +73,20 @@ export function useIsDirector(): boolean {
 }
 
 /**
- * Which server holds an account (src/data/serverChoice.ts), fetched when a
- * sign-in or a reset asks: the first screens' code stays without it
- * (the bundle budget, docs/performance.md).
+ * Which server holds an account (src/data/serverChoice.ts), fetched when the
+ * login page first asks: the first screens' code stays without it (the
+ * bundle budget, docs/performance.md).
  */
-function serverPathFor(email: string): Promise<string> {
-  const asked = email.trim().toLowerCase();
-  if (serverAsked?.email !== asked) {
-    const answer = import('./serverChoice.ts').then((choice) => choice.serverPathFor(email));
-    serverAsked = { email: asked, answer };
-    // A failed answer is asked again at the next try, not kept.
-    answer.catch(() => {
-      if (serverAsked?.answer === answer) serverAsked = undefined;
-    });
-  }
-  return serverAsked.answer;
-}
+const serverChoice = () => import('./serverChoice.ts');
 
-/** The last address asked about and its answer: asked once the e-mail is typed, used by the sign-in. */
-let serverAsked: { email: string; answer: Promise<string> } | undefined;
-
-/**
- * Starts finding the e-mail's server as soon as it is typed (the login
- * page calls it when the e-mail field is left), so the sign-in does not
- * wait one more round trip for it. Errors wait for the sign-in to say them.
- */
+/** Starts finding the e-mail's server as soon as it is typed (the e-mail field left): the sign-in then waits for nothing. */
 export function findServerEarly(email: string): void {
-  if (email.includes('@')) serverPathFor(email).catch(() => undefined);
+  void serverChoice().then((choice) => choice.findServerEarly(email));
 }
 
 export async function signIn(email: string, password: string): Promise<void> {
   // Chosen and kept before the sign-in, so that the session is saved for the worker with its server.
-  switchServerPath(await serverPathFor(email));
+  switchServerPath(await (await serverChoice()).serverPathFor(email));
   try {
     await pb.collection('users').authWithPassword(email, password);
   } catch (error) {
@@ -188,7 +170,5 @@ export async function loadAuthOptions(): Promise<AuthOptions | null> {
 
 /** Sends PocketBase's reset e-mail. The server answers the same whether the address is a user or not. */
 export async function requestPasswordReset(email: string): Promise<void> {
-  await clientForServerPath(await serverPathFor(email))
-    .collection('users')
-    .requestPasswordReset(email);
+  await (await serverChoice()).requestPasswordReset(email);
 }
