@@ -74,6 +74,11 @@ export function caddyfile(plan: ProxyPlan): string {
   }
   lines.push(
     '',
+    // A community the directory does not have: not the app's page in place of an API answer.
+    '\thandle /c/* {',
+    '\t\trespond 404',
+    '\t}',
+    '',
     '\t# The app and the questions asked before a sign-in: the first server that is up.',
     '\thandle {',
     `\t\treverse_proxy ${servers.join(' ')} {`,

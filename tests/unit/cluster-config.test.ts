@@ -78,7 +78,7 @@ describe('the Caddyfile made from the directory', () => {
     }
   });
 
-  test('the directory route to the service, the lookup refused at the top, the rest to the first server up', () => {
+  test('the directory route to the service, the lookup and unknown communities refused, the rest to the first server up', () => {
     const handles = site!.block.filter((d) => d.name === 'handle');
     expect(handles.find((d) => d.args[0] === '/api/scms/directory')?.block[0]).toMatchObject({
       name: 'reverse_proxy',
@@ -88,6 +88,7 @@ describe('the Caddyfile made from the directory', () => {
       name: 'respond',
       args: ['404'],
     });
+    expect(handles.find((d) => d.args[0] === '/c/*')?.block[0]).toMatchObject({ name: 'respond', args: ['404'] });
     const fallback = handles.find((d) => d.args.length === 0)!.block[0]!;
     expect(fallback.args).toEqual(['10.0.0.5:8101', '10.0.0.6:8101']);
     expect(fallback.block.find((d) => d.name === 'lb_policy')?.args).toEqual(['first']);
