@@ -44,7 +44,7 @@ export async function start(production = false): Promise<void> {
   });
   services.onStop(() => pocketbase.stop());
   // Delivers the hooks' push notifications (server/push/sender.ts); stopped before PocketBase.
-  const pushSender = startPushSenderBeside(pocketbase.url, services.superuser);
+  const pushSender = await startPushSenderBeside(pocketbase.url, services.superuser);
   services.onStop(() => pushSender.stop());
   pocketbase.process.once('exit', (code) => {
     process.stderr.write(`PocketBase exited (code ${code}).\n${pocketbase.output().slice(-2000)}\n`);

@@ -183,7 +183,7 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
     }
     const replication = startReplication(dataDir, replicaOf(plan.name));
     const pushSender = options.pushSenders
-      ? startPushSenderBeside(pocketbase.url, options.superuser, dataDir)
+      ? await startPushSenderBeside(pocketbase.url, options.superuser, dataDir)
       : undefined;
     const instance = { plan, dataDir, pocketbase, replication, pushSender };
     instances.set(plan.name, instance);

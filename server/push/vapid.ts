@@ -17,6 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type PocketBase from 'pocketbase';
 import webpush from 'web-push';
 
 export interface VapidKeys {
@@ -74,4 +75,44 @@ export function loadOrCreateVapidKeys(dir: string): VapidKeys {
     parsed = null;
   }
   return checked(parsed, file);
+}
+
+/** The key of the database's copy in `scms_meta` (superusers only). */
+export const VAPID_META_KEY = 'vapid_keys';
+
+/**
+ * Keeps a copy of the key pair in the database, and brings the file back
+ * from it. A server restored from its Litestream stream
+ * (scripts/cluster/litestream.ts) gets its database back but not the files
+ * beside it; without this its first start would make new keys and silence
+ * every phone's subscription. The file stays the keys' home (backups carry
+ * it, the sender and the public-key route read it); the copy only
+ * restores it. Run before the sender starts (`pb` signed in as superuser).
+ */
+export async function keepVapidCopyInDatabase(pb: PocketBase, dir: string): Promise<VapidKeys> {
+  const meta = pb.collection('scms_meta');
+  const row = await meta
+    .getFirstListItem<{ id: string; value: unknown }>(pb.filter('key = {:key}', { key: VAPID_META_KEY }), {
+      requestKey: null,
+    })
+    .catch((error: { status?: number }) => {
+      if (error.status === 404) return null;
+      throw error;
+    });
+  const file = vapidFile(dir);
+  if (row && !existsSync(file)) {
+    const keys = checked(row.value, `the database's copy (scms_meta ${VAPID_META_KEY})`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, `${JSON.stringify({ ...keys, restored: new Date().toISOString() }, null, 2)}\n`, {
+      mode: 0o600,
+      flag: 'wx',
+    });
+  }
+  const keys = loadOrCreateVapidKeys(dir);
+  const copied = row?.value as Partial<VapidKeys> | undefined;
+  if (!row) await meta.create({ key: VAPID_META_KEY, value: keys }, { requestKey: null });
+  else if (copied?.publicKey !== keys.publicKey || copied.privateKey !== keys.privateKey)
+    // The file is the keys' home: a copy that differs (a backup restored over the folder) follows it.
+    await meta.update(row.id, { value: keys }, { requestKey: null });
+  return keys;
 }

@@ -5,9 +5,11 @@
  * data folder deleted) and the server restored from the stream into a new
  * folder on a new port (scripts/cluster/litestream.ts): every record the
  * stream had is back, the photo is served, the officer's session still
- * holds, and the restored server takes writes and streams them on.
+ * holds, the push keys come back from their copy in the database
+ * (server/push/vapid.ts), and the restored server takes writes and streams
+ * them on.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import PocketBase from 'pocketbase';
@@ -21,6 +23,7 @@ import {
 } from '../../scripts/cluster/litestream.ts';
 import { startObjectStorage, type ObjectStorage } from '../../scripts/cluster/objectStorage.ts';
 import { startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
+import { keepVapidCopyInDatabase, loadOrCreateVapidKeys, vapidFile } from '../../server/push/vapid.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
 import { pbDate } from '../../src/data/sync/pull.ts';
 import { createCommunity, startTestServer, SUPERUSER, type TestServer } from '../support/pocketbase.ts';
@@ -83,6 +86,8 @@ test('a lost machine is restored from the stream: records, the photo and the ses
     },
   });
   replication = startReplication(lost.dataDir, target('replicas/one'));
+  // As the push sender's start does: the keys in the data folder, their copy in the database.
+  const pushKeys = await keepVapidCopyInDatabase(lost.admin, lost.dataDir);
   const f = await createCommunity(lost.admin, 'stream');
   const officer = await lost.signIn(f.regular.email);
   const written: string[] = [];
@@ -112,6 +117,11 @@ test('a lost machine is restored from the stream: records, the photo and the ses
 
   const admin = new PocketBase(restored.url);
   await admin.collection('_superusers').authWithPassword(SUPERUSER.email, SUPERUSER.password);
+  // The data folder came back without vapid.json; the sender's start writes it from the copy, the same keys.
+  expect(existsSync(vapidFile(dataDir))).toBe(false);
+  expect(await keepVapidCopyInDatabase(admin, dataDir)).toEqual(pushKeys);
+  expect(loadOrCreateVapidKeys(dataDir)).toEqual(pushKeys);
+  expect(statSync(vapidFile(dataDir)).mode & 0o777).toBe(0o600);
   const back = await admin
     .collection('reports')
     .getFullList({ filter: admin.filter('community = {:c}', { c: f.community.id }) });

@@ -98,7 +98,7 @@ const authorKey = (row: HomeChangeRecord) => `${row.changed_by}|${row.changed_by
  * but a busy server can put a second's boundary between them, so rows are
  * not grouped by their second; nobody fills a form twice in two seconds.
  */
-const SAVE_GAP_MS = 2000;
+export const SAVE_GAP_MS = 2000;
 const createdMs = (row: HomeChangeRecord) => Date.parse(row.created.replace(' ', 'T'));
 
 /** The order of a save's changes: the home, then residents, then phones, each in the form's order. */
