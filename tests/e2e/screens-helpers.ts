@@ -167,13 +167,21 @@ export async function openedDialog(page: Page, title: string): Promise<Locator> 
   return found;
 }
 
+/**
+ * How long a toast may take to appear: an online action's toast comes once
+ * the server answered, and on a loaded two-core machine (CI's, with the
+ * browser tests side by side) a call placed through the telephony stand-in
+ * once took longer than 10 s to be answered.
+ */
+const TOAST_WAIT_MS = 30_000;
+
 /** Waits for the toast with this title and description (in the sheet it was raised in, or on the page: src/ui/toast.tsx). */
 export async function expectToast(page: Page, title: string, description: string): Promise<void> {
   const toast = page
     .getByRole(title === 'Success' ? 'status' : 'alert')
     .filter({ hasText: title })
     .filter({ hasText: description });
-  await toast.first().waitFor({ timeout: 10_000 });
+  await toast.first().waitFor({ timeout: TOAST_WAIT_MS });
 }
 
 /**
