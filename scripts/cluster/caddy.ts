@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { keptOutput, stopProcess } from '../tools/childProcess.ts';
 
 export const CADDY_BIN = process.env.CADDY_BIN ?? '/usr/bin/caddy';
 
@@ -52,10 +53,7 @@ export async function startCaddy(folder: string, caddyfileText: string, adminAdd
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  const keep = (chunk: Buffer) => (log = (log + chunk.toString()).slice(-20_000));
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
+  const log = keptOutput(child);
   const admin = `http://${adminAddress}`;
   await waitFor(
     () =>
@@ -65,11 +63,11 @@ export async function startCaddy(folder: string, caddyfileText: string, adminAdd
       ),
     'the admin endpoint',
     child,
-    () => log,
+    log,
   );
   return {
     process: child,
-    output: () => log,
+    output: log,
     reload: async (text) => {
       writeFileSync(file, text);
       const response = await fetch(`${admin}/load`, {
@@ -79,11 +77,6 @@ export async function startCaddy(folder: string, caddyfileText: string, adminAdd
       });
       if (!response.ok) throw new Error(`caddy reload failed (${response.status}): ${await response.text()}`);
     },
-    stop: () =>
-      new Promise((resolveStop) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopProcess(child),
   };
 }

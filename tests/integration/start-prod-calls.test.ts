@@ -5,7 +5,7 @@
  * resident answers 503 naming what is missing, writing nothing. With an
  * account but not its token or number it refuses to start.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,33 +16,19 @@ import { superuserClient } from '../../scripts/backups.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { createCommunity, TEST_PASSWORD } from '../support/pocketbase.ts';
 import { scriptProcess } from '../support/script-process.ts';
+import { prodEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
 
 const SUPERUSER = { email: 'owner@calls.test', password: 'a-long-production-secret' };
 
+/** A start with its superuser and a local http address; no Twilio account (blank by default). */
 function environment(dir: string, port: number, given: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const url = `http://127.0.0.1:${port}`;
-  return {
-    ...process.env,
-    SCMS_SKIP_BUILD: '1',
-    PORT: String(port),
-    HOST: '',
-    SCMS_DATA_DIR: join(dir, 'pb_data'),
-    SCMS_DEMO: '',
-    SCMS_ALLOWED_ORIGINS: '',
-    SCMS_PUBLIC_URL: url,
+  return prodEnvironment(dir, port, {
+    SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
     SCMS_ALLOW_HTTP: '1',
     SCMS_SUPERUSER_EMAIL: SUPERUSER.email,
     SCMS_SUPERUSER_PASSWORD: SUPERUSER.password,
-    SCMS_BACKUP_CRON: '',
-    SCMS_BACKUP_KEEP: '',
-    SCMS_BACKUP_S3_BUCKET: '',
-    // Whatever this shell holds: no account.
-    TWILIO_ACCOUNT_SID: '',
-    TWILIO_AUTH_TOKEN: '',
-    TWILIO_FROM_NUMBER: '',
-    TWILIO_API_BASE: '',
     ...given,
-  };
+  });
 }
 
 /** True when something accepts connections on the port. */
@@ -56,7 +42,7 @@ function listening(port: number): Promise<boolean> {
 
 describe('npm run start:prod without a Twilio account', () => {
   const dir = mkdtempSync(join(tmpdir(), 'scms-prod-calls-'));
-  let child: ChildProcess;
+  let prod: RunningProd | undefined;
   let out = '';
   let url = '';
   let standinPort = 0;
@@ -65,31 +51,12 @@ describe('npm run start:prod without a Twilio account', () => {
     const port = await freePort();
     standinPort = await freePort();
     url = `http://127.0.0.1:${port}`;
-    child = spawn(...scriptProcess('scripts/start-prod.ts'), {
-      cwd: projectRoot,
-      env: environment(dir, port, { TELEPHONY_STANDIN_PORT: String(standinPort) }),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const deadline = Date.now() + 150_000;
-    while (!out.includes('Press Ctrl-C to stop.')) {
-      if (child.exitCode !== null) throw new Error(`start:prod exited (${child.exitCode}):\n${out}\n${err}`);
-      if (Date.now() > deadline) throw new Error(`start:prod did not start:\n${out}\n${err}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    prod = await startProd(environment(dir, port, { TELEPHONY_STANDIN_PORT: String(standinPort) }));
+    out = prod.out();
   }, 180_000);
 
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      process.kill(-child.pid, 'SIGINT');
-      const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000);
-      await exited;
-      clearTimeout(timer);
-    }
+    await prod?.stop();
     rmSync(dir, { recursive: true, force: true });
   }, 30_000);
 

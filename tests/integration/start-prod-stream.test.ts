@@ -6,7 +6,7 @@
  * a new data folder from the stream, and a server started there has what
  * was written. A stream set up halfway is refused before anything starts.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,24 +16,19 @@ import { syncReplica } from '../../scripts/cluster/litestream.ts';
 import { startObjectStorage, type ObjectStorage } from '../../scripts/cluster/objectStorage.ts';
 import { freePort, projectRoot, startPocketBase } from '../../scripts/pocketbase/server.ts';
 import { scriptProcess } from '../support/script-process.ts';
+import { prodEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
 
 const SUPERUSER = { email: 'owner@patrol.test', password: 'a-long-production-secret' };
 let storage: ObjectStorage;
 const folders: string[] = [];
-const children: ChildProcess[] = [];
+const started: RunningProd[] = [];
 
 beforeAll(async () => {
   storage = await startObjectStorage();
   await storage.createBucket('scms-prod');
 });
 afterAll(async () => {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null && child.pid) {
-      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      process.kill(-child.pid, 'SIGINT');
-      await exited;
-    }
-  }
+  for (const prod of started) await prod.stop();
   await storage?.stop();
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
@@ -44,20 +39,13 @@ function folder(): string {
   return dir;
 }
 
+/** A start with its superuser, a local http address and the stream in moto's bucket. */
 function environment(dir: string, port: number, given: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    SCMS_SKIP_BUILD: '1',
-    PORT: String(port),
-    SCMS_DATA_DIR: join(dir, 'pb_data'),
-    SCMS_DEMO: '',
-    HOST: '',
-    SCMS_ALLOWED_ORIGINS: '',
+  return prodEnvironment(dir, port, {
     SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
     SCMS_ALLOW_HTTP: '1',
     SCMS_SUPERUSER_EMAIL: SUPERUSER.email,
     SCMS_SUPERUSER_PASSWORD: SUPERUSER.password,
-    SCMS_BACKUP_S3_BUCKET: '',
     SCMS_STREAM_S3_BUCKET: 'scms-prod',
     SCMS_STREAM_S3_REGION: storage.region,
     SCMS_STREAM_S3_ENDPOINT: storage.endpoint,
@@ -65,7 +53,7 @@ function environment(dir: string, port: number, given: Record<string, string> = 
     SCMS_STREAM_S3_SECRET: storage.secretAccessKey,
     SCMS_STREAM_PATH: 'servers/one',
     ...given,
-  };
+  });
 }
 
 test('a stream set up halfway is refused, saying what is missing, before anything starts', () => {
@@ -84,24 +72,9 @@ test('start:prod streams its database and keeps uploads in the bucket; cluster r
   const dir = folder();
   const port = await freePort();
   const env = environment(dir, port, { TELEPHONY_STANDIN_PORT: String(await freePort()) });
-  const child = spawn(...scriptProcess('scripts/start-prod.ts'), {
-    cwd: projectRoot,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const deadline = Date.now() + 150_000;
-  while (!out.includes('Press Ctrl-C to stop.')) {
-    if (child.exitCode !== null) throw new Error(`start:prod exited (${child.exitCode}):\n${out}\n${err}`);
-    if (Date.now() > deadline) throw new Error(`start:prod did not start:\n${out}\n${err}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  expect(out).toContain(
+  const prod = await startProd(env);
+  started.push(prod);
+  expect(prod.out()).toContain(
     'Database streamed by Litestream to bucket scms-prod, servers/one; uploads kept in that bucket.',
   );
 

@@ -7,7 +7,7 @@
  * origin only, schedules PocketBase's backups, says where the data lives; and
  * `npm run backup` writes a backup of it.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { superuserClient } from '../../scripts/backups.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { scriptProcess } from '../support/script-process.ts';
+import { prodEnvironment, startProd } from '../support/start-prod.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -23,47 +24,10 @@ afterEach(async () => {
 
 const SUPERUSER = { email: 'owner@patrol.test', password: 'a-long-production-secret' };
 
-/** The environment of a start, every setting of this suite blank unless given. */
-function environment(dir: string, port: number, given: Record<string, string>): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    SCMS_SKIP_BUILD: '1',
-    PORT: String(port),
-    SCMS_DATA_DIR: join(dir, 'pb_data'),
-    SCMS_DEMO: '',
-    HOST: '',
-    SCMS_ALLOWED_ORIGINS: '',
-    SCMS_PUBLIC_URL: '',
-    SCMS_ALLOW_HTTP: '',
-    SCMS_SUPERUSER_EMAIL: '',
-    SCMS_SUPERUSER_PASSWORD: '',
-    SCMS_BACKUP_CRON: '',
-    SCMS_BACKUP_KEEP: '',
-    SCMS_BACKUP_S3_BUCKET: '',
-    SCMS_SERVER_URL: '',
-    ...given,
-  };
-}
-
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'scms-prod-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
-}
-
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  process.kill(-child.pid, 'SIGINT');
-  const timer = setTimeout(() => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // gone already
-    }
-  }, 10_000);
-  await exited;
-  clearTimeout(timer);
 }
 
 const COMPLETE = {
@@ -90,7 +54,7 @@ describe('npm run start:prod', () => {
       const dir = folder();
       const result = spawnSync(...scriptProcess('scripts/start-prod.ts'), {
         cwd: projectRoot,
-        env: environment(dir, await freePort(), { ...COMPLETE, ...given }),
+        env: prodEnvironment(dir, await freePort(), { ...COMPLETE, ...given }),
         encoding: 'utf8',
       });
       expect(result.status).toBe(2);
@@ -105,7 +69,7 @@ describe('npm run start:prod', () => {
     const dir = folder();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const env = environment(dir, port, {
+    const env = prodEnvironment(dir, port, {
       ...COMPLETE,
       SCMS_PUBLIC_URL: url,
       SCMS_ALLOW_HTTP: '1',
@@ -113,23 +77,10 @@ describe('npm run start:prod', () => {
       SCMS_BACKUP_KEEP: '4',
       TELEPHONY_STANDIN_PORT: String(await freePort()),
     });
-    const child = spawn(...scriptProcess('scripts/start-prod.ts'), {
-      cwd: projectRoot,
-      env,
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    cleanups.push(() => stopGroup(child));
-    const deadline = Date.now() + 150_000;
-    while (!out.includes('Press Ctrl-C to stop.')) {
-      if (child.exitCode !== null) throw new Error(`start:prod exited (${child.exitCode}):\n${out}\n${err}`);
-      if (Date.now() > deadline) throw new Error(`start:prod did not start:\n${out}\n${err}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const prod = await startProd(env);
+    cleanups.push(() => prod.stop());
+    const out = prod.out();
+    const err = prod.err();
 
     expect(out).not.toMatch(/Demo sign-in|Demo data/);
     expect(err).not.toMatch(/WARNING/);

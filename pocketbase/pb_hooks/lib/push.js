@@ -146,15 +146,6 @@ function localTime(app, community, stored) {
   return `${new Date(ms + offset * 60000).toISOString().slice(0, 16).replace('T', ' ')} (${zone})`;
 }
 
-/** A JSON position field as {latitude, longitude}, or null (goja hands JSON over as raw bytes). */
-function positionOf(value) {
-  if (value === null || value === undefined) return null;
-  const text = typeof value === 'string' ? value : toString(value);
-  if (text === '' || text === 'null') return null;
-  const parsed = JSON.parse(text);
-  return parsed && typeof parsed.latitude === 'number' && typeof parsed.longitude === 'number' ? parsed : null;
-}
-
 /** The map link the app shows for a position (src/domain/whereAndWhen.ts, positionMapUrl). */
 function mapUrl(position) {
   const lat = position.latitude.toFixed(6);
@@ -255,7 +246,7 @@ function alertCreated(e) {
       .map((shift) => shift.getString('officer'));
     const name = fullName(app, officer);
     const when = localTime(app, community, alert.getString('raised_at') || alert.getString('created'));
-    const position = positionOf(alert.get('position'));
+    const position = require(`${__hooks}/lib/position.js`).positionOf(alert.get('position'));
     const body = [
       kind === 'panic' ? `Pressed Panic at ${when}.` : `Did not answer the check-in; raised at ${when}.`,
       position ? `Map: ${mapUrl(position)}` : 'No position.',

@@ -87,6 +87,7 @@ function refuseTourDelete(e) {
  */
 function checkScan(e) {
   const code = codes();
+  const { positionOf } = require(`${__hooks}/lib/position.js`);
   const record = e.record;
   const checkpoint = e.app.findRecordById('checkpoints', record.getString('checkpoint'));
   if (!e.hasSuperuserAuth()) {
@@ -117,15 +118,6 @@ function checkScan(e) {
   );
   record.set('place', place.place);
   record.set('distance', place.distance === null ? 0 : place.distance);
-}
-
-/** A JSON field's value as a plain object (goja hands it over as raw JSON bytes). */
-function positionOf(value) {
-  if (value === null || value === undefined) return null;
-  const text = typeof value === 'string' ? value : toString(value);
-  if (text === '' || text === 'null') return null;
-  const parsed = JSON.parse(text);
-  return parsed && typeof parsed.latitude === 'number' && typeof parsed.longitude === 'number' ? parsed : null;
 }
 
 /**
