@@ -58,6 +58,8 @@ export interface TelephonyStandin {
   calls: StandinCall[];
   /** Text messages sent, in order. */
   messages: StandinMessage[];
+  /** Calls read back (GET), by sid, in order: how a lost final status is recovered. */
+  lookups: string[];
   stop(): Promise<void>;
 }
 
@@ -69,6 +71,7 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
   const { accountSid, authToken } = options;
   const calls: StandinCall[] = [];
   const messages: StandinMessage[] = [];
+  const lookups: string[] = [];
   // Calls so far to each number: "busy once, then answers" needs it.
   const dials = new Map<string, number>();
   const scheduler = createCallbackScheduler({ accountSid, authToken, stepDelayMs: options.stepDelayMs ?? 1500 });
@@ -101,7 +104,10 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
 
     const existing = one ? calls.find((c) => c.sid === one[2]) : undefined;
     if (one && !existing) return notFound(res, path);
-    if (existing && req.method === 'GET') return sendJson(res, 200, callResource(existing, accountSid));
+    if (existing && req.method === 'GET') {
+      lookups.push(existing.sid);
+      return sendJson(res, 200, callResource(existing, accountSid));
+    }
 
     const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/x-www-form-urlencoded') {
@@ -155,6 +161,7 @@ export async function startTelephonyStandin(options: TelephonyStandinOptions): P
     url: server.url,
     calls,
     messages,
+    lookups,
     stop() {
       if (!stopping) {
         scheduler.stop();
