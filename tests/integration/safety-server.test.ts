@@ -82,7 +82,8 @@ describe('shifts', () => {
     const youngA = await t.admin.collection('duty_shifts').create(shift(w.a.regular.id, ago(3)));
     const overB = await t.admin.collection('duty_shifts').create(shift(w.b.director.id, ago(3), w.b.community.id));
     const run = () => t.admin.send<{ ended: number }>('/api/scms/safety-jobs/run', { method: 'POST' });
-    expect((await run()).ended).toBeGreaterThanOrEqual(2);
+    // The minute's cron may have ended them a moment before this run: what is checked is what was done.
+    await run();
     const a = await t.admin.collection('duty_shifts').getOne(longA.id);
     expect(a.ended_by).toBe('limit');
     expect(Date.parse(a.ended_at.replace(' ', 'T')) - Date.parse(a.started_at.replace(' ', 'T'))).toBe(14 * HOUR);
@@ -213,7 +214,9 @@ describe('the lone-worker check', () => {
 
     // The grace gone by (the shift started 25 minutes ago): one missed check-in, as a panic goes.
     await t.admin.collection('duty_shifts').update(due.id, { started_at: minutesAgo(25) });
-    expect((await run()).raised).toBe(1);
+    // This run or the minute's cron, whichever came first, raised it.
+    await run();
+    expect(await missedOf(due.id)).toHaveLength(1);
     const [missed] = await missedOf(due.id);
     expect([missed!.officer, missed!.ended_at, missed!.community]).toEqual([w.b.regular.id, '', w.b.community.id]);
     const told = await t.admin.collection('notifications').getFullList({
@@ -298,8 +301,10 @@ describe('missed tour rounds', () => {
     const run = () => t.admin.send<{ missedRounds: number }>('/api/scms/safety-jobs/run', { method: 'POST' });
     const told = () =>
       t.admin.collection('notifications').getFullList({ filter: 'kind = "missed_round"', sort: 'created' });
-    expect((await run()).missedRounds).toBeGreaterThan(0);
+    // This run or the cron, whichever came first, told them.
+    await run();
     const first = await told();
+    expect(first.length).toBeGreaterThan(0);
     const recipients = new Set(first.map((n) => n.user));
     expect(recipients.has(w.a.director.id)).toBe(true);
     expect(recipients.has(w.a.manager.id)).toBe(true);
