@@ -11,6 +11,7 @@ import { closeUserDatabase, databaseName, userDatabase, type ScmsDatabase } from
 import { pageBody, pageRecords, type LoadPageRow } from '../../src/data/mirror/loadPages.ts';
 import { storeLoadPage } from '../../src/data/mirror/loadPageStore.ts';
 import { unpackLoadPages } from '../../src/data/mirror/unpack.ts';
+import { holdUnpacking } from '../../src/data/sync/load.ts';
 import { clearMirror } from '../../src/data/mirror/wipe.ts';
 import { enqueue } from '../../src/data/sync/outbox.ts';
 import { applyServerRecords, removeServerRecords } from '../../src/data/mirror/mirror.ts';
@@ -157,6 +158,24 @@ describe('a record is in the pages or in its table, never both', () => {
     expect(await db.houses.get('h00000000000002')).toMatchObject({ address: '20 Palm Way' });
   });
 
+  it('the version the table holds already (the top of the Homes list) is not written again', async () => {
+    const db = userDatabase(USER);
+    await db.houses.put(house('h00000000000001', 'as the top of the list read it') as never);
+    let writes = 0;
+    db.houses.hook('updating', () => void writes++);
+    // The same version (the same `updated`): written again, the row would take the page's text.
+    await store(
+      db,
+      page('houses', 'houses::', [
+        house('h00000000000001', 'the same version'),
+        house('h00000000000002', '20 Palm Way'),
+      ]),
+    );
+    expect(writes).toBe(0);
+    expect(await db.houses.get('h00000000000001')).toMatchObject({ address: 'as the top of the list read it' });
+    expect(await db.houses.count()).toBe(2);
+  });
+
   it('a write of a paged record takes it out: an index no longer finds the old copy', async () => {
     const db = await mixedMirror();
     await applyServerRecords(db, 'houses', [
@@ -263,6 +282,20 @@ describe('a reload before the pages were unpacked', () => {
 });
 
 describe('unpacking', () => {
+  it('waits while a first pull holds it, and starts once the pull lets go', async () => {
+    const db = await mixedMirror();
+    const release = holdUnpacking(db);
+    let done = false;
+    const unpacking = unpackLoadPages(db).then(() => (done = true));
+    // Longer than the unpacker's wait between two looks (250 ms): it looked and kept waiting.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(done).toBe(false);
+    expect(await db.load_pages.count()).toBe(2);
+    release();
+    await unpacking;
+    expect(await db.load_pages.count()).toBe(0);
+  });
+
   it('writes every page as rows, as a pull would, and empties the pages', async () => {
     const db = await mixedMirror();
     // A newer copy arrived meanwhile, and an edit waits in the outbox.

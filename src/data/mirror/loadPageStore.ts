@@ -89,7 +89,12 @@ export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records
     const present = new Set((await table.where(':id').between(low, high, true, true).primaryKeys()) as string[]);
     await db.table('load_pages').put(page);
     added = present.size > 0 ? records.filter((record) => !present.has(record.id)) : [...records];
-    if (present.size > 0) held = records.filter((record) => present.has(record.id));
+    if (present.size > 0) {
+      // Mostly the top of the Homes list, read a moment before as rows: the same copy needs no write.
+      const inTable = records.filter((record) => present.has(record.id));
+      const rows = (await table.bulkGet(inTable.map((record) => record.id))) as Array<PagedRow | undefined>;
+      held = inTable.filter((record, i) => !isSameServerCopy(record, rows[i]));
+    }
     if (calls) latest = await newestCalls(db, added);
     // Into memory as the write commits: no other write to the table can come in between.
     tx.on('complete', () => {
@@ -110,6 +115,11 @@ export async function storeLoadPage(db: ScmsDatabase, page: LoadPageRow, records
       'latest_calls',
       latest.map((row) => row.id),
     );
+}
+
+/** The row holds the server's copy of this very version (no change of this device on top): nothing to write. */
+function isSameServerCopy(record: PagedRow, row: PagedRow | undefined): boolean {
+  return row !== undefined && !row._pending && row.updated === record.updated;
 }
 
 /** The newest call of each home among these, for the homes whose newest call the table does not hold already. */

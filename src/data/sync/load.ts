@@ -271,6 +271,24 @@ export async function loadAll(
   }
 }
 
+/**
+ * Keeps the unpacking of pages (unpack.ts) waiting until the returned
+ * function is called: a first pull holds it from its start to its end.
+ * Between two collections' loads no load is active for a moment, and the
+ * unpacker took that moment to write thousands of rows while the rest of
+ * the first sync still waited for the main thread.
+ */
+export function holdUnpacking(db: ScmsDatabase): () => void {
+  const overlay = overlayOf(db);
+  overlay.activeLoads++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    overlay.activeLoads--;
+  };
+}
+
 /** Records that the mirror holds a history's records of `range` in full. */
 export async function addHistoryRange(
   db: ScmsDatabase,

@@ -194,13 +194,20 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
   const slots = new RequestSlots(PULL_CONCURRENCY);
   const toLoad = await collectionsToLoad(ctx.db);
   // The loads' code is fetched while the top of the Homes list is read, not after.
-  if (toLoad.length > 0) void loads();
+  const loading = toLoad.length > 0 ? loads() : null;
   if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
   const homesFirst = HOMES_FIRST.some((c) => toLoad.includes(c));
   const behind = homesFirst ? slots.givingWay() : slots;
-  const pulled = await Promise.all(
-    PULL_ORDER.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
-  );
+  // The pages of the loads become rows once the whole pull has ended, not between two of its loads.
+  const releaseUnpacking = loading ? (await loading).holdUnpacking(ctx.db) : () => {};
+  let pulled: number[];
+  try {
+    pulled = await Promise.all(
+      PULL_ORDER.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
+    );
+  } finally {
+    releaseUnpacking();
+  }
   await setSyncState(ctx.db, LAST_SYNC_KEY, Date.now());
   // For DevTools' timeline and bench:screens: when the pull ended (after a first load, the phone has everything).
   globalThis.performance?.mark?.(PULL_DONE_MARK);
