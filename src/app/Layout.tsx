@@ -10,11 +10,11 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { useSignedInRecord, type ChangeOutcome } from '../data/auth.ts';
 import { useSyncEngine } from '../data/DataProvider.tsx';
 import { useMirrorQuery } from '../data/mirror/useMirrorQuery.ts';
-import { ChangePasswordForm } from '../features/auth/ChangePasswordForm.tsx';
 import { ScreenErrorBoundary } from '../ui/ErrorBoundary.tsx';
 import { KeyIcon } from '../ui/icons.tsx';
 import { Sheet } from '../ui/Sheet.tsx';
 import { useToast, useToastHost } from '../ui/toast.tsx';
+import { lazyPart } from '../ui/lazyPart.tsx';
 import { SessionExpiredBanner } from './SessionExpiredBanner.tsx';
 import { useLogOut } from './LogOut.tsx';
 import { SyncBadge } from './SyncBadge.tsx';
@@ -22,6 +22,10 @@ import { ThemeMenu, ThemeRadios } from './ThemeChoice.tsx';
 
 // Officer safety (the Panic button, alarm banners, Start/End shift) loads after the first screen: its own chunk.
 const SafetySlot = lazy(() => import('../features/safety/SafetyLayer.tsx'));
+// Opened from the menu now and then: loaded on the first opening, not with every screen.
+const ChangePasswordForm = lazyPart(() =>
+  import('../features/auth/ChangePasswordForm.tsx').then((module) => module.ChangePasswordForm),
+);
 
 const ENTRIES = [
   { to: '/homes', label: 'Homes' },

@@ -111,13 +111,20 @@ export function useSyncStatus(): SyncStatus {
   const status = useSyncExternalStore(engine.subscribe, engine.getStatus);
   const counts = useMirrorQuery(
     engine.db,
-    ['outbox', 'syncState'],
+    ['outbox'],
     async () => ({
       pending: await engine.db.outbox.where('status').equals('pending').count(),
       failed: await engine.db.outbox.where('status').equals('failed').count(),
       conflicts: await engine.db.outbox.where('status').equals('conflict').count(),
-      lastSyncAt: ((await engine.db.syncState.get(LAST_SYNC_KEY))?.value as number | undefined) ?? null,
     }),
+    [],
+  );
+  // Apart from the counts: a pull writes its cursors to syncState as it goes, and each
+  // write runs this query again (one read), not the outbox's three counts.
+  const lastSyncAt = useMirrorQuery(
+    engine.db,
+    ['syncState'],
+    async () => ((await engine.db.syncState.get(LAST_SYNC_KEY))?.value as number | undefined) ?? null,
     [],
   );
   return {
@@ -125,7 +132,7 @@ export function useSyncStatus(): SyncStatus {
     pending: counts?.pending ?? 0,
     failed: counts?.failed ?? 0,
     conflicts: counts?.conflicts ?? 0,
-    lastSyncAt: counts?.lastSyncAt ?? null,
+    lastSyncAt: lastSyncAt ?? null,
   };
 }
 

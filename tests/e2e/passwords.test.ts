@@ -166,7 +166,8 @@ describe.each(SIZE_NAMES)('at %s size', (size) => {
       await page.getByRole('region', { name: 'Notifications (F8)' }).getByRole('button', { name: 'Close' }).click();
       await (await navArea(page)).getByRole('button', { name: 'Change password' }).click();
       const sheet = await openedDialog(page, 'Change password');
-      await expect(sheet.getByLabel('Current password').isVisible()).resolves.toBe(true);
+      // The form's code loads on the first opening (Layout.tsx).
+      await sheet.getByLabel('Current password').waitFor({ state: 'visible', timeout: 30_000 });
       await screenshot(page, 'password-change');
       await expectNoSeriousA11yViolations(page, 'the Change password sheet');
       await context.setOffline(true);

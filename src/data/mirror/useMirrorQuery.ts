@@ -47,10 +47,29 @@ export function touchesTables(parts: ObservabilitySet, databaseName: string, tab
 }
 
 /**
+ * Whether a new result says nothing new: the same primitive, or a flat
+ * object of the same primitives (a count, the sync badge's counts). A
+ * screen is not drawn again for it; a list of records always is (comparing
+ * it would cost what drawing it saves).
+ */
+export function sameResult(previous: unknown, next: unknown): boolean {
+  if (Object.is(previous, next)) return true;
+  if (typeof previous !== 'object' || typeof next !== 'object' || previous === null || next === null) return false;
+  if (Array.isArray(previous) || Array.isArray(next)) return false;
+  const keys = Object.keys(previous);
+  if (keys.length !== Object.keys(next).length) return false;
+  return keys.every((key) => {
+    const value = (previous as Record<string, unknown>)[key];
+    return (typeof value !== 'object' || value === null) && Object.is(value, (next as Record<string, unknown>)[key]);
+  });
+}
+
+/**
  * The query's latest result: undefined until the first run ends; then the
  * latest result (the previous one stays while a new run is under way, as
  * with useLiveQuery). A failed query throws into the render (the screen's
- * error boundary shows it).
+ * error boundary shows it). A run whose result says nothing new
+ * (sameResult) leaves the screen as it is.
  */
 export function useMirrorQuery<T>(
   db: ScmsDatabase,
@@ -74,7 +93,12 @@ export function useMirrorQuery<T>(
         do {
           again = false;
           const value = await query();
-          if (!stopped) setState({ value });
+          if (!stopped)
+            setState((previous) =>
+              'value' in previous && previous.error === undefined && sameResult(previous.value, value)
+                ? previous
+                : { value },
+            );
         } while (again && !stopped);
       } catch (error) {
         if (!stopped && (error as Error | undefined)?.name !== 'DatabaseClosedError') setState({ error });

@@ -1,108 +1,44 @@
 /**
- * 'Forgot password?' on the login page: PocketBase's reset e-mail when the
- * server can send mail, otherwise the way it works without mail (the
- * director resets the password and hands over a temporary one). What it
- * says after sending never tells whether the address is a user's.
+ * 'Forgot password?' on the login page: the link, and what it opens
+ * (ForgotPasswordPanel.tsx) loaded on the first tap. Most sign-ins never
+ * use it, and the login page's code is what a phone loads first.
  */
-import { useState } from 'react';
-import { loadAuthOptions, requestPasswordReset } from '../../data/auth.ts';
-import { loginSchema } from '../../domain/loginSchema.ts';
-import { TextInput } from '../../ui/Field.tsx';
-import { Spinner } from '../../ui/Spinner.tsx';
-import { ASK_YOUR_DIRECTOR } from './passwords.ts';
-import { OFFLINE_RESETTING_PASSWORD } from '../../ui/offlineWords.ts';
+import { lazy, Suspense, useState } from 'react';
 
-type Step =
-  | { kind: 'closed' }
-  | { kind: 'loading' }
-  | { kind: 'director' }
-  | { kind: 'offline' }
-  | { kind: 'email'; sending: boolean; error?: string }
-  | { kind: 'sent'; email: string };
+const ForgotPasswordPanel = lazy(() =>
+  import('./ForgotPasswordPanel.tsx').then((module) => ({ default: module.ForgotPasswordPanel })),
+);
+
+export function ForgotPasswordButton({ onClick, disabled }: { onClick?: () => void; disabled: boolean }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      disabled={disabled}
+      className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black"
+    >
+      Forgot password?
+    </button>
+  );
+}
 
 export function ForgotPassword({ typedEmail }: { typedEmail: () => string }) {
-  const [step, setStep] = useState<Step>({ kind: 'closed' });
-  const [email, setEmail] = useState('');
-
-  async function open() {
-    setStep({ kind: 'loading' });
-    const options = await loadAuthOptions();
-    if (!options) setStep({ kind: 'offline' });
-    else if (options.passwordResetEmail) {
-      setEmail(typedEmail().trim());
-      setStep({ kind: 'email', sending: false });
-    } else setStep({ kind: 'director' });
-  }
-
-  async function send() {
-    const parsed = loginSchema.shape.email.safeParse(email);
-    if (!parsed.success) {
-      setStep({ kind: 'email', sending: false, error: parsed.error.issues[0]?.message });
-      return;
-    }
-    setStep({ kind: 'email', sending: true });
-    try {
-      await requestPasswordReset(parsed.data);
-      setStep({ kind: 'sent', email: parsed.data });
-    } catch (error) {
-      const offline = (error as { status?: number } | null)?.status === 0;
-      setStep({
-        kind: 'email',
-        sending: false,
-        error: offline
-          ? OFFLINE_RESETTING_PASSWORD
-          : 'The reset e-mail could not be sent. Try again later, or ask your director to reset your password.',
-      });
-    }
-  }
-
-  return (
-    <div className="mt-4">
-      {/* Offline it stays a button: once the connection is back, asking again works. */}
-      {step.kind === 'closed' || step.kind === 'loading' || step.kind === 'offline' ? (
-        <button
-          type="button"
-          onClick={() => void open()}
-          disabled={step.kind === 'loading'}
-          className="text-sm font-medium text-gray-800 underline underline-offset-2 hover:text-black"
-        >
-          Forgot password?
-        </button>
-      ) : (
-        <h2 className="text-sm font-semibold">Forgot password?</h2>
-      )}
-      <div aria-live="polite" className="text-sm">
-        {step.kind === 'director' && <p className="mt-2 text-gray-700">{ASK_YOUR_DIRECTOR}</p>}
-        {step.kind === 'offline' && <p className="mt-2 text-gray-700">{OFFLINE_RESETTING_PASSWORD}</p>}
-        {step.kind === 'sent' && (
-          <p className="mt-2 text-gray-700">
-            If {step.email} belongs to an account, an e-mail with a link to reset the password is on its way. The link
-            works once.
-          </p>
-        )}
+  const [opened, setOpened] = useState(false);
+  if (!opened)
+    return (
+      <div className="mt-4">
+        <ForgotPasswordButton onClick={() => setOpened(true)} disabled={false} />
       </div>
-      {step.kind === 'email' && (
-        <div className="mt-2 space-y-3">
-          <p className="text-sm text-gray-700">We will send a link to reset your password to this e-mail.</p>
-          <TextInput
-            label="Email for the reset link"
-            type="email"
-            autoComplete="username"
-            value={email}
-            onChange={(event) => setEmail(event.target.value)}
-            error={step.error}
-          />
-          <button
-            type="button"
-            onClick={() => void send()}
-            disabled={step.sending}
-            className="flex w-full items-center justify-center gap-2 rounded border border-black py-2 font-medium disabled:opacity-60"
-          >
-            {step.sending && <Spinner size={18} label="Sending" />}
-            Send reset link
-          </button>
+    );
+  return (
+    <Suspense
+      fallback={
+        <div className="mt-4">
+          <ForgotPasswordButton disabled />
         </div>
-      )}
-    </div>
+      }
+    >
+      <ForgotPasswordPanel typedEmail={typedEmail} />
+    </Suspense>
   );
 }
