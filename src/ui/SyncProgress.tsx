@@ -11,7 +11,10 @@ export interface SyncProgressValue {
   total: number | null;
 }
 
-const count = (n: number) => n.toLocaleString('en-US');
+// One formatter for every count: toLocaleString('en-US') builds a new one at each call (a
+// fifth of a millisecond), and a first sync redraws these counts all along.
+const counts = new Intl.NumberFormat('en-US');
+const count = (n: number) => counts.format(n);
 
 export function syncProgressText(noun: string, { loaded, total }: SyncProgressValue): string {
   return total === null ? `Loading ${noun}…` : `Loading ${noun}… ${count(Math.min(loaded, total))} of ${count(total)}`;

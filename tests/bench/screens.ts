@@ -76,6 +76,8 @@ const { values: options } = parseArgs({
     /** Writes a CPU profile (.cpuprofile, Chrome DevTools) of the typing: to find what a keystroke spends its time on. */
     'cpu-profile': { type: 'string' },
     'sync-profile': { type: 'string' },
+    /** Writes a Chrome trace (.json) of the sign-in to the first sync done: what the main thread does besides scripts. */
+    'sync-trace': { type: 'string' },
     /** Writes a CPU profile (.cpuprofile) of the last offline reload of /homes, to its first card. */
     'reload-profile': { type: 'string' },
     /** Writes a CPU profile (.cpuprofile) of the last warm Homes → Tours, to its first round painted. */
@@ -880,6 +882,7 @@ async function main(): Promise<void> {
       await syncProfiler.send('Profiler.setSamplingInterval', { interval: 500 });
       await syncProfiler.send('Profiler.start');
     }
+    const syncTracer = options['sync-trace'] ? await startTrace(context, page) : null;
     await page.evaluate((homes) => (window.screensProbe.total = { homes, shownAt: null }), data.houses.length);
     const signInStarted = Date.now();
     const { ms: signInToFirstCardMs } = await timed(page, 'card', 'click', () =>
@@ -894,6 +897,10 @@ async function main(): Promise<void> {
       PULL_DONE_MARK,
     );
     progress(`  first sync done after ${ms(signInToSyncedMs)}`);
+    if (syncTracer) {
+      writeFileSync(resolve(options['sync-trace']!), await syncTracer());
+      progress(`Chrome trace of the sign-in and first sync written to ${options['sync-trace']}`);
+    }
     await page.waitForFunction(() => (window.screensProbe.total?.shownAt ?? -1) > 0, null, {
       polling: 50,
       timeout: 600_000,
