@@ -35,7 +35,9 @@ async function main(): Promise<void> {
   for (const line of services.notes) process.stdout.write(`${line}\n`);
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`npm run dev failed: ${error.message}\n`);
+main().catch((error: Error & { url?: string; status?: number }) => {
+  // A request the start made (the demo seed) says which one failed: the SDK's own message does not.
+  const request = error.url ? ` (${error.status ?? ''} ${error.url})` : '';
+  process.stderr.write(`npm run dev failed: ${error.message}${request}\n`);
   process.exit(1);
 });
