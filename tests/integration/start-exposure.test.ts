@@ -10,14 +10,14 @@
  * - npm run dev, where Vite serves the app from another port and proxies
  *   /api, still signs in.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { DEMO_DIRECTOR } from '../../scripts/seed/demo-account.ts';
-import { scriptProcess, stopGroup } from '../support/script-process.ts';
+import { scriptProcess } from '../support/script-process.ts';
 
 const STARTED_MS = 150_000;
 const FOREIGN = 'https://evil.example';
@@ -32,6 +32,22 @@ const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+/** Stops a script and everything it started: its own process group, Ctrl-C first as a person would. */
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  process.kill(-child.pid, 'SIGINT');
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // gone already
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
 
 /** Runs `npx tsx <script>` with `env` until its output says `ready`. */
 async function run(script: string, env: Record<string, string>, ready: string): Promise<Started> {

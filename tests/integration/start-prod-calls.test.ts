@@ -16,13 +16,19 @@ import { superuserClient } from '../../scripts/backups.ts';
 import { freePort, projectRoot } from '../../scripts/pocketbase/server.ts';
 import { createCommunity, TEST_PASSWORD } from '../support/pocketbase.ts';
 import { scriptProcess } from '../support/script-process.ts';
-import { localProdEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
+import { prodEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
 
 const SUPERUSER = { email: 'owner@calls.test', password: 'a-long-production-secret' };
 
 /** A start with its superuser and a local http address; no Twilio account (blank by default). */
 function environment(dir: string, port: number, given: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return localProdEnvironment(dir, port, SUPERUSER, given);
+  return prodEnvironment(dir, port, {
+    SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SCMS_ALLOW_HTTP: '1',
+    SCMS_SUPERUSER_EMAIL: SUPERUSER.email,
+    SCMS_SUPERUSER_PASSWORD: SUPERUSER.password,
+    ...given,
+  });
 }
 
 /** True when something accepts connections on the port. */

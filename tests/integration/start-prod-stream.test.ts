@@ -16,7 +16,7 @@ import { syncReplica } from '../../scripts/cluster/litestream.ts';
 import { startObjectStorage, type ObjectStorage } from '../../scripts/cluster/objectStorage.ts';
 import { freePort, projectRoot, startPocketBase } from '../../scripts/pocketbase/server.ts';
 import { scriptProcess } from '../support/script-process.ts';
-import { localProdEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
+import { prodEnvironment, startProd, type RunningProd } from '../support/start-prod.ts';
 
 const SUPERUSER = { email: 'owner@patrol.test', password: 'a-long-production-secret' };
 let storage: ObjectStorage;
@@ -41,7 +41,11 @@ function folder(): string {
 
 /** A start with its superuser, a local http address and the stream in moto's bucket. */
 function environment(dir: string, port: number, given: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return localProdEnvironment(dir, port, SUPERUSER, {
+  return prodEnvironment(dir, port, {
+    SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    SCMS_ALLOW_HTTP: '1',
+    SCMS_SUPERUSER_EMAIL: SUPERUSER.email,
+    SCMS_SUPERUSER_PASSWORD: SUPERUSER.password,
     SCMS_STREAM_S3_BUCKET: 'scms-prod',
     SCMS_STREAM_S3_REGION: storage.region,
     SCMS_STREAM_S3_ENDPOINT: storage.endpoint,

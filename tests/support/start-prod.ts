@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { projectRoot } from '../../scripts/pocketbase/server.ts';
-import { scriptProcess, stopGroup } from './script-process.ts';
+import { scriptProcess } from './script-process.ts';
 
 /** The environment of a start in `dir` on `port`: the given settings, every other one blank. */
 export function prodEnvironment(dir: string, port: number, given: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -37,22 +37,6 @@ export function prodEnvironment(dir: string, port: number, given: Record<string,
   };
 }
 
-/** As prodEnvironment, for a start on this machine: its loopback http address (allowed) and a superuser. */
-export function localProdEnvironment(
-  dir: string,
-  port: number,
-  superuser: { email: string; password: string },
-  given: Record<string, string> = {},
-): NodeJS.ProcessEnv {
-  return prodEnvironment(dir, port, {
-    SCMS_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    SCMS_ALLOW_HTTP: '1',
-    SCMS_SUPERUSER_EMAIL: superuser.email,
-    SCMS_SUPERUSER_PASSWORD: superuser.password,
-    ...given,
-  });
-}
-
 export interface RunningProd {
   child: ChildProcess;
   /** What it printed so far on stdout. */
@@ -79,7 +63,20 @@ export async function startProd(env: NodeJS.ProcessEnv): Promise<RunningProd> {
     child,
     out: () => out,
     err: () => err,
-    stop: () => stopGroup(child),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null || !child.pid) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      process.kill(-child.pid, 'SIGINT');
+      const timer = setTimeout(() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // gone already
+        }
+      }, 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
   };
   const deadline = Date.now() + 150_000;
   while (!out.includes('Press Ctrl-C to stop.')) {

@@ -236,8 +236,9 @@ export async function loadAll(
     // A first load with nothing queued stores the route's pages as they came (loadPages.ts);
     // with work queued, the records are written as rows with the outbox's changes on top.
     const storePages = firstLoad && (await outboxIsEmpty(ctx.db));
+    const overlay = overlayOf(ctx.db);
     if (total > 0) {
-      const releaseUnpacking = holdUnpacking(ctx.db);
+      overlay.activeLoads++;
       try {
         await Promise.all(
           idRanges(total, reader.pageSize).map(async (range) => {
@@ -259,7 +260,7 @@ export async function loadAll(
           }),
         );
       } finally {
-        releaseUnpacking();
+        overlay.activeLoads--;
       }
     }
     await writer.done();
@@ -272,8 +273,8 @@ export async function loadAll(
 
 /**
  * Keeps the unpacking of pages (unpack.ts) waiting until the returned
- * function is called: each load while it reads, and a first pull from its
- * start to its end. Between two collections' loads no load is active for a moment, and the
+ * function is called: a first pull holds it from its start to its end.
+ * Between two collections' loads no load is active for a moment, and the
  * unpacker took that moment to write thousands of rows while the rest of
  * the first sync still waited for the main thread.
  */
