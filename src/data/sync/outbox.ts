@@ -7,7 +7,7 @@
 import type { CollectionName } from '../../api/records.ts';
 import { recordKey, type MirrorRow, type OutboxEntry, type OutboxOperation, type ScmsDatabase } from '../mirror/db.ts';
 import { pendingFileNames } from '../mirror/mirror.ts';
-import { pbDate } from './pull.ts';
+import { pbDate } from '../../domain/pbDate.ts';
 
 export interface NewOutboxEntry {
   userId: string;

@@ -7,7 +7,9 @@
  * (community, updated) index from the cursor instead of every record of
  * the community: their cost follows the changes, not the size of the
  * community. Whole records are asked for, not `fields=`: PocketBase's field
- * picker about doubled the server's time per page when measured.
+ * picker about doubled the server's time per page when measured. The
+ * collections scoped by their own community field are asked in one request
+ * (changes.ts), the same filter per collection on the server's side.
  *
  * Histories (reports, the tours' walks and scans: ranges.ts) grow without
  * bound: the first load takes their recent part; older parts are pulled
@@ -17,7 +19,7 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
-import { CURSOR_FILTER } from '../../domain/pullFilter.ts';
+import { ANSWERED_AT_ONCE, CURSOR_FILTER } from '../../domain/pullFilter.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
 import { firstLoadRange, isHistory, type HistoryCollection, type TimeRange } from './ranges.ts';
@@ -29,6 +31,8 @@ import { hasTopOfHomes, loadTopOfHomes } from './topOfHomes.ts';
  * pulls changes, so its start does not carry them.
  */
 const loads = (): Promise<typeof import('./load.ts')> => import('./load.ts');
+/** So is the changes route's side (changes.ts): the Homes screen shows before a pull needs it. */
+const changes = (): Promise<typeof import('./changes.ts')> => import('./changes.ts');
 
 /** Lists are read in batches of 500. */
 export const PAGE_SIZE = 500;
@@ -63,7 +67,7 @@ export interface PullContext {
  */
 export const PULL_ORDER: readonly CollectionName[] = MIRRORED_COLLECTIONS;
 
-const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
+export const cursorKey = (collection: CollectionName) => `cursor:${collection}`;
 /** Where the ranges of a history the mirror holds are kept ('reports:ranges', …). */
 export const historyRangesKey = (collection: HistoryCollection) => `${collection}:ranges`;
 export const LAST_SYNC_KEY = 'lastSyncAt';
@@ -130,14 +134,21 @@ async function readAfter(
     );
     if (page.items.length > 0) {
       await onPage(page.items);
-      const tail = page.items[page.items.length - 1]!;
-      last = { updated: tail.updated as string, id: tail.id };
+      last = cursorAfter(page.items, last);
     }
     if (page.items.length < PAGE_SIZE) return last;
   }
 }
 
-async function pullWith(ctx: PullContext, slots: RequestSlots, collection: CollectionName): Promise<number> {
+export const sameCursor = (a: Cursor, b: Cursor) => a.updated === b.updated && a.id === b.id;
+
+/** The cursor after a page of changes in (updated, id) order. */
+export const cursorAfter = (items: readonly RecordModel[], cursor: Cursor): Cursor => {
+  const tail = items[items.length - 1];
+  return tail ? { updated: tail.updated as string, id: tail.id } : cursor;
+};
+
+export async function pullWith(ctx: PullContext, slots: RequestSlots, collection: CollectionName): Promise<number> {
   const cursor = await getSyncState<Cursor>(ctx.db, cursorKey(collection));
   if (cursor) {
     let count = 0;
@@ -145,7 +156,7 @@ async function pullWith(ctx: PullContext, slots: RequestSlots, collection: Colle
       count += items.length;
       await applyServerRecords(ctx.db, collection, items);
     });
-    await setSyncState(ctx.db, cursorKey(collection), next);
+    if (!sameCursor(next, cursor)) await setSyncState(ctx.db, cursorKey(collection), next);
     return count;
   }
   // A history: its recent part (ranges.ts).
@@ -162,10 +173,20 @@ export async function pullCollection(ctx: PullContext, collection: CollectionNam
   return pullWith(ctx, new RequestSlots(PULL_CONCURRENCY), collection);
 }
 
+/** Each collection's cursor; none for a collection whose first load has not finished. */
+async function cursorsOf(db: ScmsDatabase): Promise<Map<CollectionName, Cursor>> {
+  const rows = await db.syncState.bulkGet(PULL_ORDER.map(cursorKey));
+  const cursors = new Map<CollectionName, Cursor>();
+  PULL_ORDER.forEach((collection, i) => {
+    if (rows[i]) cursors.set(collection, rows[i].value as Cursor);
+  });
+  return cursors;
+}
+
 /** Collections whose first load has not finished (no cursor yet). */
 export async function collectionsToLoad(db: ScmsDatabase): Promise<CollectionName[]> {
-  const cursors = await db.syncState.bulkGet(PULL_ORDER.map(cursorKey));
-  return PULL_ORDER.filter((_, i) => cursors[i] === undefined);
+  const cursors = await cursorsOf(db);
+  return PULL_ORDER.filter((collection) => !cursors.has(collection));
 }
 
 /**
@@ -192,7 +213,8 @@ export const HOMES_FIRST: readonly CollectionName[] = PULL_ORDER.slice(0, PULL_O
  */
 export async function pullAll(ctx: PullContext): Promise<Record<string, number>> {
   const slots = new RequestSlots(PULL_CONCURRENCY);
-  const toLoad = await collectionsToLoad(ctx.db);
+  const cursors = await cursorsOf(ctx.db);
+  const toLoad = PULL_ORDER.filter((collection) => !cursors.has(collection));
   // The loads' code is fetched while the top of the Homes list is read, not after.
   const loading = toLoad.length > 0 ? loads() : null;
   if (toLoad.includes('houses') && !(await hasTopOfHomes(ctx.db))) await loadTopOfHomes(ctx, slots);
@@ -200,11 +222,21 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
   const behind = homesFirst ? slots.givingWay() : slots;
   // The pages of the loads become rows once the whole pull has ended, not between two of its loads.
   const releaseUnpacking = loading ? (await loading).holdUnpacking(ctx.db) : () => {};
-  let pulled: number[];
+  // Changes of the collections pulled together come in one request; the others' one by one, or their loads.
+  const together = new Map([...cursors].filter(([collection]) => ANSWERED_AT_ONCE.includes(collection)));
+  const apart = PULL_ORDER.filter((collection) => !together.has(collection));
+  let pulled: Map<CollectionName, number>;
   try {
-    pulled = await Promise.all(
-      PULL_ORDER.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
-    );
+    const [togetherCounts, apartCounts] = await Promise.all([
+      together.size > 0
+        ? changes().then(({ pullTogether }) => pullTogether(ctx, slots, together))
+        : new Map<CollectionName, number>(),
+      Promise.all(
+        apart.map((collection) => pullWith(ctx, HOMES_FIRST.includes(collection) ? slots : behind, collection)),
+      ),
+    ]);
+    pulled = togetherCounts;
+    apart.forEach((collection, i) => pulled.set(collection, apartCounts[i]!));
   } finally {
     releaseUnpacking();
   }
@@ -212,7 +244,7 @@ export async function pullAll(ctx: PullContext): Promise<Record<string, number>>
   // For DevTools' timeline and bench:screens: when the pull ended (after a first load, the phone has everything).
   globalThis.performance?.mark?.(PULL_DONE_MARK);
   const counts: Record<string, number> = {};
-  PULL_ORDER.forEach((collection, i) => (counts[collection] = pulled[i]!));
+  for (const collection of PULL_ORDER) counts[collection] = pulled.get(collection) ?? 0;
   return counts;
 }
 
