@@ -64,7 +64,7 @@ function processCpuMs(pid: number | undefined): number {
 }
 
 /** Incremental pulls measured per scale, each after its own SERVER_CHANGES; the table shows their median. */
-const INCREMENTAL_ROUNDS = 5;
+const INCREMENTAL_ROUNDS = 7;
 /**
  * At least this long between two measured pulls. PocketBase holds an empty
  * filtered list back for up to 500 ms once one address had three within
@@ -89,16 +89,21 @@ function processesCpuMs(marker: string): number {
 }
 
 /**
- * Waits until the browser and the server are idle: under 10 % of a core
- * together over half a second, and ROUND_GAP_MS at least (at most a minute). After tens of thousands
- * of records written, Chromium's storage compacts its files for seconds on
+ * Collects the page's garbage, then waits until the browser and the server
+ * are idle: under 10 % of a core together over half a second, and
+ * ROUND_GAP_MS at least (at most a minute). After tens of thousands of
+ * records written, Chromium's storage compacts its files for seconds on
  * its own threads; a pull measured meanwhile shares the two cores with that
  * (its requests waited up to 100 ms for the server at both sizes) and
  * measures the compaction, which a phone meets once after a load, not at
- * every pull.
+ * every pull. The garbage is the earlier steps' (24 months of reports read
+ * at the larger size): collected during a pull of 40-60 ms, it was up to a
+ * third of the pull, and more at the larger size, for work that was not
+ * the pull's.
  */
-async function settled(profileDir: string, serverPid: number | undefined): Promise<number> {
+async function settled(page: Page, profileDir: string, serverPid: number | undefined): Promise<number> {
   const started = performance.now();
+  await call(page, 'collectGarbage');
   const cpu = () => processesCpuMs(profileDir) + processCpuMs(serverPid);
   for (;;) {
     const before = cpu();
@@ -308,7 +313,8 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     const profileDir = mkdtempSync(join(tmpdir(), 'scms-bench-profile-'));
     cleanup.push(() => rmSync(profileDir, { recursive: true, force: true }));
     // A persistent profile: an incognito context keeps IndexedDB in memory, which is not what phones do.
-    context = await launchPersistentChromium(profileDir);
+    // gc() exposed for settled().
+    context = await launchPersistentChromium(profileDir, ['--js-flags=--expose-gc']);
     const page = context.pages()[0] ?? (await context.newPage());
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -363,7 +369,7 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
 
     const incrementalRounds: ScaleRun['incremental'][] = [];
     for (let round = 0; round < INCREMENTAL_ROUNDS; round++) {
-      const waited = await settled(profileDir, server.process.pid);
+      const waited = await settled(page, profileDir, server.process.pid);
       await changeOnServer(admin, data);
       const pulled = await call(page, 'incrementalSync');
       incrementalRounds.push(pulled);
@@ -419,7 +425,7 @@ async function runScale(scale: number, pageDir: string, compare: boolean): Promi
     await call(page, 'incrementalSync');
     const indexedRounds: ScaleRun['incrementalIndexed'][] = [];
     for (let round = 0; round < INCREMENTAL_ROUNDS; round++) {
-      await settled(profileDir, server.process.pid);
+      await settled(page, profileDir, server.process.pid);
       await changeOnServer(admin, data);
       indexedRounds.push(await call(page, 'incrementalSync'));
     }

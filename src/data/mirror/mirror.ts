@@ -127,7 +127,7 @@ export async function applyServerRecords<C extends CollectionName>(
 ): Promise<void> {
   if (records.length === 0) return;
   const table = db.mirror(collection);
-  await db.transaction('rw', [table, db.outbox, db.syncState, ...companionTables(db, collection)], async () => {
+  await db.transaction('rw', serverRecordTables(db, collection), async () => {
     // Deleted by this device and confirmed: a copy read before that is not brought back
     // (looked up only when there are such marks: a new phone has none).
     const marked = (await db.syncState.where('key').startsWith(GONE_PREFIX).limit(1).primaryKeys()).length > 0;
@@ -181,6 +181,15 @@ function isOlder(record: RecordModel, row: { updated?: unknown; _pending?: unkno
   const mine = row.updated;
   const theirs = record.updated;
   return typeof mine === 'string' && typeof theirs === 'string' && theirs < mine;
+}
+
+/**
+ * The tables applyServerRecords writes or reads for a collection: a caller
+ * writing several collections in one transaction (changes.ts) opens it on
+ * all of theirs, and each applyServerRecords runs inside it.
+ */
+export function serverRecordTables(db: ScmsDatabase, collection: CollectionName) {
+  return [db.mirror(collection), db.outbox, db.syncState, ...companionTables(db, collection)];
 }
 
 /** Tables kept in step with a collection's rows, written in the same transaction. */

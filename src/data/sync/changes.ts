@@ -18,7 +18,7 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
 import { ANSWERED_AT_ONCE, changesQuery, type PullCursor } from '../../domain/pullFilter.ts';
-import { applyServerRecords } from '../mirror/mirror.ts';
+import { applyServerRecords, serverRecordTables } from '../mirror/mirror.ts';
 import {
   cursorAfter,
   cursorKey,
@@ -75,8 +75,7 @@ export async function readChanges(
 /**
  * The incremental pull of the collections PULLED_TOGETHER:
  * one request for all of them, again for those with more to come, each
- * answer's changes written collection by collection and then the cursors
- * that moved in one write. A collection the route does not serve now, or
+ * answer's changes and the cursors that moved written in one transaction. A collection the route does not serve now, or
  * all of them on a server without it, is pulled through the records API.
  */
 export async function pullTogether(
@@ -94,6 +93,7 @@ export async function pullTogether(
       break;
     }
     const following = new Map<CollectionName, Cursor>();
+    const arrived: Array<{ collection: CollectionName; items: RecordModel[] }> = [];
     const moved: Array<{ key: string; value: Cursor }> = [];
     for (const [collection, cursor] of asking) {
       const changes = answer.get(collection)!;
@@ -101,13 +101,21 @@ export async function pullTogether(
         apart.push(collection);
         continue;
       }
-      await applyServerRecords(ctx.db, collection, changes.items);
+      if (changes.items.length > 0) arrived.push({ collection, items: changes.items });
       counts.set(collection, counts.get(collection)! + changes.items.length);
       const next = cursorAfter(changes.items, cursor);
       if (!sameCursor(next, cursor)) moved.push({ key: cursorKey(collection), value: next });
       if (changes.more) following.set(collection, next);
     }
-    if (moved.length > 0) await ctx.db.syncState.bulkPut(moved);
+    // One transaction for the answer's records and the cursors that moved: one commit instead of one
+    // per collection (each 5-10 ms here), and the records never stored without their cursor or after it.
+    if (moved.length > 0) {
+      const tables = new Set(arrived.flatMap(({ collection }) => serverRecordTables(ctx.db, collection)));
+      await ctx.db.transaction('rw', [...tables, ctx.db.syncState], async () => {
+        for (const { collection, items } of arrived) await applyServerRecords(ctx.db, collection, items);
+        await ctx.db.syncState.bulkPut(moved);
+      });
+    }
     asking = following;
   }
   const readApart = await Promise.all(apart.map((collection) => pullWith(ctx, slots, collection)));

@@ -65,6 +65,8 @@ export interface BenchApi {
   enqueueReports(n: number): Promise<Measured>;
   replayAll(): Promise<ReplayMeasured>;
   storageUsageMiB(): Promise<number>;
+  /** A full garbage collection (Chromium started with --expose-gc), before a measured round. */
+  collectGarbage(): Promise<void>;
   /** Diagnostic: writing n copies of mirror homes into a scratch database, by Dexie's bulkPut and by IndexedDB itself. */
   probeWrites(n: number): Promise<{ dexieMs: number; dexieWithOutboxMs: number; nativeMs: number }>;
   /** Diagnostic: the first step of every queryHouses call alone (all homes read from IndexedDB), ms per read. */
@@ -352,6 +354,10 @@ window.bench = {
       outcomes: m.value.outcomes,
       leftInOutbox: await db.outbox.count(),
     };
+  },
+
+  async collectGarbage() {
+    (globalThis as unknown as { gc?: () => void }).gc?.();
   },
 
   async storageUsageMiB() {
