@@ -92,6 +92,27 @@ function renderList(columns?: (width: number) => number) {
 
 const shown = () => screen.getAllByRole('listitem').map((item) => Number(item.getAttribute('aria-posinset')));
 
+/** A list whose rows keep their elements by place (a search's list), of these items. */
+function ReusedList({ of }: { of: typeof items }) {
+  return (
+    <VirtualList
+      listKey="test"
+      label="Things"
+      items={of}
+      getKey={(item) => item.id}
+      estimateRowHeight={() => ROW}
+      overscan={2}
+      reuseRows
+      renderItem={(item) => (
+        <div>
+          <span>{item.name}</span>
+          <button type="button">Open {item.name}</button>
+        </div>
+      )}
+    />
+  );
+}
+
 describe('VirtualList', () => {
   it('draws the rows on screen plus the overscan, each item with its place in the whole list', () => {
     renderList();
@@ -184,6 +205,33 @@ describe('VirtualList', () => {
     act(() => first.blur());
     act(() => scrollWindowTo(LIST_TOP + 600 * ROW));
     expect(shown()).not.toContain(2);
+  });
+
+  describe('rows by place (reuseRows)', () => {
+    const endingIn = (digit: string) => items.filter((item) => item.name.endsWith(digit));
+    const buttons = () => screen.getAllByRole('button').map((button) => button.textContent);
+
+    it("draws a search's new items in the rows already there", () => {
+      const view = render(<ReusedList of={items} />);
+      const firstRow = () => view.container.querySelector('[data-index="0"]');
+      const before = firstRow();
+      view.rerender(<ReusedList of={endingIn('7')} />);
+      expect(firstRow()).toBe(before);
+      expect(buttons().slice(0, 3)).toEqual(['Open Item 7', 'Open Item 17', 'Open Item 27']);
+      expect(firstRow()?.getAttribute('data-key')).toBe('item7');
+    });
+
+    it('the keyboard focus follows its item to its new place, and leaves the list when the item is gone', () => {
+      const view = render(<ReusedList of={items} />);
+      act(() => screen.getByRole('button', { name: 'Open Item 5' }).focus());
+      // Item 5 moves from the fifth row to the first.
+      view.rerender(<ReusedList of={endingIn('5')} />);
+      expect(document.activeElement?.textContent).toBe('Open Item 5');
+      expect(document.activeElement?.closest('[data-index]')?.getAttribute('data-index')).toBe('0');
+      // Gone from the list: the focus is on nothing of another item.
+      view.rerender(<ReusedList of={endingIn('6')} />);
+      expect(screen.getByRole('list').contains(document.activeElement)).toBe(false);
+    });
   });
 
   it('opens where it was left, until the position is forgotten', () => {

@@ -308,7 +308,7 @@ export function HomeCard({
             )}
           </dl>
         )}
-        {house.note && <Note note={house.note} />}
+        {house.note && <Note key={house.id} note={house.note} />}
       </div>
       <div className="col-span-2 flex items-center justify-end gap-2 sm:px-4 sm:pt-2 sm:pb-4">
         <HomeActionButtons

@@ -52,6 +52,7 @@ function ServerHomeImage({ src, address, className }: PhotoProps & { src: string
   if (url === failed) return <DefaultHomeImage className={className} />;
   return (
     <img
+      key={url}
       src={url}
       alt={`Home at ${address}`}
       onError={() => setFailed(url)}

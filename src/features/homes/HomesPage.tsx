@@ -334,6 +334,7 @@ export function HomesPage() {
               estimateRowHeight={homeRowHeight}
               gap={16}
               overscan={4}
+              reuseRows
               renderItem={(home) => (
                 <HomeItem
                   home={home}
