@@ -11,7 +11,7 @@ export const KINDS = ['pull', 'report', 'houseCheck', 'call', 'realtime'] as con
 export type Kind = (typeof KINDS)[number];
 
 export const KIND_LABELS: Record<Kind, string> = {
-  pull: 'pull (one collection page)',
+  pull: 'pull (one of its requests)',
   report: 'create report',
   houseCheck: 'house check batch',
   call: 'call',
@@ -35,8 +35,12 @@ export const PEAK_SHIFT = {
   callEverySeconds: 900,
 } as const;
 
-/** Requests of one incremental pull: one page per mirrored collection (src/data/sync/pull.ts PULL_ORDER). */
-export const PULL_REQUESTS = 10;
+/**
+ * Requests of one incremental pull: the changes route (every collection
+ * scoped by its community, src/data/sync/changes.ts) and a page each of
+ * residents and phones (src/data/sync/pull.ts).
+ */
+export const PULL_REQUESTS = 3;
 
 export interface KindPlan {
   /** Requests per second the officers ask for. */

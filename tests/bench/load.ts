@@ -5,9 +5,10 @@
  * - each officer is a real user of the community, signed in with its password;
  * - each holds a realtime subscription open (GET /api/realtime, then the ten
  *   subscription posts the SDK sends as src/data/sync/realtime.ts subscribes);
- * - incremental pulls (src/data/sync/pull.ts readAfter: one page per mirrored
- *   collection, changed after the officer's last pull, with the app's own
- *   filter);
+ * - incremental pulls as the app sends them (src/data/sync/pull.ts,
+ *   changes.ts): the changes route with every collection scoped by its
+ *   community, and a page each of residents and phones with the app's own
+ *   filter, all from the officer's last pull;
  * - report creates (POST .../reports/records with a client id, as the
  *   outbox's replay sends one entry) and house checks (POST /api/batch:
  *   the report and the home's last-checked date, as queueHouseCheck queues
@@ -48,9 +49,8 @@ import { caddyfile } from '../../scripts/cluster/caddyfile.ts';
 import { freePort, startPocketBase, type RunningPocketBase } from '../../scripts/pocketbase/server.ts';
 import { startTelephonyStandin, type TelephonyStandin } from '../../scripts/standins/telephony.ts';
 import { pbDate } from '../../src/domain/pbDate.ts';
-import { CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
+import { ANSWERED_AT_ONCE, changesQuery, CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
 import { newRecordId } from '../../src/data/mirror/ids.ts';
-import { PULL_ORDER } from '../../src/data/sync/pull.ts';
 import { REALTIME_COLLECTIONS } from '../../src/data/sync/realtime.ts';
 import { settingsAwayFromQuietHours } from '../support/call-jobs.ts';
 import { STAFF_PASSWORD, type BenchData } from './data.ts';
@@ -62,6 +62,7 @@ import {
   parseOfficers,
   PEAK_SHIFT,
   percentile,
+  PULL_REQUESTS,
   rssMiB,
   stagePlan,
   table,
@@ -323,23 +324,29 @@ function requestsOf(world: World, sentAt: Map<string, number>): Record<Exclude<K
       path: '/',
       setupRequest: (request) => {
         const n = pulls++;
-        const officer = officers[Math.floor(n / PULL_ORDER.length) % officers.length]!;
-        const collection = PULL_ORDER[n % PULL_ORDER.length]!;
-        const cursor = pbDate(officer.pulledAt);
-        // The pull's last collection moves the officer's cursor to now (readAfter's new cursor).
-        if (n % PULL_ORDER.length === PULL_ORDER.length - 1) officer.pulledAt = new Date();
+        const officer = officers[Math.floor(n / PULL_REQUESTS) % officers.length]!;
+        const part = n % PULL_REQUESTS;
+        // A time, and the lowest id: every record changed from that instant on.
+        const cursor = { updated: pbDate(officer.pulledAt), id: '0' };
+        // The pull's last request moves the officer's cursor to now.
+        if (part === PULL_REQUESTS - 1) officer.pulledAt = new Date();
+        const headers = { Authorization: officer.token };
+        if (part === 0) {
+          const cursors = Object.fromEntries(ANSWERED_AT_ONCE.map((collection) => [collection, cursor]));
+          return { ...request, path: `/api/scms/changes?${new URLSearchParams(changesQuery({ cursors }))}`, headers };
+        }
         const query = new URLSearchParams({
           page: '1',
           perPage: '500',
           skipTotal: '1',
-          // The app's own filter (readAfter), which the server answers at once when nothing changed (pb_hooks/pull_cursor.pb.js).
-          filter: filterText.filter(CURSOR_FILTER, { u: cursor, id: '' }),
+          // The app's own filter (readAfter): residents and phones keep PocketBase's wait for empty answers.
+          filter: filterText.filter(CURSOR_FILTER, { u: cursor.updated, id: cursor.id }),
           sort: 'updated,id',
         });
         return {
           ...request,
-          path: `/api/collections/${collection}/records?${query}`,
-          headers: { Authorization: officer.token },
+          path: `/api/collections/${part === 1 ? 'residents' : 'phones'}/records?${query}`,
+          headers,
         };
       },
     },
@@ -630,7 +637,7 @@ async function main(): Promise<void> {
       stagesOf[0]!.push(await runStage(worlds[0]!, beside, FIRST_SYNCS));
     }
 
-    const peak = `Per officer at a peak shift: a pull of ${PULL_ORDER.length} requests every ${PEAK_SHIFT.pullEverySeconds} s, a house check every ${PEAK_SHIFT.houseCheckEverySeconds} s, a report every ${PEAK_SHIFT.reportEverySeconds} s, a call every ${PEAK_SHIFT.callEverySeconds} s; ${SECONDS} s per row. CPU in percent of one core (200 % = the whole machine); the bench itself runs on the same two cores.`;
+    const peak = `Per officer at a peak shift: a pull of ${PULL_REQUESTS} requests every ${PEAK_SHIFT.pullEverySeconds} s, a house check every ${PEAK_SHIFT.houseCheckEverySeconds} s, a report every ${PEAK_SHIFT.reportEverySeconds} s, a call every ${PEAK_SHIFT.callEverySeconds} s; ${SECONDS} s per row. CPU in percent of one core (200 % = the whole machine); the bench itself runs on the same two cores.`;
     const community = `${seeded.data.houses.length.toLocaleString('en-US')} homes, ${seeded.data.reports.length.toLocaleString('en-US')} reports`;
     if (SERVERS === 2) {
       console.log(

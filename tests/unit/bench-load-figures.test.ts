@@ -42,11 +42,11 @@ function stage(officers: number, patch: Partial<StageFigures> = {}, kind: Partia
 }
 
 describe('the stage plan', () => {
-  test('rates follow the officers: a pull of 10 requests a minute each, house checks every 2 min, reports every 5, calls every 15', () => {
+  test('rates follow the officers: a pull of 3 requests a minute each, house checks every 2 min, reports every 5, calls every 15', () => {
     const plan = stagePlan(300, 30);
-    expect(plan.pull.rate).toBeCloseTo(50);
-    expect(plan.pull.amount).toBe(1500);
-    expect(plan.pull.overallRate).toBe(50);
+    expect(plan.pull.rate).toBeCloseTo(15);
+    expect(plan.pull.amount).toBe(450);
+    expect(plan.pull.overallRate).toBe(15);
     expect(plan.houseCheck.rate).toBeCloseTo(2.5);
     expect(plan.houseCheck.amount).toBe(75);
     expect(plan.report.rate).toBeCloseTo(1);
@@ -64,7 +64,8 @@ describe('the stage plan', () => {
   });
 
   test('connections never exceed the officers, the rate, or 50', () => {
-    expect(stagePlan(500, 30).pull.connections).toBe(50);
+    expect(stagePlan(500, 30).pull.connections).toBe(25);
+    expect(stagePlan(2000, 30).pull.connections).toBe(50);
     expect(stagePlan(500, 30).call.connections).toBe(1);
     expect(stagePlan(2, 30).pull.connections).toBe(1);
   });
@@ -153,7 +154,7 @@ describe('the table', () => {
     const text = table([stage(25), stage(100, { serverCpu: null, completed: 90, seconds: 15 }, { errors: 1 })]);
     const lines = text.split('\n');
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toContain('| Officers | Requests/s | pull (one collection page) p50 / p99 ms |');
+    expect(lines[0]).toContain('| Officers | Requests/s | pull (one of its requests) p50 / p99 ms |');
     expect(lines[0]).toContain('realtime connect p50 / p99 ms');
     expect(lines[2]).toBe(
       '| 25 | 10.0 of 10.0 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 20 / 80 | 30 / 120 | 0 | 40 % | 180 MiB | 12 % | 1.50 |',
