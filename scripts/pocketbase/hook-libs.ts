@@ -29,6 +29,7 @@ export const SHARED_MODULES: Record<string, string> = {
   'src/domain/houseCheckAnswer.ts': 'house_check_answer',
   'src/domain/homeSortKey.ts': 'home_sort_key',
   'src/domain/pullFilter.ts': 'pull_filter',
+  'src/domain/changesRequest.ts': 'changes_request',
   'src/domain/checkpointCode.ts': 'checkpoint_code',
   'src/domain/tourBoard.ts': 'tour_board',
   'src/domain/directory.ts': 'directory',

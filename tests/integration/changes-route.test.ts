@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ScmsDatabase } from '../../src/data/mirror/db.ts';
 import { PULLED_TOGETHER } from '../../src/data/sync/changes.ts';
 import { pullAll } from '../../src/data/sync/pull.ts';
-import { CHANGES_PER_ANSWER, CURSOR_FILTER, type PullCursor } from '../../src/domain/pullFilter.ts';
+import { CHANGES_PER_ANSWER, type PullCursor } from '../../src/domain/changesRequest.ts';
+import { CURSOR_FILTER } from '../../src/domain/pullFilter.ts';
 import {
   DEMO_DIRECTOR,
   DEMO_MANAGER,

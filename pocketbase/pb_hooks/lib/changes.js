@@ -62,16 +62,17 @@ function changesOf(e, collection, cursor, limit, community, pulls) {
 function serve(e) {
   const respond = require(`${__hooks}/lib/respond.js`);
   const pulls = require(`${__hooks}/lib/generated/pull_filter.js`);
+  const requests = require(`${__hooks}/lib/generated/changes_request.js`);
   return respond.handle(e, () => {
     const auth = respond.requireStaff(e);
-    const read = pulls.readChangesQuery(e.requestInfo().query);
+    const read = requests.readChangesQuery(e.requestInfo().query);
     if (read.problem) throw respond.fail(400, read.problem);
     const request = read.request;
     const community = auth.getString('community');
     const changes = {};
     // Collections in the served order (parents before children) share the answer's room; those it has
     // no room left for say `more` and come in the next answer.
-    let room = request.limit || pulls.CHANGES_PER_ANSWER;
+    let room = request.limit || requests.CHANGES_PER_ANSWER;
     for (const name of pulls.ANSWERED_AT_ONCE) {
       if (!Object.prototype.hasOwnProperty.call(request.cursors, name)) continue;
       if (room === 0) {

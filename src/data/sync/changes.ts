@@ -17,7 +17,8 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
-import { ANSWERED_AT_ONCE, changesQuery, type PullCursor } from '../../domain/pullFilter.ts';
+import { changesQuery, type PullCursor } from '../../domain/changesRequest.ts';
+import { ANSWERED_AT_ONCE } from '../../domain/pullFilter.ts';
 import { applyServerRecords, serverRecordTables } from '../mirror/mirror.ts';
 import {
   cursorAfter,
