@@ -25,16 +25,18 @@
  * Each item is wrapped in a `div role="listitem"` (a grid cell its card
  * fills): the card itself is a div or an article, not an `li`.
  *
- * Rows by place (`reuseRows`): when the items change (each keystroke of a
- * search), the row at each place is drawn again with its new items
- * instead of being taken down and built anew: React changes the words and
- * attributes that differ, where a keyed row made every card of the screen
- * a new tree of elements for the browser to style and lay out (a
- * keystroke's work at 5,000 homes went from 10 to 7 ms at p95 here). So
- * state inside an item must be keyed by the item itself (the caller's
- * job). The keyboard focus follows its item to the item's new place (or
- * leaves the list when the item is no longer drawn), as it would with keyed
- * rows, rather than stay on a control that now shows another item.
+ * Recycled rows (`reuseRows`): a row whose items stay on screen when the
+ * items change keeps its elements (moved into place); a row whose items
+ * left hands its elements to a row that came in, which React then draws
+ * with its new items, changing the words and attributes that differ,
+ * instead of taking one tree of elements down and building another for
+ * the browser to style and lay out. A keystroke of the Homes search brings
+ * new homes into most places at 5,000 homes and keeps most of them at
+ * 20,000: recycling serves both. State inside an item must therefore be
+ * keyed by the item itself (the caller's job). The keyboard focus moves
+ * with its item's elements, or leaves the list when they are handed to
+ * another item, as it would with keyed rows, rather than stay on a control
+ * that now shows another item.
  *
  * Table rows: with `rows`, the list is the body of a table the caller
  * draws (its `role="table"` and header row around it): a `role="rowgroup"`
@@ -72,7 +74,7 @@ export interface VirtualListProps<T> {
   className?: string;
   /** The rows of a table (see above): the first item's `aria-rowindex` (2 under one header row), and each row's class. */
   rows?: { firstIndex: number; className: string };
-  /** Rows keep their elements by place when the items change (see above). */
+  /** Rows leaving the screen hand their elements to rows coming in (see above). */
   reuseRows?: boolean;
 }
 
@@ -118,9 +120,11 @@ export function VirtualList<T>({
   // The same two, for the unmount's note (state is not readable from an effect's cleanup).
   const place = useRef({ width, scrollMargin });
   const focusedRow = useRef<number | null>(null);
-  // With reuseRows, the key of that row (its first item's) and where in the row the focus is
-  // (child indexes from the row down), so that the focus can follow its items (below).
-  const focused = useRef<{ key?: string; path: number[] }>({ path: [] });
+  // With reuseRows, the key of that row (its first item's): the focus stays only with it (below).
+  const focusedKey = useRef<string>(undefined);
+
+  // reuseRows: which elements (a slot) draw which row, from one render to the next.
+  const [pool] = useState(newSlotPool);
 
   const perRow = rows ? 1 : Math.max(1, Math.floor(columns?.(width) ?? 1));
   const rowCount = Math.ceil(items.length / perRow);
@@ -159,27 +163,21 @@ export function VirtualList<T>({
     },
   });
 
-  // Rows by place (reuseRows), after each commit: a row showing other items than when it was last
-  // measured is measured again (its ref is called at its mount only); and when the focused row's
-  // items went elsewhere, the focus follows them to the same control of their new place, or leaves
-  // the list when they are no longer drawn, rather than stay on a control of other items.
+  // Recycled rows (reuseRows), after each commit: a row showing other items than when it was last
+  // measured is measured again (its ref is called at its mount only). A row whose items stay keeps
+  // its elements, so the focus goes with them; the focus on elements handed to other items leaves
+  // the list (as it would with its row taken down) rather than stay on a control of other items.
   useLayoutEffect(() => {
     const list = listRef.current;
     if (!reuseRows || !list) return;
-    const drawn = [...list.children] as HTMLElement[];
-    for (const row of drawn) {
+    for (const row of list.children as HTMLCollectionOf<HTMLElement>) {
       if (row.dataset.measured === row.dataset.key) continue;
       row.dataset.measured = row.dataset.key;
       virtualizer.measureElement(row);
     }
     const active = document.activeElement as HTMLElement | null;
-    const from = active && list.contains(active) ? active.closest<HTMLElement>('[data-index]') : null;
-    const { key, path } = focused.current;
-    if (!from || from.dataset.key === key) return;
-    const to = drawn.find((row) => row.dataset.key === key);
-    const control = path.reduce<Element | undefined>((node, i) => node?.children[i], to);
-    if (control instanceof HTMLElement) control.focus({ preventScroll: true });
-    else active!.blur();
+    const row = active && list.contains(active) ? active.closest<HTMLElement>('[data-index]') : null;
+    if (row && row.dataset.key !== focusedKey.current) active!.blur();
   });
 
   // Heights measured with another column count are of other rows: measured again.
@@ -233,15 +231,14 @@ export function VirtualList<T>({
   };
   const onFocus = (event: FocusEvent) => {
     focusedRow.current = rowOf(event.target);
-    const path: number[] = [];
-    let node = event.target as Element;
-    for (; node.parentElement && !node.hasAttribute('data-index'); node = node.parentElement)
-      path.unshift([...node.parentElement.children].indexOf(node));
-    focused.current = { key: (node as HTMLElement).dataset.key, path };
+    focusedKey.current = (event.target as Element).closest<HTMLElement>('[data-index]')?.dataset.key;
   };
   const onBlur = (event: FocusEvent) => {
     if (!listRef.current?.contains(event.relatedTarget as Node | null)) focusedRow.current = null;
   };
+
+  const virtualRows = virtualizer.getVirtualItems();
+  const slots = reuseRows ? assignSlots(pool, virtualRows) : null;
 
   return (
     <div
@@ -253,11 +250,11 @@ export function VirtualList<T>({
       onFocus={onFocus}
       onBlur={onBlur}
     >
-      {virtualizer.getVirtualItems().map((row) => {
+      {virtualRows.map((row, place) => {
         const first = row.index * perRow;
         return (
           <div
-            key={reuseRows ? `place-${row.index}` : row.key}
+            key={slots ? slots[place] : row.key}
             data-index={row.index}
             data-key={row.key}
             ref={virtualizer.measureElement}
@@ -291,4 +288,30 @@ export function VirtualList<T>({
       })}
     </div>
   );
+}
+
+/** The slots of recycled rows: the slot of each row drawn last time, and the next new slot's number. */
+interface SlotPool {
+  of: Map<VirtualItem['key'], number>;
+  next: number;
+}
+
+function newSlotPool(): SlotPool {
+  return { of: new Map(), next: 0 };
+}
+
+/**
+ * Each row's slot: its own if it was drawn last time, else one a row that
+ * left has freed, else a new one. Slots are unique within a render, so they
+ * serve as React keys. (A render React discards leaves the pool as it
+ * assigned it: the next render may then reuse fewer elements, never
+ * give two rows one key.)
+ */
+function assignSlots(pool: SlotPool, rows: readonly VirtualItem[]): number[] {
+  const slots = rows.map((row) => pool.of.get(row.key));
+  const kept = new Set(slots);
+  const freed = [...pool.of.values()].filter((slot) => !kept.has(slot));
+  const assigned = slots.map((slot) => slot ?? freed.shift() ?? pool.next++);
+  pool.of = new Map(rows.map((row, i) => [row.key, assigned[i]!]));
+  return assigned;
 }
