@@ -22,12 +22,16 @@ export const CURSOR_FILTER = 'updated >= {:u} && (updated > {:u} || id > {:id})'
 /** A value as the SDK writes a string parameter (in double quotes), with no quote or backslash inside (dates and ids have none). */
 const VALUE = '"([^"\\\\]*)"';
 
-const CURSOR_FILTER_TEXT = new RegExp(
-  `^${CURSOR_FILTER.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
-    .replace('{:u}', VALUE)
-    .replace('{:u}', '"\\1"')
-    .replace('{:id}', VALUE)}$`,
-);
+/** The filter's text as a pattern: built on first use, so that the app (which never asks) does not build or carry it. */
+function cursorFilterText(): RegExp {
+  return new RegExp(
+    `^${CURSOR_FILTER.replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+      .replace('{:u}', VALUE)
+      .replace('{:u}', '"\\1"')
+      .replace('{:id}', VALUE)}$`,
+  );
+}
+let cursorFilterPattern: RegExp | null = null;
 
 /**
  * The collections whose list rule is their own `community` field, which
@@ -60,5 +64,7 @@ export const ANSWERED_AT_ONCE: readonly string[] = [
 
 /** Whether a list request's filter is a catch-up pull's, and nothing else. */
 export function isCursorFilter(filter: string | null | undefined): boolean {
-  return typeof filter === 'string' && CURSOR_FILTER_TEXT.test(filter);
+  if (typeof filter !== 'string') return false;
+  if (!cursorFilterPattern) cursorFilterPattern = cursorFilterText();
+  return cursorFilterPattern.test(filter);
 }

@@ -27,7 +27,8 @@
  *
  * Recycled rows (`reuseRows`): a row whose items stay on screen when the
  * items change keeps its elements (moved into place); a row whose items
- * left hands its elements to a row that came in, which React then draws
+ * left hands its elements to a row that came in (scrolling builds rows as
+ * keyed rows do), which React then draws
  * with its new items, changing the words and attributes that differ,
  * instead of taking one tree of elements down and building another for
  * the browser to style and lay out. A keystroke of the Homes search brings
@@ -173,7 +174,15 @@ export function VirtualList<T>({
     for (const row of list.children as HTMLCollectionOf<HTMLElement>) {
       if (row.dataset.measured === row.dataset.key) continue;
       row.dataset.measured = row.dataset.key;
-      virtualizer.measureElement(row);
+      // This element is the virtualizer's for this row now, no more for the one that left (whose next
+      // element would make it stop watching this one's size); measured at once, even while scrolling.
+      for (const [key, element] of virtualizer.elementsCache)
+        if (element === row) virtualizer.elementsCache.delete(key);
+      virtualizer.elementsCache.set(row.dataset.key!, row);
+      virtualizer.resizeItem(
+        Number(row.dataset.index),
+        virtualizer.options.measureElement(row, undefined, virtualizer),
+      );
     }
     const active = document.activeElement as HTMLElement | null;
     const row = active && list.contains(active) ? active.closest<HTMLElement>('[data-index]') : null;
@@ -238,7 +247,7 @@ export function VirtualList<T>({
   };
 
   const virtualRows = virtualizer.getVirtualItems();
-  const slots = reuseRows ? assignSlots(pool, virtualRows) : null;
+  const slots = reuseRows ? assignSlots(pool, virtualRows, items) : null;
 
   return (
     <div
@@ -290,28 +299,31 @@ export function VirtualList<T>({
   );
 }
 
-/** The slots of recycled rows: the slot of each row drawn last time, and the next new slot's number. */
+/** The slots of recycled rows: the slot of each row drawn last time, for which items, and the next new slot's number. */
 interface SlotPool {
   of: Map<VirtualItem['key'], number>;
+  items: readonly unknown[] | null;
   next: number;
 }
 
 function newSlotPool(): SlotPool {
-  return { of: new Map(), next: 0 };
+  return { of: new Map(), items: null, next: 0 };
 }
 
 /**
- * Each row's slot: its own if it was drawn last time, else one a row that
- * left has freed, else a new one. Slots are unique within a render, so they
- * serve as React keys. (A render React discards leaves the pool as it
- * assigned it: the next render may then reuse fewer elements, never
- * give two rows one key.)
+ * Each row's slot: its own if it was drawn last time; else, when the items
+ * changed, one a row that left has freed; else a new one (a row scrolled
+ * into view is built as with keyed rows). Slots are unique within a
+ * render, so they serve as React keys. (A render React discards leaves the
+ * pool as it assigned it: the next render may then reuse fewer elements,
+ * never give two rows one key.)
  */
-function assignSlots(pool: SlotPool, rows: readonly VirtualItem[]): number[] {
+function assignSlots(pool: SlotPool, rows: readonly VirtualItem[], items: readonly unknown[]): number[] {
   const slots = rows.map((row) => pool.of.get(row.key));
   const kept = new Set(slots);
-  const freed = [...pool.of.values()].filter((slot) => !kept.has(slot));
+  const freed = items === pool.items ? [] : [...pool.of.values()].filter((slot) => !kept.has(slot));
   const assigned = slots.map((slot) => slot ?? freed.shift() ?? pool.next++);
   pool.of = new Map(rows.map((row, i) => [row.key, assigned[i]!]));
+  pool.items = items;
   return assigned;
 }

@@ -18,7 +18,7 @@ describe('the changes request', () => {
     expect(readChangesQuery(changesQuery({ cursors }))).toEqual({ request: { cursors } });
     expect(readChangesQuery(changesQuery({ cursors, limit: 7 }))).toEqual({ request: { cursors, limit: 7 } });
     // Every collection's cursor fits well within the route's limit on the parameter's length.
-    expect(changesQuery({ cursors }).cursors.length).toBeLessThan(4_096);
+    expect(changesQuery({ cursors }).cursors!.length).toBeLessThan(4_096);
   });
 
   test('a limit past the answer, an unknown collection or parameter: the problem, named', () => {

@@ -226,6 +226,19 @@ describe('VirtualList', () => {
       expect(screen.getByText('Item 7').closest('[data-index]')).toBe(seventh);
       expect(seventh?.getAttribute('data-index')).toBe('0');
       expect(seventh?.getAttribute('data-key')).toBe('item7');
+      // Each row measured for what it now shows: the rows stack 100 px apart.
+      expect(after.map((row) => (row as HTMLElement).style.transform)).toEqual(
+        after.map((row) => `translateY(${Number(row.getAttribute('data-index')) * ROW}px)`),
+      );
+    });
+
+    it('scrolling builds the rows that come into view, as keyed rows do', () => {
+      const view = render(<ReusedList of={items} />);
+      const before = rowElements(view.container);
+      act(() => scrollWindowTo(LIST_TOP + 500 * ROW));
+      const after = rowElements(view.container);
+      expect(after.some((row) => before.includes(row))).toBe(false);
+      expect(shown()).toContain(501);
     });
 
     it('the keyboard focus follows its item to its new place, and leaves the list when the item is gone', () => {
