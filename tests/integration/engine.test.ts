@@ -309,6 +309,30 @@ describe('pulls', () => {
     await callsAskedWhileHeld((r) => r.method === 'GET' && collectionOf(r) === 'phones');
   });
 
+  test('while the browser says it is offline, no pull is sent; the network back, the pull comes', async () => {
+    const { pb, houseId } = await officer('said-offline');
+    // Node has no navigator: this one says offline, as a phone in a dead zone does.
+    const browser = { onLine: false };
+    Object.defineProperty(globalThis, 'navigator', { configurable: true, value: browser });
+    try {
+      const engine = engineFor(pb);
+      engine.start();
+      await engine.pull();
+      // The server is reachable: a pull sent would have brought the home and the time of the sync.
+      expect(await engine.db.houses.count()).toBe(0);
+      expect(await engine.db.syncState.get('lastSyncAt')).toBeUndefined();
+      expect(engine.getStatus().online).toBe(false);
+      browser.onLine = true;
+      window.dispatchEvent(new Event('online'));
+      await until(
+        'the pull after the network came back',
+        async () => (await engine.db.houses.get(houseId)) !== undefined,
+      );
+    } finally {
+      Reflect.deleteProperty(globalThis, 'navigator');
+    }
+  });
+
   test('with no pull asked for meanwhile, one pull reads each collection once', async () => {
     const { pb } = await officer('once', proxy.url);
     const engine = engineFor(pb);

@@ -265,7 +265,10 @@ export class SyncEngine {
   }
 
   async pull(): Promise<void> {
-    if (this.stopped || this.status.authRequired) {
+    // Offline by the browser's word, a pull would only fail (after loading its code, on an offline
+    // start while the first screen draws); the `online` event pulls when the network is back.
+    const offline = typeof navigator !== 'undefined' && navigator.onLine === false;
+    if (this.stopped || this.status.authRequired || offline) {
       // No pull is coming: what the mirror has is what the screens show.
       if (Object.keys(this.status.loading ?? {}).length > 0 && !this.pulling) this.setStatus({ loading: {} });
       return;
