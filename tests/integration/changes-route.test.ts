@@ -25,25 +25,21 @@ import {
   type DemoAccount,
 } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
-import { seedDemo } from '../../scripts/seed/seed.ts';
-import { newId, startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { startDemoServer, type DemoServer } from '../support/demo-server.ts';
+import { newId, type TestServer } from '../support/pocketbase.ts';
 
 let t: TestServer;
-/** Signed in once each (sign-ins are limited to 20 a minute). */
-const sessions = new Map<DemoAccount, PocketBase>();
+let demo: DemoServer;
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await seedDemo(t.admin);
-  for (const account of [DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR, DEMO_SECOND_DIRECTOR]) {
-    sessions.set(account, await t.signIn(account.email, account.password));
-  }
+  demo = await startDemoServer();
+  t = demo.server;
 }, 120_000);
 afterAll(async () => {
   await t?.stop();
 });
 
-const session = (account: DemoAccount) => sessions.get(account)!;
+const session = (account: DemoAccount) => demo.session(account);
 const FROM_THE_START: PullCursor = { updated: '', id: '' };
 
 interface Answer {

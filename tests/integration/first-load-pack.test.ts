@@ -20,12 +20,11 @@ import {
   type DemoAccount,
 } from '../../scripts/seed/demo-account.ts';
 import { DEMO_COMMUNITY_IDS } from '../../scripts/seed/demo-data.ts';
-import { seedDemo } from '../../scripts/seed/seed.ts';
-import { newId, startTestServer, type TestServer } from '../support/pocketbase.ts';
+import { startDemoServer, type DemoServer } from '../support/demo-server.ts';
+import { newId, type TestServer } from '../support/pocketbase.ts';
 
 let t: TestServer;
-/** Signed in once each (sign-ins are limited to 20 a minute). */
-const sessions = new Map<DemoAccount, PocketBase>();
+let demo: DemoServer;
 
 interface Page {
   fields: string[];
@@ -34,13 +33,10 @@ interface Page {
 }
 
 beforeAll(async () => {
-  t = await startTestServer();
-  await seedDemo(t.admin);
-  for (const account of [DEMO_DIRECTOR, DEMO_MANAGER, DEMO_REGULAR, DEMO_SECOND_DIRECTOR]) {
-    sessions.set(account, await t.signIn(account.email, account.password));
-  }
+  demo = await startDemoServer();
+  t = demo.server;
   // A change by an officer: a row of home history (the seed writes as the server, which keeps none).
-  const officer = sessions.get(DEMO_REGULAR)!;
+  const officer = demo.session(DEMO_REGULAR);
   const home = await officer.collection('houses').getFirstListItem('');
   await officer.collection('houses').update(home.id, { note: `${home.note as string} Gate code changed.` });
 }, 120_000);
@@ -49,7 +45,7 @@ afterAll(async () => {
 });
 
 function signIn(account: DemoAccount): Promise<PocketBase> {
-  return Promise.resolve(sessions.get(account)!);
+  return Promise.resolve(demo.session(account));
 }
 
 /** GET the route as `pb` (no SDK parsing: the raw answer's status and JSON). */
