@@ -17,7 +17,7 @@
 import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import type { CollectionName } from '../../api/records.ts';
-import { changesQuery, type PullCursor } from '../../domain/changesRequest.ts';
+import { changesQuery } from '../../domain/changesRequest.ts';
 import { ANSWERED_AT_ONCE } from '../../domain/pullFilter.ts';
 import { applyServerRecords, serverRecordTables } from '../mirror/mirror.ts';
 import {
@@ -52,7 +52,7 @@ function isCollectionChanges(value: unknown): value is CollectionChanges {
  */
 export async function readChanges(
   pb: PocketBase,
-  cursors: ReadonlyMap<CollectionName, PullCursor>,
+  cursors: ReadonlyMap<CollectionName, Cursor>,
 ): Promise<Map<CollectionName, CollectionChanges> | null> {
   const query = changesQuery({ cursors: Object.fromEntries(cursors) });
   let body: { changes?: Record<string, unknown> };

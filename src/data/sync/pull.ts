@@ -19,6 +19,7 @@ import type PocketBase from 'pocketbase';
 import type { RecordModel } from 'pocketbase';
 import { MIRRORED_COLLECTIONS, type CollectionName } from '../../api/records.ts';
 import { pbDate } from '../../domain/pbDate.ts';
+import type { PullCursor } from '../../domain/changesRequest.ts';
 import { ANSWERED_AT_ONCE, CURSOR_FILTER } from '../../domain/pullFilter.ts';
 import { getSyncState, setSyncState, type ScmsDatabase } from '../mirror/db.ts';
 import { applyServerRecords } from '../mirror/mirror.ts';
@@ -39,10 +40,8 @@ export const PAGE_SIZE = 500;
 /** Requests in flight at once: what a browser opens to one host over HTTP/1.1. */
 export const PULL_CONCURRENCY = 6;
 
-export interface Cursor {
-  updated: string;
-  id: string;
-}
+/** A collection's cursor (src/domain/changesRequest.ts, where the changes route's request checks it). */
+export type Cursor = PullCursor;
 
 /** How far a load of one collection has come; `total` is null until the server said it. */
 export interface LoadProgress {
